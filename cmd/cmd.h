@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* cmd.h - what the subcommands share: entry points and error printing. */
+#ifndef TM_CMD_H
+#define TM_CMD_H
+
+#include <stdbool.h>
+
+/* Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 events lost (--fail-on-loss). */
+enum {
+	TM_EXIT_OK	= 0,
+	TM_EXIT_FAIL	= 1,
+	TM_EXIT_USAGE	= 2,
+	TM_EXIT_LOST	= 3,
+};
+
+/* Each subcommand gets argv[0] = "tracemap <name>" so argp names it in messages. */
+int cmd_list(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_stream(int argc, char **argv);
+
+/* "tracemap <sub>: <fmt>\n" on stderr. */
+void tm_cmd_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print tm_last_error() as "tracemap <sub>: <message>" and return TM_EXIT_FAIL. */
+int tm_cmd_fail(const char *sub);
+
+/* Strict integer parsing for option arguments: whole string, in [min, max]. */
+bool tm_parse_long(const char *s, long min, long max, long *out);
+
+#endif /* TM_CMD_H */

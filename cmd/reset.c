@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* reset.c - placeholder until the subcommand lands (replaced by its issue). */
+#include "cmd.h"
+
+int cmd_reset(int argc, char **argv)
+{
+	(void)argc;
+	tm_cmd_err("reset", "not implemented yet");
+	(void)argv;
+	return TM_EXIT_FAIL;
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* util.c - error printing and option-argument parsing shared by subcommands. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "tracemap.h"
+
+void tm_cmd_err(const char *sub, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "tracemap%s%s: ", sub ? " " : "", sub ? sub : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int tm_cmd_fail(const char *sub)
+{
+	tm_cmd_err(sub, "%s", tm_last_error());
+	return TM_EXIT_FAIL;
+}
+
+bool tm_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}

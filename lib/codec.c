@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* codec.c - zstd (or no) compression of independent frames for trace.dat. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "internal.h"
+
+struct tm_codec {
+	enum tm_compression kind;
+	int level;
+	ZSTD_CCtx *cctx;
+	ZSTD_DCtx *dctx;
+};
+
+int tm_compression_parse(const char *name, enum tm_compression *out)
+{
+	if (!strcmp(name, "zstd"))
+		*out = TM_COMPRESS_ZSTD;
+	else if (!strcmp(name, "none"))
+		*out = TM_COMPRESS_NONE;
+	else
+		return tm_failx(EINVAL, "unknown compression '%s' (use zstd or none)", name);
+	return 0;
+}
+
+const char *tm_compression_name(enum tm_compression c)
+{
+	return c == TM_COMPRESS_ZSTD ? "zstd" : "none";
+}
+
+const char *tm_compression_version(enum tm_compression c)
+{
+	return c == TM_COMPRESS_ZSTD ? ZSTD_versionString() : "";
+}
+
+struct tm_codec *tm_codec_new(enum tm_compression c, int level)
+{
+	struct tm_codec *codec = calloc(1, sizeof(*codec));
+
+	if (!codec) {
+		tm_fail(ENOMEM, "codec");
+		return NULL;
+	}
+	codec->kind = c;
+	codec->level = level;
+	return codec;
+}
+
+void tm_codec_free(struct tm_codec *codec)
+{
+	if (!codec)
+		return;
+	ZSTD_freeCCtx(codec->cctx);
+	ZSTD_freeDCtx(codec->dctx);
+	free(codec);
+}
+
+enum tm_compression tm_codec_kind(const struct tm_codec *codec)
+{
+	return codec->kind;
+}
+
+size_t tm_codec_bound(const struct tm_codec *codec, size_t len)
+{
+	return codec->kind == TM_COMPRESS_ZSTD ? ZSTD_compressBound(len) : len;
+}
+
+/* Contexts are made on first use, so a decode-only codec never pays for a CCtx. */
+static int tm_codec_cctx(struct tm_codec *codec)
+{
+	if (codec->cctx)
+		return 0;
+	codec->cctx = ZSTD_createCCtx();
+	if (!codec->cctx)
+		return tm_fail(ENOMEM, "zstd: create compression context");
+	ZSTD_CCtx_setParameter(codec->cctx, ZSTD_c_compressionLevel, codec->level);
+	/* trace-cmd's frames carry no content size; readers use the chunk header. */
+	ZSTD_CCtx_setParameter(codec->cctx, ZSTD_c_contentSizeFlag, 0);
+	return 0;
+}
+
+ssize_t tm_codec_compress(struct tm_codec *codec, void *dst, size_t cap,
+			  const void *src, size_t len)
+{
+	size_t n;
+
+	if (codec->kind == TM_COMPRESS_NONE) {
+		if (cap < len)
+			return tm_failx(ENOSPC, "compress: output buffer too small");
+		memcpy(dst, src, len);
+		return len;
+	}
+	if (tm_codec_cctx(codec))
+		return -1;
+	n = ZSTD_compress2(codec->cctx, dst, cap, src, len);
+	if (ZSTD_isError(n))
+		return tm_failx(EIO, "zstd compress: %s", ZSTD_getErrorName(n));
+	return n;
+}
+
+ssize_t tm_codec_decompress(struct tm_codec *codec, void *dst, size_t want,
+			    const void *src, size_t len)
+{
+	size_t n;
+
+	if (codec->kind == TM_COMPRESS_NONE) {
+		if (len != want)
+			return tm_failx(EIO, "stored block of %zu bytes, expected %zu", len, want);
+		memcpy(dst, src, len);
+		return len;
+	}
+	if (!codec->dctx) {
+		codec->dctx = ZSTD_createDCtx();
+		if (!codec->dctx)
+			return tm_fail(ENOMEM, "zstd: create decompression context");
+	}
+	n = ZSTD_decompressDCtx(codec->dctx, dst, want, src, len);
+	if (ZSTD_isError(n))
+		return tm_failx(EIO, "corrupt zstd frame: %s", ZSTD_getErrorName(n));
+	if (n != want)
+		return tm_failx(EIO, "zstd frame holds %zu bytes, expected %zu", n, want);
+	return n;
+}

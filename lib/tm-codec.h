@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* tm-codec.h - compression of trace.dat blocks and chunks (codec.c). */
+#ifndef TM_CODEC_H
+#define TM_CODEC_H
+
+enum tm_compression {
+	TM_COMPRESS_NONE,
+	TM_COMPRESS_ZSTD,
+};
+
+struct tm_codec;
+
+/* Parse "none"/"zstd"; -1 (message set) for anything else. */
+int tm_compression_parse(const char *name, enum tm_compression *out);
+const char *tm_compression_name(enum tm_compression c);
+/* Library version string stored in the v7 header ("" for none). */
+const char *tm_compression_version(enum tm_compression c);
+
+/* One codec per thread: it owns zstd's compression/decompression contexts. */
+struct tm_codec *tm_codec_new(enum tm_compression c, int level);
+void tm_codec_free(struct tm_codec *codec);
+enum tm_compression tm_codec_kind(const struct tm_codec *codec);
+/* Worst-case compressed size of len input bytes. */
+size_t tm_codec_bound(const struct tm_codec *codec, size_t len);
+/*
+ * Compress src into dst as one independent frame without a content-size field
+ * (as trace-cmd writes them). Returns the compressed size or -1.
+ */
+ssize_t tm_codec_compress(struct tm_codec *codec, void *dst, size_t cap,
+			  const void *src, size_t len);
+/*
+ * Decompress one frame whose uncompressed size must be exactly want bytes.
+ * Returns want or -1 (corrupt frame, wrong size).
+ */
+ssize_t tm_codec_decompress(struct tm_codec *codec, void *dst, size_t want,
+			    const void *src, size_t len);
+
+#endif /* TM_CODEC_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tm-page.h - walking one ring-buffer sub-buffer ("page", spec §7) record by
+ * record: timestamps, time extends, absolute stamps, padding, lost-event flags.
+ */
+#ifndef TM_PAGE_H
+#define TM_PAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tm_page {
+	const uint8_t	*base;		/* start of the page */
+	size_t		page_size;
+	unsigned int	commit_size;	/* 4 or 8: width of the commit word */
+	bool		big_endian;	/* byte order of the page's numbers */
+	bool		swap;		/* differs from the host's */
+	uint64_t	timestamp;	/* page header time stamp */
+	uint32_t	len;		/* bytes of record data after the header */
+	int64_t		lost;		/* events lost before this page: 0, n, or -1 unknown */
+	/* iteration state */
+	uint32_t	off;		/* next record, from the start of the data */
+	uint64_t	ts;		/* running time */
+};
+
+struct tm_rec {
+	uint64_t	ts;		/* absolute time in trace-clock units */
+	const void	*data;		/* payload: common fields first */
+	uint32_t	size;		/* payload bytes */
+	uint32_t	offset;		/* record header offset within the page */
+};
+
+/*
+ * Check the page header and prepare iteration. Returns -1 (message set)
+ * when the commit length exceeds the page.
+ */
+int tm_page_init(struct tm_page *pg, const void *page, size_t page_size,
+		 unsigned int commit_size, bool big_endian);
+/* Next data record: 1 with *rec filled, 0 at the end, -1 on a corrupt record. */
+int tm_page_next(struct tm_page *pg, struct tm_rec *rec);
+/* Number of data records in the page, or -1 if it is corrupt. */
+int tm_page_count(const void *page, size_t page_size, unsigned int commit_size,
+		  bool big_endian);
+/* Offset of the first record (8 + commit_size). */
+static inline size_t tm_page_header_size(unsigned int commit_size)
+{
+	return 8 + commit_size;
+}
+
+#endif /* TM_PAGE_H */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* tm-tracefs.h - finding/mounting tracefs and naming tracemap's instances. */
+#ifndef TM_TRACEFS_H
+#define TM_TRACEFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define TM_TRACEFS_DEFAULT	"/sys/kernel/tracing"
+#define TM_INSTANCE_PREFIX	"tracemap-"
+
+/*
+ * Find the mounted tracefs, mounting it at /sys/kernel/tracing when it is not
+ * mounted and we are root. need_write asks for write access too. Returns the
+ * directory (libtracefs-owned storage) or NULL with a message that says what
+ * is missing and how to grant access.
+ */
+const char *tm_tracefs_open(bool need_write);
+
+/* "tracemap-<pid>" into buf. */
+void tm_instance_name(char *buf, size_t len, pid_t pid);
+/* The pid of a "tracemap-<pid>" name, or -1 if the name is not one of ours. */
+pid_t tm_instance_owner(const char *name);
+/* True when name is ours and its owner process is gone (or is not tracemap). */
+bool tm_instance_is_stale(const char *name);
+/*
+ * Names of stale tracemap instances under tracefs dir, as a NULL-terminated
+ * malloc'ed array (free with tm_strv_free). NULL on error.
+ */
+char **tm_instance_list_stale(const char *tracefs);
+void tm_strv_free(char **v);
+/* rmdir instances/<name>: the kernel tears the buffer down. */
+int tm_instance_remove(const char *tracefs, const char *name);
+
+#endif /* TM_TRACEFS_H */

@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# helpers.bash - shared by every bats file: paths, the tracefs guard, and the
+# check that a test leaves the top-level tracing state exactly as it found it.
+
+TM_ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+# The tests run the sanitizer build; TRACEMAP=./tracemap runs the plain one.
+TRACEMAP=${TRACEMAP:-$TM_ROOT/build/asan/tracemap}
+FIXTURES=${TM_FIXTURES:-$TM_ROOT/../shared/fixtures}
+TRACEFS=${TRACEFS:-/sys/kernel/tracing}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$TM_ROOT/tests/lsan.supp:print_suppressions=0}
+
+tracemap() { "$TRACEMAP" "$@"; }
+
+# Kernel tests need a writable tracefs. Outside CI they may skip where it is
+# truly absent; in CI (CI=true) that is a failure, never a skip.
+tm_require_tracefs() {
+	if [ ! -w "$TRACEFS/instances" ]; then
+		mount -t tracefs nodev "$TRACEFS" 2>/dev/null || true
+	fi
+	if [ ! -w "$TRACEFS/instances" ]; then
+		if [ "${CI:-}" = true ]; then
+			echo "tracefs is not mounted or not writable at $TRACEFS (CI=true: kernel tests may not skip)" >&2
+			return 1
+		fi
+		skip "tracefs not available at $TRACEFS"
+	fi
+}
+
+# Everything of the top-level buffer a recorder could disturb, one line each.
+tm_tracefs_state() {
+	local f
+	for f in tracing_on current_tracer trace_clock buffer_size_kb \
+		 buffer_subbuf_size_kb buffer_percent set_event set_event_pid \
+		 set_event_notrace_pid tracing_cpumask events/enable; do
+		[ -r "$TRACEFS/$f" ] && printf '%s=%s\n' "$f" "$(tr '\n' ' ' < "$TRACEFS/$f")"
+	done
+	for f in "$TRACEFS"/options/*; do
+		printf 'options/%s=%s\n' "${f##*/}" "$(cat "$f")"
+	done
+	# TM_STATE_IGNORE (a regex) hides instances of unrelated concurrent users.
+	printf 'instances=%s\n' "$(ls "$TRACEFS/instances" |
+		grep -Ev "${TM_STATE_IGNORE:-^\$}" | tr '\n' ' ')"
+}
+
+tm_state_save() {
+	TM_STATE_BEFORE=$(tm_tracefs_state)
+}
+
+tm_state_check() {
+	local after
+	after=$(tm_tracefs_state)
+	if [ "$after" != "$TM_STATE_BEFORE" ]; then
+		echo "tracefs state changed by the test:" >&2
+		diff <(echo "$TM_STATE_BEFORE") <(echo "$after") >&2
+		return 1
+	fi
+}
+
+# Standard setup/teardown for kernel tests: a per-test scratch directory and
+# the state check.
+tm_kernel_setup() {
+	tm_require_tracefs
+	tm_state_save
+	TM_TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/tracemap-test.XXXXXX")
+}
+
+tm_kernel_teardown() {
+	[ -n "${TM_TMP:-}" ] && rm -rf "$TM_TMP"
+	[ -n "${TM_STATE_BEFORE:-}" ] || return 0
+	tm_state_check
+}
+
+# Fails (with the output shown) unless the last `run` exited with $1.
+tm_status() {
+	if [ "$status" -ne "$1" ]; then
+		echo "exit status $status, expected $1; output:" >&2
+		echo "$output" >&2
+		return 1
+	fi
+}

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* test_page.c - the page walker on the fixtures' raw kernel pages. */
+#include <stdlib.h>
+
+#include "internal.h"
+#include "tm_test.h"
+#include "tracedat-format.h"
+
+/* Count records and check that timestamps never go backwards. */
+static int count_raw(struct tm_test *t, const char *name, int *lost_pages)
+{
+	size_t len, off;
+	char *raw = tm_read_file(tm_fixture(name), &len);
+	int total = 0;
+
+	*lost_pages = 0;
+	if (!raw) {
+		fprintf(stderr, "  %s\n", tm_last_error());
+		t->failures++;
+		return -1;
+	}
+	for (off = 0; off + 4096 <= len; off += 4096) {
+		struct tm_page pg;
+		struct tm_rec rec;
+		uint64_t last = 0;
+		int r;
+
+		TM_CHECK(tm_page_init(&pg, raw + off, 4096, 8, false) == 0);
+		if (pg.lost)
+			(*lost_pages)++;
+		while ((r = tm_page_next(&pg, &rec)) > 0) {
+			TM_CHECK(rec.ts >= last);
+			last = rec.ts;
+			total++;
+		}
+		TM_CHECK_INT(r, 0);
+	}
+	free(raw);
+	return total;
+}
+
+TM_TEST(page_counts_match_fixture_readme)
+{
+	int lost;
+
+	TM_CHECK_INT(count_raw(t, "raw/A.cpu0.raw", &lost), 430);
+	TM_CHECK_INT(lost, 0);
+	TM_CHECK_INT(count_raw(t, "raw/A.cpu1.raw", &lost), 391);
+	TM_CHECK_INT(count_raw(t, "raw/B.cpu0.raw", &lost), 208);
+	TM_CHECK_INT(lost, 1);
+	TM_CHECK_INT(count_raw(t, "raw/B.cpu1.raw", &lost), 273);
+}
+
+TM_TEST(page_first_record_of_a_cpu0)
+{
+	size_t len;
+	char *raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len);
+	struct tm_page pg;
+	struct tm_rec rec;
+
+	TM_REQUIRE(raw);
+	TM_CHECK_INT(tm_page_init(&pg, raw, 4096, 8, false), 0);
+	TM_CHECK_INT(pg.timestamp, 1415676475868ull);
+	TM_CHECK_INT(pg.len, 4060);
+	TM_CHECK_INT(tm_page_next(&pg, &rec), 1);
+	TM_CHECK_INT(rec.ts, 1415676475868ull);
+	TM_CHECK_INT(rec.size, 64);
+	TM_CHECK_INT(tm_get16(rec.data, false), 372);	/* sched_switch */
+	TM_CHECK_INT(tm_page_next(&pg, &rec), 1);
+	TM_CHECK_INT(rec.ts, 1415676664637ull);
+	free(raw);
+}
+
+TM_TEST(page_lost_counts_of_set_b)
+{
+	size_t len;
+	char *raw0 = tm_read_file(tm_fixture("raw/B.cpu0.raw"), &len);
+	char *raw1 = tm_read_file(tm_fixture("raw/B.cpu1.raw"), &len);
+	struct tm_page pg;
+
+	TM_REQUIRE(raw0 && raw1);
+	TM_CHECK_INT(tm_page_init(&pg, raw0, 4096, 8, false), 0);
+	TM_CHECK_INT(pg.lost, -1);
+	TM_CHECK_INT(tm_page_init(&pg, raw1, 4096, 8, false), 0);
+	TM_CHECK_INT(pg.lost, 1235);
+	TM_CHECK_INT(pg.len, 4072);
+	free(raw0);
+	free(raw1);
+}
+
+TM_TEST(page_rejects_commit_past_end)
+{
+	uint8_t page[4096] = { 0 };
+	struct tm_page pg;
+
+	tm_put64(page + 8, 4081);
+	TM_CHECK_INT(tm_page_init(&pg, page, sizeof(page), 8, false), -1);
+	tm_put64(page + 8, 8);
+	tm_put32(page + 16, 0);		/* long form, array[0] missing */
+	TM_CHECK_INT(tm_page_init(&pg, page, sizeof(page), 8, false), 0);
+	tm_put32(page + 16, 0);
+	tm_put32(page + 20, 4000);	/* long record longer than the data */
+	{
+		struct tm_rec rec;
+
+		TM_CHECK_INT(tm_page_next(&pg, &rec), -1);
+	}
+}
