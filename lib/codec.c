@@ -78,6 +78,8 @@ static int tm_codec_cctx(struct tm_codec *codec)
 	ZSTD_CCtx_setParameter(codec->cctx, ZSTD_c_compressionLevel, codec->level);
 	/* trace-cmd's frames carry no content size; readers use the chunk header. */
 	ZSTD_CCtx_setParameter(codec->cctx, ZSTD_c_contentSizeFlag, 0);
+	/* a 4-byte checksum per frame lets readers tell corrupt chunks from data */
+	ZSTD_CCtx_setParameter(codec->cctx, ZSTD_c_checksumFlag, 1);
 	return 0;
 }
 
