@@ -25,6 +25,12 @@ struct tm_blob {
  * "<path>: <what was wrong> at offset <n>". Needs a seekable file.
  */
 struct tm_dat *tm_dat_open(const char *path);
+/*
+ * The same on an open descriptor (a regular file or memfd); name is used in
+ * messages. The caller keeps fd and closes it after tm_dat_close().
+ * tm_dat_open("-") reads standard input (which must then be a regular file).
+ */
+struct tm_dat *tm_dat_open_fd(int fd, const char *name);
 void tm_dat_close(struct tm_dat *dat);
 
 const char *tm_dat_path(const struct tm_dat *dat);
@@ -33,6 +39,10 @@ bool tm_dat_big_endian(const struct tm_dat *dat);
 int tm_dat_long_size(const struct tm_dat *dat);
 uint32_t tm_dat_page_size(const struct tm_dat *dat);
 const char *tm_dat_compression(const struct tm_dat *dat);	/* "none", "zstd" */
+/* Library version string of the v7 header ("" for none and for v6). */
+const char *tm_dat_compression_version(const struct tm_dat *dat);
+/* Width of a page's commit word (size of "commit" in header_page, else the long size). */
+unsigned int tm_dat_commit_size(const struct tm_dat *dat);
 /* CPU count of the file (CPUCOUNT option, else the v6 header count). */
 int tm_dat_cpus(const struct tm_dat *dat);
 
@@ -54,7 +64,18 @@ const char *tm_dat_clock(const struct tm_dat *dat);		/* "local" */
 struct tm_blob tm_dat_cpustat(const struct tm_dat *dat);	/* concatenated, as report --stat */
 const char *tm_dat_uname(const struct tm_dat *dat);
 const char *tm_dat_tracer_version(const struct tm_dat *dat);
-/* Timestamp adjustment from DATE/OFFSET/TSC2NSEC, applied by the cursor. */
+/* TRACEID option: true and *id set when present. */
+bool tm_dat_trace_id(const struct tm_dat *dat, uint64_t *id);
+/*
+ * A record's time as `trace-cmd report` shows it: TSC2NSEC's (ts * mult) >>
+ * shift, then + DATE (us -> ns) + OFFSET. Cursors hand out raw pages; callers
+ * apply this to each tm_rec.ts (skip it for --raw-ts).
+ */
+uint64_t tm_dat_adjust_ts(const struct tm_dat *dat, uint64_t ts);
+/* The same without the DATE options (report --nodate). */
+uint64_t tm_dat_adjust_ts_nodate(const struct tm_dat *dat, uint64_t ts);
+/* A TSC2NSEC option is present: times are ns whatever the clock (trace-cmd's IN_USECS). */
+bool tm_dat_tsc2nsec(const struct tm_dat *dat);
 
 /* Buffers: index 0 is the top-level buffer (name ""), then instances. */
 int tm_dat_buffer_count(const struct tm_dat *dat);
@@ -65,6 +86,11 @@ uint32_t tm_dat_buffer_page_size(const struct tm_dat *dat, int buf);
 int tm_dat_buffer_cpus(const struct tm_dat *dat, int buf);
 /* Raw (uncompressed) data bytes stored for one CPU of a buffer, 0 if none. */
 uint64_t tm_dat_buffer_cpu_size(const struct tm_dat *dat, int buf, int cpu);
+/*
+ * The buffer holds latency text (v6 "latency" tag, v7 BUFFER_TEXT) instead of
+ * per-CPU pages: read it with tm_cursor_open_text().
+ */
+bool tm_dat_buffer_is_text(const struct tm_dat *dat, int buf);
 
 /*
  * A cursor over one CPU's pages. Pages come out one at a time; compressed
@@ -78,5 +104,11 @@ const void *tm_cursor_next_page(struct tm_cursor *cur);
 /* File offset of the current page's data (or of its chunk when compressed). */
 uint64_t tm_cursor_offset(const struct tm_cursor *cur);
 void tm_cursor_close(struct tm_cursor *cur);
+
+/* A cursor over a text buffer's bytes; NULL with errno 0 when it is empty. */
+struct tm_cursor *tm_cursor_open_text(struct tm_dat *dat, int buf);
+/* Next piece of the text (a chunk, or up to 64 KiB), valid until the next call;
+ * NULL at the end (errno 0) or on error (errno set). */
+const void *tm_cursor_next_block(struct tm_cursor *cur, size_t *len);
 
 #endif /* TM_DAT_H */

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dat-internal.h - the trace.dat reader's private state (struct tm_dat), the
+ * bounded byte reader every parser uses, and the helpers shared by
+ * tracedat-read.c, dat-*.c and cursor.c.
+ */
+#ifndef TM_DAT_INTERNAL_H
+#define TM_DAT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "internal.h"
+#include "tm-codec.h"
+#include "tm-dat.h"
+
+/* Sanity limits: anything above is treated as corruption, not allocated. */
+#define TM_DAT_MAX_CPUS		65536u
+#define TM_DAT_MAX_PAGE		(1u << 27)	/* a commit length has 27 bits */
+#define TM_DAT_MIN_PAGE		16u
+#define TM_DAT_MAX_INFLATE	(256u << 20)	/* one decompressed block or chunk */
+#define TM_DAT_ZSTD_RATIO	32768u		/* zstd cannot expand a byte further */
+#define TM_DAT_MAX_STR		4096u		/* prologue strings */
+
+/* One CPU's stored data: raw pages, or a chunk stream when compressed. */
+struct dat_cpu {
+	int		cpu;
+	uint64_t	off;		/* first page, or the chunk count (compressed) */
+	uint64_t	size;		/* bytes after off (compressed: without the count) */
+	uint64_t	raw;		/* uncompressed bytes */
+	uint32_t	chunks;
+};
+
+struct dat_buffer {
+	char		*name;		/* "" for the top-level buffer */
+	char		*clock;		/* NULL when unknown */
+	bool		defined;	/* an option described it */
+	uint64_t	where;		/* v6: its flyrecord tag; v7: its section */
+	uint32_t	page_size;
+	bool		compressed;	/* data are chunk streams */
+	bool		text;		/* latency text instead of per-CPU pages */
+	uint64_t	text_off;	/* text: raw bytes, or the chunk count */
+	uint64_t	text_size;	/* text: bytes after text_off */
+	uint32_t	text_chunks;
+	int		slots;		/* max CPU id + 1 */
+	int		ncpu;		/* entries in cpus[] */
+	struct dat_cpu	*cpus;		/* sorted by CPU id */
+};
+
+struct dat_text {
+	char	*data;			/* NUL-terminated copy */
+	size_t	len;
+};
+
+struct dat_system {
+	char		*name;
+	size_t		count;
+	struct dat_text	*formats;
+};
+
+struct tm_dat {
+	char		*name;
+	int		fd;
+	bool		own_fd;
+	uint64_t	size;		/* file size: the bound of every offset */
+
+	int		version;
+	bool		big_endian;
+	bool		swap;
+	int		long_size;
+	uint32_t	page_size;
+	unsigned int	commit_size;
+	enum tm_compression comp;
+	char		*comp_version;
+	struct tm_codec	*codec;
+
+	int		header_cpus;	/* v6 header count */
+	int		cpucount;	/* CPUCOUNT option, -1 if none */
+
+	struct dat_text	header_page;
+	struct dat_text	header_event;
+	size_t		nftrace;
+	struct dat_text	*ftrace;
+	size_t		nsys;
+	struct dat_system *sys;
+	struct dat_text	kallsyms;
+	struct dat_text	printk;
+	struct dat_text	cmdlines;
+
+	/* options */
+	bool		has_traceclock;
+	char		*clock;
+	char		*uname;
+	char		*tracer_version;
+	struct dat_text	cpustat;
+	bool		has_trace_id;
+	uint64_t	trace_id;
+	uint64_t	date_offset;	/* ns, DATE options (wrapping sum) */
+	uint64_t	ts_offset;	/* ns, OFFSET options */
+	uint32_t	tsc_mult;
+	uint32_t	tsc_shift;
+	uint64_t	tsc_offset;
+
+	uint64_t	meta_off[6];	/* v7 sections 16-21 already read (offset + 1) */
+
+	int		nbuf;
+	struct dat_buffer *bufs;	/* [0] is the top-level buffer */
+};
+
+/*
+ * A bounded reader over either the file (mem == NULL; pos is a file offset)
+ * or a section body held in memory (pos counts from mem; sec is the section's
+ * file offset, used in messages). Every read checks pos + len <= end.
+ */
+struct dat_rd {
+	struct tm_dat	*dat;
+	const uint8_t	*mem;
+	uint64_t	pos;
+	uint64_t	end;
+	uint64_t	sec;
+	const char	*what;		/* "header info", "options", ... */
+};
+
+/* Fail with "<file>: <message>" (EINVAL), always returns -1. */
+TM_HIDDEN int dat_err(const struct tm_dat *dat, const char *fmt, ...) TM_PRINTF(2, 3);
+/* Same, naming where the reader stands ("... section at offset N" / "at offset N"). */
+TM_HIDDEN int dat_rd_err(const struct dat_rd *rd, const char *fmt, ...) TM_PRINTF(2, 3);
+
+TM_HIDDEN void dat_rd_file(struct dat_rd *rd, struct tm_dat *dat, uint64_t pos, uint64_t end,
+			   const char *what);
+TM_HIDDEN void dat_rd_mem(struct dat_rd *rd, struct tm_dat *dat, const void *mem, uint64_t len,
+			  uint64_t sec, const char *what);
+TM_HIDDEN uint64_t dat_rd_left(const struct dat_rd *rd);
+TM_HIDDEN int dat_rd_bytes(struct dat_rd *rd, void *out, uint64_t len);
+TM_HIDDEN int dat_rd_u16(struct dat_rd *rd, uint16_t *v);
+TM_HIDDEN int dat_rd_u32(struct dat_rd *rd, uint32_t *v);
+TM_HIDDEN int dat_rd_u64(struct dat_rd *rd, uint64_t *v);
+/* A NUL-terminated string: malloc'ed copy without the NUL. */
+TM_HIDDEN int dat_rd_str(struct dat_rd *rd, char **out);
+/* len bytes into a malloc'ed NUL-terminated copy (len checked first). */
+TM_HIDDEN int dat_rd_text(struct dat_rd *rd, uint64_t len, struct dat_text *out);
+/* Read [off, off + len) of the file; "what" names it in the truncation message. */
+TM_HIDDEN int dat_pread(struct tm_dat *dat, void *buf, uint64_t len, uint64_t off,
+			const char *what);
+/* off + len <= file size, without overflow. */
+TM_HIDDEN bool dat_in_file(const struct tm_dat *dat, uint64_t off, uint64_t len);
+
+TM_HIDDEN void dat_text_free(struct dat_text *t);
+/* Replace *dst by a copy of the option's string payload (NUL added if missing). */
+TM_HIDDEN int dat_set_str(struct tm_dat *dat, char **dst, const uint8_t *p, uint32_t len);
+
+/* dat-meta.c: the §2 payloads, read through rd (file in v6, section body in v7). */
+TM_HIDDEN int dat_read_header_info(struct dat_rd *rd);
+TM_HIDDEN int dat_read_ftrace_formats(struct dat_rd *rd);
+TM_HIDDEN int dat_read_event_formats(struct dat_rd *rd);
+TM_HIDDEN int dat_read_kallsyms(struct dat_rd *rd);
+TM_HIDDEN int dat_read_printk(struct dat_rd *rd);
+TM_HIDDEN int dat_read_cmdlines(struct dat_rd *rd);
+
+/* dat-options.c: options common to v6 and v7 (not BUFFER and section pointers). */
+TM_HIDDEN int dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint32_t len,
+				 uint64_t where);
+/* The bracketed clock name in text ("[local] global" -> "local"), or NULL. */
+TM_HIDDEN char *dat_parse_clock(const char *text, size_t len);
+/* A new buffer slot (index returned), name copied; -1 on ENOMEM / duplicate. */
+TM_HIDDEN int dat_buffer_add(struct tm_dat *dat, const char *name, uint64_t where);
+/* After filling b->cpus[0..ncpu): sort, reject duplicate CPU ids, set slots. */
+TM_HIDDEN int dat_buffer_finish(struct tm_dat *dat, struct dat_buffer *b, uint64_t where);
+/* "top buffer" or "buffer 'name'" for messages. */
+TM_HIDDEN const char *dat_buf_label(const struct dat_buffer *b, char *buf, size_t size);
+/*
+ * Check a CPU blob against the file: raw pages (whole pages inside the file)
+ * or a chunk stream (count, headers and payloads add up to size).
+ */
+TM_HIDDEN int dat_check_blob(struct tm_dat *dat, struct dat_buffer *b, struct dat_cpu *c);
+/* Walk a chunk stream at off (the count) whose chunks take size bytes. */
+TM_HIDDEN int dat_check_chunks(struct tm_dat *dat, uint64_t off, uint64_t size,
+			       uint32_t unit, const char *what, uint32_t *count, uint64_t *raw);
+
+/* dat-access.c: one CPU's entry (entries sorted by CPU id), or NULL. */
+TM_HIDDEN const struct dat_cpu *dat_find_cpu(const struct tm_dat *dat, int buf, int cpu);
+
+/* dat-v6.c / dat-v7.c: everything after the prologue. */
+TM_HIDDEN int dat_read_v6(struct tm_dat *dat, uint64_t pos);
+TM_HIDDEN int dat_read_v7(struct tm_dat *dat, uint64_t pos);
+
+#endif /* TM_DAT_INTERNAL_H */
