@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* meta-events.c - header_page/header_event and the event formats a recording stores. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "write-priv.h"
+
+void tm_text_free(struct tm_text *t)
+{
+	free(t->data);
+	t->data = NULL;
+	t->len = 0;
+}
+
+int tm_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len)
+		return tm_failx(ENAMETOOLONG, "path too long: %.80s...", buf);
+	return 0;
+}
+
+static int tm_text_read(struct tm_text *t, const char *path)
+{
+	t->data = tm_read_file(path, &t->len);
+	return t->data ? 0 : -1;
+}
+
+/* Append events/<sys>/<event>/format to an array of texts. */
+static int tm_format_add(struct tm_text **arr, size_t *n, const char *tracefs,
+			 const char *sys, const char *event)
+{
+	struct tm_text *tmp, t;
+	char path[4096];
+
+	if (tm_path(path, sizeof(path), "%s/events/%s/%s/format", tracefs, sys, event))
+		return -1;
+	if (tm_text_read(&t, path))
+		return -1;
+	tmp = realloc(*arr, (*n + 1) * sizeof(**arr));
+	if (!tmp) {
+		free(t.data);
+		return tm_fail(ENOMEM, "read %s", path);
+	}
+	*arr = tmp;
+	(*arr)[(*n)++] = t;
+	return 0;
+}
+
+static int tm_is_dir_entry(const struct dirent *d)
+{
+	return d->d_name[0] != '.' && (d->d_type == DT_DIR || d->d_type == DT_UNKNOWN);
+}
+
+/* Every event of a system (directories holding a format file), by name. */
+static int tm_formats_of_system(struct tm_text **arr, size_t *n, const char *tracefs,
+				const char *sys)
+{
+	struct dirent **names = NULL;
+	char path[4096];
+	int count, i, ret = 0;
+
+	if (tm_path(path, sizeof(path), "%s/events/%s", tracefs, sys))
+		return -1;
+	count = scandir(path, &names, tm_is_dir_entry, alphasort);
+	if (count < 0)
+		return tm_fail(errno, "list %s", path);
+	for (i = 0; i < count; i++) {
+		struct stat st;
+
+		if (ret)
+			continue;
+		ret = tm_path(path, sizeof(path), "%s/events/%s/%s/format", tracefs, sys,
+			      names[i]->d_name);
+		if (ret || stat(path, &st))
+			continue;	/* "enable", "filter" and friends have no format */
+		ret = tm_format_add(arr, n, tracefs, sys, names[i]->d_name);
+	}
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+static struct tm_meta_system *tm_system_get(struct tm_meta *meta, const char *name)
+{
+	struct tm_meta_system *tmp;
+	size_t i;
+
+	for (i = 0; i < meta->nsystems; i++)
+		if (!strcmp(meta->systems[i].name, name))
+			return &meta->systems[i];
+	tmp = realloc(meta->systems, (meta->nsystems + 1) * sizeof(*tmp));
+	if (!tmp)
+		goto nomem;
+	meta->systems = tmp;
+	tmp = &meta->systems[meta->nsystems];
+	memset(tmp, 0, sizeof(*tmp));
+	tmp->name = strdup(name);
+	if (!tmp->name)
+		goto nomem;
+	meta->nsystems++;
+	return tmp;
+nomem:
+	tm_fail(ENOMEM, "event system %s", name);
+	return NULL;
+}
+
+/* No set_event (a snapshot directory): every system but ftrace, whole. */
+static int tm_meta_all_events(struct tm_meta *meta, const char *tracefs)
+{
+	struct dirent **names = NULL;
+	struct tm_meta_system *sys;
+	char path[4096];
+	int count, i, ret = 0;
+
+	if (tm_path(path, sizeof(path), "%s/events", tracefs))
+		return -1;
+	count = scandir(path, &names, tm_is_dir_entry, alphasort);
+	if (count < 0)
+		return tm_fail(errno, "list %s", path);
+	for (i = 0; i < count && !ret; i++) {
+		if (!strcmp(names[i]->d_name, "ftrace"))
+			continue;
+		sys = tm_system_get(meta, names[i]->d_name);
+		ret = sys ? tm_formats_of_system(&sys->formats, &sys->nformats, tracefs,
+						 sys->name) : -1;
+	}
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+/* One "system:event" line of set_event. ftrace events are stored apart, always. */
+static int tm_meta_add_enabled(struct tm_meta *meta, const char *tracefs, char *line)
+{
+	struct tm_meta_system *sys;
+	char *colon = strchr(line, ':');
+
+	if (!colon || colon == line || !colon[1])
+		return tm_failx(EINVAL, "set_event: unexpected line '%s'", line);
+	*colon = '\0';
+	if (!strcmp(line, "ftrace"))
+		return 0;
+	sys = tm_system_get(meta, line);
+	if (!sys)
+		return -1;
+	return tm_format_add(&sys->formats, &sys->nformats, tracefs, line, colon + 1);
+}
+
+static int tm_meta_enabled_events(struct tm_meta *meta, const char *tracefs, char *set_event)
+{
+	char *save = NULL, *line;
+
+	for (line = strtok_r(set_event, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (tm_meta_add_enabled(meta, tracefs, line))
+			return -1;
+	}
+	return 0;
+}
+
+int tm_meta_read_events(struct tm_meta *meta, const char *tracefs, const char *instance)
+{
+	char path[4096];
+	char *set_event;
+	int ret;
+
+	if (tm_path(path, sizeof(path), "%s/events/header_page", tracefs))
+		return -1;
+	if (tm_text_read(&meta->header_page, path))
+		return -1;
+	if (tm_path(path, sizeof(path), "%s/events/header_event", tracefs))
+		return -1;
+	if (tm_text_read(&meta->header_event, path))
+		return -1;
+	if (tm_formats_of_system(&meta->ftrace, &meta->nftrace, tracefs, "ftrace"))
+		return -1;
+	if (tm_path(path, sizeof(path), "%s%s%s/set_event", tracefs,
+		    instance && *instance ? "/instances/" : "", instance ? instance : ""))
+		return -1;
+	set_event = tm_read_file(path, NULL);
+	if (!set_event)
+		return errno == ENOENT ? tm_meta_all_events(meta, tracefs) : -1;
+	ret = tm_meta_enabled_events(meta, tracefs, set_event);
+	free(set_event);
+	return ret;
+}

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* meta.c - a recording's metadata from tracefs (or a directory laid out like it). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "write-priv.h"
+
+#define TM_KALLSYMS_DEFAULT	"/proc/kallsyms"
+
+/* Read path into t; a missing file leaves t empty when optional. */
+static int tm_meta_read(struct tm_text *t, const char *path, bool optional)
+{
+	tm_text_free(t);
+	t->data = tm_read_file(path, &t->len);
+	if (t->data)
+		return 0;
+	if (optional && errno == ENOENT)
+		return 0;
+	return -1;
+}
+
+/* True when the text has symbol lines and every address in it is zero. */
+static bool tm_kallsyms_all_zero(const char *p, size_t len)
+{
+	const char *end = p + len;
+	bool lines = false;
+
+	while (p < end) {
+		for (; p < end && *p != ' ' && *p != '\n'; p++)
+			if (*p != '0')
+				return false;
+		lines = true;
+		p = memchr(p, '\n', end - p);
+		if (!p)
+			break;
+		p++;
+	}
+	return lines;
+}
+
+static void tm_meta_check_kallsyms(struct tm_meta *meta)
+{
+	meta->warning[0] = '\0';
+	if (tm_kallsyms_all_zero(meta->kallsyms.data, meta->kallsyms.len))
+		snprintf(meta->warning, sizeof(meta->warning), "kallsyms addresses read as zero "
+			 "(kptr_restrict?): symbols will not resolve");
+}
+
+static int tm_meta_uname(struct tm_meta *meta)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return tm_fail(errno, "uname");
+	if (asprintf(&meta->uname, "%s %s %s %s", u.sysname, u.nodename, u.release,
+		     u.machine) < 0) {
+		meta->uname = NULL;
+		return tm_fail(ENOMEM, "uname");
+	}
+	return 0;
+}
+
+/* The selected clock is the bracketed word: "[local] global counter ...". */
+static void tm_meta_parse_clock(struct tm_meta *meta)
+{
+	const char *open, *close;
+	size_t n;
+
+	meta->clock[0] = '\0';
+	open = meta->trace_clock.data ? strchr(meta->trace_clock.data, '[') : NULL;
+	close = open ? strchr(open, ']') : NULL;
+	if (!close)
+		return;
+	n = close - open - 1;
+	if (n >= sizeof(meta->clock))
+		n = sizeof(meta->clock) - 1;
+	memcpy(meta->clock, open + 1, n);
+	meta->clock[n] = '\0';
+}
+
+static int tm_meta_read_stats(struct tm_meta *meta, const char *dir)
+{
+	char path[4096];
+	int cpu;
+
+	meta->stats = calloc(meta->ncpus ? meta->ncpus : 1, sizeof(*meta->stats));
+	if (!meta->stats)
+		return tm_fail(ENOMEM, "cpu stats");
+	for (cpu = 0; cpu < meta->ncpus; cpu++) {
+		if (tm_path(path, sizeof(path), "%s/per_cpu/cpu%d/stats", dir, cpu))
+			return -1;
+		if (tm_meta_read(&meta->stats[cpu], path, true))
+			return -1;
+	}
+	return 0;
+}
+
+static int tm_meta_read_files(struct tm_meta *meta, const struct tm_meta_opts *o,
+			      const char *dir)
+{
+	char path[4096];
+
+	if (tm_meta_read(&meta->kallsyms, o->kallsyms ? o->kallsyms : TM_KALLSYMS_DEFAULT,
+			 false))
+		return -1;
+	tm_meta_check_kallsyms(meta);
+	if (tm_path(path, sizeof(path), "%s/printk_formats", o->tracefs))
+		return -1;
+	if (tm_meta_read(&meta->printk, path, true))
+		return -1;
+	if (tm_path(path, sizeof(path), "%s/saved_cmdlines", o->tracefs))
+		return -1;
+	if (tm_meta_read(&meta->cmdlines, path, true))
+		return -1;
+	if (tm_path(path, sizeof(path), "%s/trace_clock", dir))
+		return -1;
+	if (tm_meta_read(&meta->trace_clock, path, false))
+		return -1;
+	tm_meta_parse_clock(meta);
+	return tm_meta_read_stats(meta, dir);
+}
+
+struct tm_meta *tm_meta_collect_opts(const struct tm_meta_opts *o)
+{
+	struct tm_meta *meta;
+	char dir[4096];
+
+	if (!o->tracefs || o->ncpus < 0) {
+		tm_failx(EINVAL, "metadata: no tracefs directory or bad CPU count");
+		return NULL;
+	}
+	meta = calloc(1, sizeof(*meta));
+	if (!meta) {
+		tm_fail(ENOMEM, "metadata");
+		return NULL;
+	}
+	meta->ncpus = o->ncpus;
+	if (tm_path(dir, sizeof(dir), "%s%s%s", o->tracefs,
+		    o->instance && *o->instance ? "/instances/" : "",
+		    o->instance ? o->instance : "") ||
+	    tm_meta_read_events(meta, o->tracefs, o->instance) ||
+	    tm_meta_read_files(meta, o, dir) || tm_meta_uname(meta)) {
+		tm_meta_free(meta);
+		return NULL;
+	}
+	return meta;
+}
+
+struct tm_meta *tm_meta_collect(const char *tracefs, const char *instance, int ncpus)
+{
+	struct tm_meta_opts o = { .tracefs = tracefs, .instance = instance, .ncpus = ncpus };
+
+	return tm_meta_collect_opts(&o);
+}
+
+const char *tm_meta_warning(const struct tm_meta *meta)
+{
+	return meta->warning[0] ? meta->warning : NULL;
+}
+
+const char *tm_meta_clock(const struct tm_meta *meta)
+{
+	return meta->clock[0] ? meta->clock : NULL;
+}
+
+int tm_meta_cpus(const struct tm_meta *meta)
+{
+	return meta->ncpus;
+}
+
+size_t tm_meta_event_count(const struct tm_meta *meta)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < meta->nsystems; i++)
+		n += meta->systems[i].nformats;
+	return n;
+}
+
+static int tm_text_set(struct tm_text *t, const char *text, size_t len)
+{
+	char *copy = malloc(len + 1);
+
+	if (!copy)
+		return tm_fail(ENOMEM, "metadata");
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	tm_text_free(t);
+	t->data = copy;
+	t->len = len;
+	return 0;
+}
+
+int tm_meta_set_kallsyms(struct tm_meta *meta, const char *text, size_t len)
+{
+	if (tm_text_set(&meta->kallsyms, text, len))
+		return -1;
+	tm_meta_check_kallsyms(meta);
+	return 0;
+}
+
+int tm_meta_set_stats(struct tm_meta *meta, int cpu, const char *text, size_t len)
+{
+	if (cpu < 0 || cpu >= meta->ncpus)
+		return tm_failx(EINVAL, "metadata: no CPU %d (file has %d)", cpu, meta->ncpus);
+	return tm_text_set(&meta->stats[cpu], text, len);
+}
+
+int tm_meta_set_trace_clock(struct tm_meta *meta, const char *text, size_t len)
+{
+	if (tm_text_set(&meta->trace_clock, text, len))
+		return -1;
+	tm_meta_parse_clock(meta);
+	return 0;
+}
+
+void tm_meta_free(struct tm_meta *meta)
+{
+	size_t i, j;
+
+	if (!meta)
+		return;
+	tm_text_free(&meta->header_page);
+	tm_text_free(&meta->header_event);
+	for (i = 0; i < meta->nftrace; i++)
+		tm_text_free(&meta->ftrace[i]);
+	free(meta->ftrace);
+	for (i = 0; i < meta->nsystems; i++) {
+		for (j = 0; j < meta->systems[i].nformats; j++)
+			tm_text_free(&meta->systems[i].formats[j]);
+		free(meta->systems[i].formats);
+		free(meta->systems[i].name);
+	}
+	free(meta->systems);
+	tm_text_free(&meta->kallsyms);
+	tm_text_free(&meta->printk);
+	tm_text_free(&meta->cmdlines);
+	tm_text_free(&meta->trace_clock);
+	for (i = 0; meta->stats && i < (size_t)meta->ncpus; i++)
+		tm_text_free(&meta->stats[i]);
+	free(meta->stats);
+	free(meta->uname);
+	free(meta);
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* spool.c - one CPU's pages gathered into chunks and appended to its spool file. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "tracedat-format.h"
+
+struct tm_spool {
+	struct tm_spool_opts	opts;
+	char			*path;
+	int			fd;
+	struct tm_codec		*codec;
+	uint8_t			*chunk;		/* chunk_pages * page_size of raw pages */
+	size_t			fill;		/* pages in chunk */
+	uint8_t			*out;		/* chunk header + compressed frame */
+	size_t			out_cap;
+	struct tm_spool_stats	stats;
+	bool			finished;
+	bool			failed;		/* a write failed: the file is unusable */
+};
+
+static int tm_spool_check_opts(const struct tm_spool_opts *o)
+{
+	if (!o->page_size || o->page_size > TM_PAGE_COMMIT_LEN_MASK)
+		return tm_failx(EINVAL, "spool: bad page size %zu", o->page_size);
+	if (!o->chunk_pages || o->chunk_pages > UINT32_MAX / o->page_size)
+		return tm_failx(EINVAL, "spool: bad chunk size of %zu pages", o->chunk_pages);
+	return 0;
+}
+
+static int tm_spool_alloc(struct tm_spool *s)
+{
+	size_t chunk_bytes = s->opts.chunk_pages * s->opts.page_size;
+
+	s->chunk = malloc(chunk_bytes);
+	if (!s->chunk)
+		return tm_fail(ENOMEM, "spool %s", s->path);
+	if (s->opts.compression == TM_COMPRESS_NONE)
+		return 0;
+	s->codec = tm_codec_new(s->opts.compression, s->opts.level);
+	if (!s->codec)
+		return -1;
+	s->out_cap = TM_DAT_CHUNK_HDR_LEN + tm_codec_bound(s->codec, chunk_bytes);
+	s->out = malloc(s->out_cap);
+	if (!s->out)
+		return tm_fail(ENOMEM, "spool %s", s->path);
+	return 0;
+}
+
+struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *opts)
+{
+	struct tm_spool *s;
+
+	if (tm_spool_check_opts(opts))
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		tm_fail(ENOMEM, "spool %s", path);
+		return NULL;
+	}
+	s->opts = *opts;
+	s->fd = -1;
+	s->path = strdup(path);
+	if (!s->path) {
+		tm_fail(ENOMEM, "spool %s", path);
+		goto fail;
+	}
+	if (tm_spool_alloc(s))
+		goto fail;
+	s->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (s->fd < 0) {
+		tm_fail(errno, "create spool %s", path);
+		goto fail;
+	}
+	return s;
+fail:
+	tm_spool_destroy(s, false);
+	return NULL;
+}
+
+static int tm_spool_write(struct tm_spool *s, const void *buf, size_t len)
+{
+	if (tm_write_all(s->fd, buf, len)) {
+		s->failed = true;
+		return tm_fail(errno, "write spool %s", s->path);
+	}
+	s->stats.file_bytes += len;
+	return 0;
+}
+
+/* Compress (or copy) the pages gathered so far as one chunk and append it. */
+static int tm_spool_flush(struct tm_spool *s)
+{
+	size_t raw = s->fill * s->opts.page_size;
+	ssize_t n;
+
+	if (!s->fill)
+		return 0;
+	s->fill = 0;
+	if (!s->codec)
+		return tm_spool_write(s, s->chunk, raw);
+	n = tm_codec_compress(s->codec, s->out + TM_DAT_CHUNK_HDR_LEN,
+			      s->out_cap - TM_DAT_CHUNK_HDR_LEN, s->chunk, raw);
+	if (n < 0) {
+		s->failed = true;
+		return tm_fail_prefix("spool %s", s->path);
+	}
+	tm_put32(s->out, (uint32_t)n);
+	tm_put32(s->out + 4, (uint32_t)raw);
+	if (tm_spool_write(s, s->out, TM_DAT_CHUNK_HDR_LEN + n))
+		return -1;
+	s->stats.chunks++;
+	return 0;
+}
+
+int tm_spool_add_page(struct tm_spool *s, const void *page)
+{
+	if (s->failed || s->finished)
+		return tm_failx(s->failed ? EIO : EINVAL, "spool %s: %s", s->path,
+				s->failed ? "an earlier write failed" : "already finished");
+	memcpy(s->chunk + s->fill * s->opts.page_size, page, s->opts.page_size);
+	s->fill++;
+	s->stats.pages++;
+	s->stats.raw_bytes += s->opts.page_size;
+	if (s->fill == s->opts.chunk_pages)
+		return tm_spool_flush(s);
+	return 0;
+}
+
+int tm_spool_finish(struct tm_spool *s)
+{
+	if (s->failed)
+		return tm_failx(EIO, "spool %s: an earlier write failed", s->path);
+	if (s->finished)
+		return 0;
+	if (tm_spool_flush(s))
+		return -1;
+	s->finished = true;
+	return 0;
+}
+
+void tm_spool_get_stats(const struct tm_spool *s, struct tm_spool_stats *st)
+{
+	*st = s->stats;
+}
+
+int tm_spool_fd(const struct tm_spool *s)
+{
+	return s->fd;
+}
+
+const char *tm_spool_path(const struct tm_spool *s)
+{
+	return s->path;
+}
+
+enum tm_compression tm_spool_compression(const struct tm_spool *s)
+{
+	return s->opts.compression;
+}
+
+size_t tm_spool_page_size(const struct tm_spool *s)
+{
+	return s->opts.page_size;
+}
+
+bool tm_spool_finished(const struct tm_spool *s)
+{
+	return s->finished;
+}
+
+void tm_spool_destroy(struct tm_spool *s, bool remove)
+{
+	if (!s)
+		return;
+	if (s->fd >= 0) {
+		close(s->fd);
+		if (remove)
+			unlink(s->path);
+	}
+	tm_codec_free(s->codec);
+	free(s->chunk);
+	free(s->out);
+	free(s->path);
+	free(s);
+}

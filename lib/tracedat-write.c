@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tracedat-write.c - tm_dat_write: checks, the §2 metadata payloads, the
+ * common options and the byte moving shared by the v6 and v7 writers.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracedat-format.h"
+#include "write-priv.h"
+
+#define TM_COPY_BLOCK	(1u << 20)	/* read/write fallback block */
+#define TM_CFR_MAX	(1u << 30)	/* copy_file_range request cap */
+
+void tm_buf_reserve(struct tm_buf *b, size_t more)
+{
+	size_t cap = b->cap ? b->cap : 4096;
+	uint8_t *p;
+
+	if (b->err || b->len + more <= b->cap)
+		return;
+	while (cap < b->len + more)
+		cap *= 2;
+	p = realloc(b->data, cap);
+	if (!p) {
+		b->err = ENOMEM;
+		return;
+	}
+	b->data = p;
+	b->cap = cap;
+}
+
+void tm_buf_put(struct tm_buf *b, const void *p, size_t len)
+{
+	tm_buf_reserve(b, len);
+	if (b->err || !len)
+		return;
+	memcpy(b->data + b->len, p, len);
+	b->len += len;
+}
+
+void tm_buf_put16(struct tm_buf *b, uint16_t v) { tm_buf_put(b, &v, sizeof(v)); }
+void tm_buf_put32(struct tm_buf *b, uint32_t v) { tm_buf_put(b, &v, sizeof(v)); }
+void tm_buf_put64(struct tm_buf *b, uint64_t v) { tm_buf_put(b, &v, sizeof(v)); }
+
+void tm_buf_putstr(struct tm_buf *b, const char *s)
+{
+	tm_buf_put(b, s, strlen(s) + 1);
+}
+
+void tm_buf_free(struct tm_buf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+void tm_buf_option(struct tm_buf *b, uint16_t id, const void *data, uint32_t len)
+{
+	tm_buf_put16(b, id);
+	tm_buf_put32(b, len);
+	tm_buf_put(b, data, len);
+}
+
+/* §2: the six metadata payloads, the same bytes in v6 and v7. */
+static void tm_build_payloads(struct tm_write_ctx *w)
+{
+	const struct tm_meta *m = w->meta;
+	struct tm_buf *p = w->payload;
+	size_t i, j;
+
+	tm_buf_putstr(&p[TM_META_HEADERS], TM_DAT_HEADER_PAGE);
+	tm_buf_put64(&p[TM_META_HEADERS], m->header_page.len);
+	tm_buf_put(&p[TM_META_HEADERS], m->header_page.data, m->header_page.len);
+	tm_buf_putstr(&p[TM_META_HEADERS], TM_DAT_HEADER_EVENT);
+	tm_buf_put64(&p[TM_META_HEADERS], m->header_event.len);
+	tm_buf_put(&p[TM_META_HEADERS], m->header_event.data, m->header_event.len);
+
+	tm_buf_put32(&p[TM_META_FTRACE], m->nftrace);
+	for (i = 0; i < m->nftrace; i++) {
+		tm_buf_put64(&p[TM_META_FTRACE], m->ftrace[i].len);
+		tm_buf_put(&p[TM_META_FTRACE], m->ftrace[i].data, m->ftrace[i].len);
+	}
+
+	tm_buf_put32(&p[TM_META_EVENTS], m->nsystems);
+	for (i = 0; i < m->nsystems; i++) {
+		tm_buf_putstr(&p[TM_META_EVENTS], m->systems[i].name);
+		tm_buf_put32(&p[TM_META_EVENTS], m->systems[i].nformats);
+		for (j = 0; j < m->systems[i].nformats; j++) {
+			tm_buf_put64(&p[TM_META_EVENTS], m->systems[i].formats[j].len);
+			tm_buf_put(&p[TM_META_EVENTS], m->systems[i].formats[j].data,
+				   m->systems[i].formats[j].len);
+		}
+	}
+
+	tm_buf_put32(&p[TM_META_KALLSYMS], m->kallsyms.len);
+	tm_buf_put(&p[TM_META_KALLSYMS], m->kallsyms.data, m->kallsyms.len);
+	tm_buf_put32(&p[TM_META_PRINTK], m->printk.len);
+	tm_buf_put(&p[TM_META_PRINTK], m->printk.data, m->printk.len);
+	tm_buf_put64(&p[TM_META_CMDLINES], m->cmdlines.len);
+	tm_buf_put(&p[TM_META_CMDLINES], m->cmdlines.data, m->cmdlines.len);
+}
+
+void tm_write_common_options(struct tm_write_ctx *w, struct tm_buf *b)
+{
+	const struct tm_meta *m = w->meta;
+	char version[64];
+	uint64_t id = 0;
+	int cpu;
+
+	if (m->trace_clock.len) {
+		/* the text with its NUL (our texts are always NUL-terminated) */
+		tm_buf_option(b, TM_OPT_TRACECLOCK, m->trace_clock.data,
+			      m->trace_clock.len + 1);
+	}
+	if (m->uname)
+		tm_buf_option(b, TM_OPT_UNAME, m->uname, strlen(m->uname) + 1);
+	snprintf(version, sizeof(version), "tracemap %s", TM_VERSION);
+	tm_buf_option(b, TM_OPT_VERSION, version, strlen(version) + 1);
+	if (getrandom(&id, sizeof(id), GRND_NONBLOCK) != sizeof(id))
+		id = ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)w;
+	tm_buf_option(b, TM_OPT_TRACEID, &id, sizeof(id));
+	for (cpu = 0; cpu < m->ncpus; cpu++) {
+		char head[32];
+		int n;
+
+		if (!m->stats[cpu].len)
+			continue;
+		n = snprintf(head, sizeof(head), "CPU: %d\n", cpu);
+		tm_buf_put16(b, TM_OPT_CPUSTAT);
+		tm_buf_put32(b, n + m->stats[cpu].len + 1);
+		tm_buf_put(b, head, n);
+		tm_buf_put(b, m->stats[cpu].data, m->stats[cpu].len + 1);
+	}
+}
+
+int tm_write_out(struct tm_write_ctx *w, const void *buf, size_t len)
+{
+	if (tm_write_all(w->fd, buf, len))
+		return tm_fail(errno, "write trace.dat");
+	w->pos += len;
+	return 0;
+}
+
+int tm_write_pad_to(struct tm_write_ctx *w, uint64_t to)
+{
+	static const uint8_t zero[4096];
+	size_t n;
+
+	while (w->pos < to) {
+		n = to - w->pos < sizeof(zero) ? to - w->pos : sizeof(zero);
+		if (tm_write_out(w, zero, n))
+			return -1;
+	}
+	return 0;
+}
+
+static int tm_copy_fallback(struct tm_write_ctx *w, int in, off_t off, uint64_t left,
+			    const char *path)
+{
+	size_t n;
+
+	if (!w->copy_buf) {
+		w->copy_buf = malloc(TM_COPY_BLOCK);
+		if (!w->copy_buf)
+			return tm_fail(ENOMEM, "copy %s", path);
+	}
+	while (left) {
+		n = left < TM_COPY_BLOCK ? left : TM_COPY_BLOCK;
+		if (tm_pread_all(in, w->copy_buf, n, off))
+			return tm_fail(errno, "read spool %s", path);
+		if (tm_write_all(w->fd, w->copy_buf, n))
+			return tm_fail(errno, "write trace.dat");
+		off += n;
+		left -= n;
+	}
+	return 0;
+}
+
+/* copy_file_range while the file system allows it; the rest by read/write. */
+static int tm_copy_spool(struct tm_write_ctx *w, int in, uint64_t len, const char *path)
+{
+	uint64_t left = len;
+	loff_t off = 0;
+	ssize_t n;
+
+	while (left && w->use_cfr) {
+		n = copy_file_range(in, &off, w->fd, NULL, left < TM_CFR_MAX ? left : TM_CFR_MAX, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
+			      errno == EOPNOTSUPP || errno == EBADF)) {
+			w->use_cfr = false;
+			break;
+		}
+		if (n < 0)
+			return tm_fail(errno, "copy spool %s to trace.dat", path);
+		if (n == 0)
+			return tm_failx(EIO, "spool %s is shorter than its %llu bytes", path,
+					(unsigned long long)len);
+		left -= n;
+	}
+	if (left && tm_copy_fallback(w, in, off, left, path))
+		return -1;
+	w->pos += len;
+	return 0;
+}
+
+int tm_write_blob(struct tm_write_ctx *w, const struct tm_cpu_blob *b)
+{
+	if (tm_write_pad_to(w, b->offset))
+		return -1;
+	if (w->compressed) {
+		uint32_t count = b->chunks;
+
+		/* the chunk count is host order, like trace-cmd writes it */
+		if (tm_write_out(w, &count, sizeof(count)))
+			return -1;
+	}
+	return tm_copy_spool(w, tm_spool_fd(b->spool), b->size, tm_spool_path(b->spool));
+}
+
+/* "field: <type> <name>;\toffset:N;\tsize:M;" of header_page. */
+static bool tm_header_field(const struct tm_text *hp, const char *name, unsigned long *off,
+			    unsigned long *size)
+{
+	char key[64];
+	const char *p;
+
+	if (!hp->data)
+		return false;
+	snprintf(key, sizeof(key), " %s;", name);
+	p = strstr(hp->data, key);
+	if (!p)
+		return false;
+	p = strstr(p, "offset:");
+	if (!p || sscanf(p, "offset:%lu;%*[ \t]size:%lu;", off, size) != 2)
+		return false;
+	return true;
+}
+
+static int tm_write_geometry(struct tm_write_ctx *w)
+{
+	unsigned long off, size;
+
+	w->long_size = sizeof(long);
+	if (tm_header_field(&w->meta->header_page, "commit", &off, &size) &&
+	    (size == 4 || size == 8))
+		w->long_size = size;
+	w->page_size = w->opts->page_size;
+	if (!w->page_size && tm_header_field(&w->meta->header_page, "data", &off, &size))
+		w->page_size = off + size;
+	if (!w->page_size)
+		return tm_failx(EINVAL, "trace.dat: no page size given and none in header_page");
+	w->clock = w->opts->clock ? w->opts->clock : tm_meta_clock(w->meta);
+	if (!w->clock)
+		w->clock = "local";
+	return 0;
+}
+
+static int tm_write_check_spool(struct tm_write_ctx *w, struct tm_spool *s, int cpu)
+{
+	enum tm_compression want = w->compressed ? TM_COMPRESS_ZSTD : TM_COMPRESS_NONE;
+
+	if (!tm_spool_finished(s))
+		return tm_failx(EINVAL, "trace.dat: spool of CPU %d was not finished", cpu);
+	if (tm_spool_compression(s) != want)
+		return tm_failx(EINVAL, "trace.dat: spool of CPU %d is %s, the file %s", cpu,
+				tm_compression_name(tm_spool_compression(s)),
+				tm_compression_name(want));
+	if (tm_spool_page_size(s) != w->page_size)
+		return tm_failx(EINVAL, "trace.dat: spool of CPU %d has %zu-byte pages, not %u",
+				cpu, tm_spool_page_size(s), w->page_size);
+	return 0;
+}
+
+/* CPUs with data, in CPU order; offsets are filled in by the layout. */
+static int tm_write_blobs(struct tm_write_ctx *w, struct tm_spool **spools)
+{
+	struct tm_spool_stats st;
+	int cpu;
+
+	w->blobs = calloc(w->ncpus ? w->ncpus : 1, sizeof(*w->blobs));
+	if (!w->blobs)
+		return tm_fail(ENOMEM, "trace.dat layout");
+	for (cpu = 0; cpu < w->ncpus; cpu++) {
+		if (!spools || !spools[cpu])
+			continue;
+		if (tm_write_check_spool(w, spools[cpu], cpu))
+			return -1;
+		tm_spool_get_stats(spools[cpu], &st);
+		if (!st.pages)
+			continue;
+		w->blobs[w->nblobs++] = (struct tm_cpu_blob){
+			.cpu = cpu, .spool = spools[cpu], .size = st.file_bytes,
+			.chunks = st.chunks,
+		};
+	}
+	return 0;
+}
+
+static int tm_write_check(int out_fd, const struct tm_write_opts *opts, int ncpus,
+			  bool *regular)
+{
+	struct stat st;
+	off_t pos;
+
+	if (opts->version != TM_DAT_VERSION_6 && opts->version != TM_DAT_VERSION_7)
+		return tm_failx(EINVAL, "trace.dat: file version %d (use 6 or 7)", opts->version);
+	if (ncpus < 0)
+		return tm_failx(EINVAL, "trace.dat: bad CPU count %d", ncpus);
+	if (fstat(out_fd, &st))
+		return tm_fail(errno, "trace.dat output");
+	*regular = S_ISREG(st.st_mode);
+	if (*regular) {
+		pos = lseek(out_fd, 0, SEEK_CUR);
+		if (pos > 0)
+			return tm_failx(EINVAL, "trace.dat: output file is at offset %lld, not 0",
+					(long long)pos);
+	}
+	return 0;
+}
+
+int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spools,
+		 int ncpus, const struct tm_write_opts *opts)
+{
+	struct tm_write_ctx w = {
+		.fd = out_fd, .meta = meta, .opts = opts, .ncpus = ncpus,
+		.compressed = opts->version == TM_DAT_VERSION_7 &&
+			      opts->compression == TM_COMPRESS_ZSTD,
+	};
+	int ret = -1, i;
+	bool regular;
+
+	if (tm_write_check(out_fd, opts, ncpus, &regular))
+		return -1;
+	w.use_cfr = regular;
+	if (tm_write_geometry(&w) || tm_write_blobs(&w, spools))
+		goto out;
+	tm_build_payloads(&w);
+	for (i = 0; i < TM_META_COUNT; i++) {
+		if (w.payload[i].err) {
+			tm_fail(ENOMEM, "trace.dat metadata");
+			goto out;
+		}
+	}
+	if (opts->version == TM_DAT_VERSION_6)
+		ret = tm_dat_write_v6(&w);
+	else
+		ret = tm_dat_write_v7(&w);
+out:
+	for (i = 0; i < TM_META_COUNT; i++)
+		tm_buf_free(&w.payload[i]);
+	free(w.blobs);
+	free(w.copy_buf);
+	return ret;
+}

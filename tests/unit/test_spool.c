@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* test_spool.c - spool files hold whole-page chunks that decode back to the pages. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "tm_test.h"
+#include "tracedat-format.h"
+
+#define PAGE 4096
+
+/* Feed every page of a fixture file into a new spool; returns it finished. */
+static struct tm_spool *spool_fixture(struct tm_test *t, const char *path, const char *raw_name,
+				      enum tm_compression c, size_t chunk_pages)
+{
+	struct tm_spool_opts o = { .compression = c, .level = 1, .page_size = PAGE,
+				   .chunk_pages = chunk_pages };
+	struct tm_spool *s;
+	size_t len, off;
+	char *raw;
+
+	unlink(path);
+	raw = tm_read_file(tm_fixture(raw_name), &len);
+	s = tm_spool_create(path, &o);
+	if (!raw || !s) {
+		fprintf(stderr, "  %s\n", tm_last_error());
+		t->failures++;
+		free(raw);
+		tm_spool_destroy(s, true);
+		return NULL;
+	}
+	for (off = 0; off + PAGE <= len; off += PAGE)
+		TM_CHECK_INT(tm_spool_add_page(s, raw + off), 0);
+	TM_CHECK_INT(tm_spool_finish(s), 0);
+	free(raw);
+	return s;
+}
+
+/* Walk the chunk headers of a spool file, decompress, compare with the pages. */
+static void check_chunks(struct tm_test *t, struct tm_spool *s, const char *raw_name,
+			 size_t chunk_pages)
+{
+	struct tm_codec *codec = tm_codec_new(TM_COMPRESS_ZSTD, 1);
+	size_t len, flen, off = 0, done = 0;
+	char *raw = tm_read_file(tm_fixture(raw_name), &len);
+	char *file = tm_read_file(tm_spool_path(s), &flen);
+	char *back = malloc(len);
+	struct tm_spool_stats st;
+	uint32_t chunks = 0;
+
+	TM_REQUIRE(codec && raw && file && back);
+	tm_spool_get_stats(s, &st);
+	TM_CHECK_INT(st.pages, len / PAGE);
+	TM_CHECK_INT(st.raw_bytes, len);
+	TM_CHECK_INT(st.file_bytes, flen);
+	TM_CHECK_INT(st.chunks, (len / PAGE + chunk_pages - 1) / chunk_pages);
+	while (off + TM_DAT_CHUNK_HDR_LEN <= flen) {
+		uint32_t c = tm_get32(file + off, false), u = tm_get32(file + off + 4, false);
+		size_t want = (len - done) < chunk_pages * PAGE ? len - done : chunk_pages * PAGE;
+
+		TM_CHECK_INT(u, want);	/* whole pages, full chunks but the last */
+		TM_REQUIRE(off + TM_DAT_CHUNK_HDR_LEN + c <= flen && done + u <= len);
+		TM_CHECK(!memcmp(file + off + 8, "\x28\xb5\x2f\xfd", 4));
+		TM_CHECK_INT(tm_codec_decompress(codec, back + done, u, file + off + 8, c), u);
+		off += TM_DAT_CHUNK_HDR_LEN + c;
+		done += u;
+		chunks++;
+	}
+	TM_CHECK_INT(off, flen);
+	TM_CHECK_INT(done, len);
+	TM_CHECK_INT(chunks, st.chunks);
+	TM_CHECK(!memcmp(raw, back, len));
+	free(back);
+	free(file);
+	free(raw);
+	tm_codec_free(codec);
+}
+
+TM_TEST(spool_zstd_chunks_decode_back_to_the_pages)
+{
+	static const size_t sizes[] = { 1, 2, 3, 5, 16 };
+	char path[] = "/tmp/tm-spool-test-XXXXXX";
+	int fd = mkstemp(path);
+
+	TM_REQUIRE(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < TM_ARRAY_SIZE(sizes); i++) {
+		struct tm_spool *s = spool_fixture(t, path, "raw/A.cpu0.raw", TM_COMPRESS_ZSTD,
+						   sizes[i]);
+
+		if (!s)
+			continue;
+		check_chunks(t, s, "raw/A.cpu0.raw", sizes[i]);
+		check_chunks(t, s, "raw/A.cpu0.raw", sizes[i]);	/* reading does not consume */
+		tm_spool_destroy(s, true);
+	}
+	TM_CHECK(access(path, F_OK) != 0);	/* destroy(remove) unlinked it */
+}
+
+TM_TEST(spool_none_holds_the_raw_pages)
+{
+	char path[] = "/tmp/tm-spool-test-XXXXXX";
+	struct tm_spool_stats st;
+	struct tm_spool *s;
+	size_t len, flen;
+	char *raw, *file;
+	int fd = mkstemp(path);
+
+	TM_REQUIRE(fd >= 0);
+	close(fd);
+	s = spool_fixture(t, path, "raw/B.cpu1.raw", TM_COMPRESS_NONE, 2);
+	TM_REQUIRE(s);
+	raw = tm_read_file(tm_fixture("raw/B.cpu1.raw"), &len);
+	file = tm_read_file(path, &flen);
+	TM_REQUIRE(raw && file);
+	tm_spool_get_stats(s, &st);
+	TM_CHECK_INT(flen, len);
+	TM_CHECK(!memcmp(raw, file, len));
+	TM_CHECK_INT(st.pages, 3);
+	TM_CHECK_INT(st.file_bytes, len);
+	TM_CHECK_INT(st.raw_bytes, len);
+	TM_CHECK_INT(st.chunks, 0);
+	TM_CHECK_INT(tm_spool_compression(s), TM_COMPRESS_NONE);
+	free(raw);
+	free(file);
+	tm_spool_destroy(s, false);
+	TM_CHECK_INT(access(path, F_OK), 0);	/* kept when not asked to remove */
+	unlink(path);
+}
+
+TM_TEST(spool_refuses_existing_file_and_bad_options)
+{
+	struct tm_spool_opts o = { .compression = TM_COMPRESS_ZSTD, .level = 1,
+				   .page_size = PAGE, .chunk_pages = 4 };
+	char path[] = "/tmp/tm-spool-test-XXXXXX";
+	int fd = mkstemp(path);
+
+	TM_REQUIRE(fd >= 0);
+	close(fd);
+	TM_CHECK(tm_spool_create(path, &o) == NULL);
+	TM_CHECK_INT(errno, EEXIST);
+	TM_CHECK(strstr(tm_last_error(), path) != NULL);
+	unlink(path);
+	o.chunk_pages = 0;
+	TM_CHECK(tm_spool_create(path, &o) == NULL);
+	TM_CHECK_INT(errno, EINVAL);
+	TM_CHECK(access(path, F_OK) != 0);
+}
+
+TM_TEST(spool_refuses_pages_after_finish)
+{
+	struct tm_spool_opts o = { .compression = TM_COMPRESS_ZSTD, .level = 1,
+				   .page_size = PAGE, .chunk_pages = 4 };
+	char path[] = "/tmp/tm-spool-test-XXXXXX";
+	char page[PAGE] = { 0 };
+	struct tm_spool_stats st;
+	struct tm_spool *s;
+	int fd = mkstemp(path);
+
+	TM_REQUIRE(fd >= 0);
+	close(fd);
+	unlink(path);
+	s = tm_spool_create(path, &o);
+	TM_REQUIRE(s);
+	TM_CHECK(!tm_spool_finished(s));
+	TM_CHECK_INT(tm_spool_add_page(s, page), 0);
+	TM_CHECK_INT(tm_spool_finish(s), 0);
+	TM_CHECK(tm_spool_finished(s));
+	TM_CHECK_INT(tm_spool_add_page(s, page), -1);
+	TM_CHECK_INT(tm_spool_finish(s), 0);	/* idempotent: no second partial chunk */
+	tm_spool_get_stats(s, &st);
+	TM_CHECK_INT(st.pages, 1);
+	TM_CHECK_INT(st.chunks, 1);
+	tm_spool_destroy(s, true);
+}
