@@ -1,11 +1,94 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* reset.c - placeholder until the subcommand lands (replaced by its issue). */
+/* reset.c - `tracemap reset`: name, and with --stale remove, instances of dead tracemap runs. */
+#include <argp.h>
+#include <stdbool.h>
+#include <stdio.h>
+
 #include "cmd.h"
+#include "tracemap.h"
+
+struct reset_opts {
+	bool stale;	/* remove; without it only say what would go */
+};
+
+static const struct argp_option options[] = {
+	{ "stale", 's', NULL, 0,
+	  "Remove the instances/tracemap-PID directories whose tracemap process is gone", 0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Find instances left behind by tracemap processes that no longer run.\v"
+	"Without --stale this is a dry run: it prints what it would remove and removes "
+	"nothing. Instances of running tracemap processes and instances of other tools "
+	"are never touched.\n"
+	"\nExamples:\n"
+	"  tracemap reset\n"
+	"  tracemap reset --stale";
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct reset_opts *o = state->input;
+
+	(void)arg;
+	switch (key) {
+	case 's':
+		o->stale = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp reset_argp = {
+	.options = options,
+	.parser = parse_opt,
+	.doc = doc,
+};
+
+/* Remove each stale instance, going on past failures; TM_EXIT_FAIL if any failed. */
+static int remove_all(const char *tracefs, char **stale)
+{
+	int ret = TM_EXIT_OK;
+
+	for (char **name = stale; *name; name++) {
+		if (tm_instance_remove(tracefs, *name)) {
+			ret = tm_cmd_fail("reset");
+			continue;
+		}
+		printf("removed %s\n", *name);
+	}
+	return ret;
+}
 
 int cmd_reset(int argc, char **argv)
 {
-	(void)argc;
-	tm_cmd_err("reset", "not implemented yet");
-	(void)argv;
-	return TM_EXIT_FAIL;
+	struct reset_opts o = { 0 };
+	const char *tracefs;
+	char **stale;
+	int ret = TM_EXIT_OK;
+
+	if (argp_parse(&reset_argp, argc, argv, 0, NULL, &o))
+		return TM_EXIT_USAGE;
+	tracefs = tm_tracefs_open(o.stale);
+	if (!tracefs)
+		return tm_cmd_fail("reset");
+	stale = tm_instance_list_stale(tracefs);
+	if (!stale)
+		return tm_cmd_fail("reset");
+	if (!stale[0])
+		tm_cmd_err("reset", "no stale tracemap instances in %s/instances", tracefs);
+	else if (o.stale)
+		ret = remove_all(tracefs, stale);
+	else {
+		for (char **name = stale; *name; name++)
+			printf("would remove %s\n", *name);
+		fflush(stdout);
+		tm_cmd_err("reset", "dry run: 'tracemap reset --stale' removes them");
+	}
+	tm_strv_free(stale);
+	return ret;
 }

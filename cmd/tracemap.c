@@ -101,7 +101,11 @@ static int run_help(int argc, char **argv)
 	char *help_argv[3];
 
 	if (argc < 2) {
-		argp_help(&top_argp, stdout, ARGP_HELP_STD_HELP, (char *)"tracemap");
+		/* the same text as --help, default options included (argp exits 0) */
+		char *top[] = { (char *)"tracemap", (char *)"--help", NULL };
+		struct dispatch d = { 0 };
+
+		argp_parse(&top_argp, 2, top, 0, NULL, &d);
 		return TM_EXIT_OK;
 	}
 	sub = find_subcommand(argv[1]);

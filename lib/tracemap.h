@@ -23,5 +23,8 @@ const char *tm_last_error(void);
 #include "tm-dat.h"
 #include "tm-spool.h"
 #include "tm-write.h"
+#include "tm-list.h"
+#include "tm-events.h"
+#include "tm-record.h"
 
 #endif /* TRACEMAP_H */

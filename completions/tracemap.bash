@@ -1,0 +1,235 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# tracemap.bash - bash completion for tracemap: subcommands, their options (read from
+# `tracemap SUB --help` so they never drift), events, clocks, instances and files.
+
+# The tracemap being completed (./tracemap, ~/bin/tracemap, ...), else the one in PATH.
+_tracemap_bin()
+{
+	local bin=${COMP_WORDS[0]:-tracemap}
+
+	[[ $bin == "~"* ]] && bin=$HOME${bin#"~"}
+	if [[ $bin == */* && -x $bin ]]; then
+		printf '%s\n' "$bin"
+	else
+		printf 'tracemap\n'
+	fi
+}
+
+# Subcommand names from the "Subcommands:" block of `tracemap --help`.
+_tracemap_subcommands()
+{
+	local out
+	out=$("$1" --help 2>/dev/null |
+		sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
+	printf '%s\n' "${out:-record report stream list reset help}"
+}
+
+# Print "ALL" and "ARG" lines: every option of a subcommand, and those that take a
+# mandatory argument, from the option column of its --help output.
+_tracemap_help_options()
+{
+	"$1" "$2" --help 2>/dev/null | awk '
+		# option lines start at column 2 or 6; wrapped descriptions much further in
+		match($0, /^ +-/) && RLENGTH <= 7 {
+			col = $0
+			sub(/^ +/, "", col)
+			i = index(col, "  ")
+			if (i) col = substr(col, 1, i - 1)
+			n = split(col, part, /, /)
+			arg = 0; names = ""
+			for (k = 1; k <= n; k++) {
+				p = part[k]
+				if (p ~ /^-[^-] [^[]/ || p ~ /^--[^=[]+=/) arg = 1
+				sub(/[[= ].*$/, "", p)
+				names = names " " p
+			}
+			all = all names
+			if (arg) args = args names
+		}
+		END { print "ALL" all; print "ARG" args }'
+}
+
+# Options of subcommands that do not print them (yet): the documented sets.
+_tracemap_fallback_options()
+{
+	case $1 in
+	record)	echo "ALL -e -f -o -b --subbuf-size -C -M -P -F -c -O --wakeup-percent -q -v" \
+		     "--no-mmap --file-version --compression --compression-level --duration" \
+		     "--fail-on-loss --help"
+		echo "ARG -e -f -o -b --subbuf-size -C -M -P -O --wakeup-percent --file-version" \
+		     "--compression --compression-level --duration" ;;
+	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -q --first-event --last-event" \
+		     "--json --help"
+		echo "ARG -i --cpu -F --first-event --last-event" ;;
+	stream)	echo "ALL -e -f -b --subbuf-size -C -M -P -F -c -O --wakeup-percent -q -v" \
+		     "--no-mmap --duration --json --help"
+		echo "ARG -e -f -b --subbuf-size -C -M -P -O --wakeup-percent --duration" ;;
+	list)	echo "ALL -e -s -c -t -o -F -B --help"
+		echo "ARG -F -B" ;;
+	reset)	echo "ALL -s --stale --help"
+		echo "ARG" ;;
+	esac
+}
+
+# Sets _tm_all and _tm_arg (space-separated option names) for subcommand $2.
+_tracemap_options()
+{
+	local out line
+	out=$(_tracemap_help_options "$1" "$2")
+	[[ $out == ALL\ * ]] || out=$(_tracemap_fallback_options "$2")
+	_tm_all='' _tm_arg=''
+	while read -r line; do
+		case $line in
+		ALL*) _tm_all=${line#ALL} ;;
+		ARG*) _tm_arg=${line#ARG} ;;
+		esac
+	done <<< "$out"
+}
+
+# COMP_WORDS with the pieces readline split at ':' joined again ("sched" ":" "sw"
+# -> "sched:sw"), into _tm_words and _tm_cword.
+_tracemap_join_words()
+{
+	local i w join=0
+	_tm_words=() _tm_cword=0
+	for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+		w=${COMP_WORDS[i]}
+		if ((i > 0)) && [[ $COMP_WORDBREAKS == *:* ]] &&
+		   { [[ $w =~ ^:+$ ]] || ((join)); }; then
+			_tm_words[-1]+=$w
+			[[ $w =~ ^:+$ ]] && join=1 || join=0
+		else
+			_tm_words+=("$w")
+			join=0
+		fi
+		((i == COMP_CWORD)) && _tm_cword=$((${#_tm_words[@]} - 1))
+	done
+	((COMP_CWORD >= ${#COMP_WORDS[@]})) && { _tm_words+=(""); _tm_cword=$((${#_tm_words[@]} - 1)); }
+	return 0
+}
+
+# COMPREPLY from a word list; with ':' a word break, readline replaces only what
+# follows the last ':' of the word, so the replies drop what precedes it.
+_tracemap_reply()
+{
+	local cur=$1 words=$2 prefix
+	mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
+	if [[ $COMP_WORDBREAKS == *:* && $cur == *:* ]]; then
+		prefix=${cur%"${cur##*:}"}
+		COMPREPLY=("${COMPREPLY[@]#"$prefix"}")
+	fi
+}
+
+_tracemap_files()
+{
+	compopt -o filenames 2>/dev/null || true
+	mapfile -t COMPREPLY < <(compgen -f -- "$1")
+}
+
+_tracemap_instances()
+{
+	local dir=/sys/kernel/tracing/instances
+	[[ -d $dir ]] || dir=/sys/kernel/debug/tracing/instances
+	_tracemap_reply "$1" "$(ls "$dir" 2>/dev/null)"
+}
+
+# Complete the argument of option $3 of subcommand $2 ($1: the binary, $4: cur).
+# Returns 1 when the option is not one with known values.
+_tracemap_option_value()
+{
+	local bin=$1 sub=$2 opt=$3 cur=$4
+	case $sub:$opt in
+	list:-e|list:--events)
+		_tracemap_reply "$cur" "$("$bin" list -e 2>/dev/null)" ;;
+	list:-F|list:--format)
+		# -F also takes a bare event name
+		_tracemap_reply "$cur" "$("$bin" list -e 2>/dev/null | sed 'p;s/^[^:]*://')" ;;
+	record:-e|record:--event|record:--events|stream:-e|stream:--event|stream:--events)
+		_tracemap_reply "$cur" "$("$bin" list -s 2>/dev/null) $("$bin" list -e 2>/dev/null)" ;;
+	record:-O|record:--option|stream:-O|stream:--option)
+		# an option name sets it, noNAME clears it
+		_tracemap_reply "$cur" "$("$bin" list -o 2>/dev/null | sed 's/ .*//;p;s/^/no/')" ;;
+	list:-B|list:--instance)
+		_tracemap_instances "$cur" ;;
+	*:-C|*:--clock)
+		_tracemap_reply "$cur" "$("$bin" list -c 2>/dev/null | tr -d '[]')" ;;
+	*:--compression)
+		_tracemap_reply "$cur" "zstd none" ;;
+	*:--file-version)
+		_tracemap_reply "$cur" "6 7" ;;
+	report:-i|report:--input|record:-o|record:--output)
+		_tracemap_files "$cur" ;;
+	*)
+		return 1 ;;
+	esac
+	return 0
+}
+
+# Complete a word that is not an option (nor an option's argument).
+_tracemap_positional()
+{
+	local bin=$1 sub=$2 cur=$3 i
+	case $sub in
+	report)
+		_tracemap_files "$cur" ;;
+	record|stream)
+		for ((i = 2; i < _tm_cword; i++)); do
+			[[ ${_tm_words[i]} == -- ]] || continue
+			if ((i + 1 == _tm_cword)); then
+				mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+			else
+				_tracemap_files "$cur"
+			fi
+			return
+		done ;;
+	list)
+		_tracemap_reply "$cur" "$("$bin" list -e 2>/dev/null)" ;;
+	esac
+}
+
+_tracemap()
+{
+	local bin cur prev sub _tm_words _tm_cword _tm_all _tm_arg
+	COMPREPLY=()
+	bin=$(_tracemap_bin)
+	_tracemap_join_words
+	cur=${_tm_words[_tm_cword]}
+	prev=${_tm_words[_tm_cword - 1]}
+	sub=${_tm_words[1]}
+
+	if ((_tm_cword == 1)); then
+		if [[ $cur == -* ]]; then
+			_tracemap_reply "$cur" "--help --usage --version -? -V"
+		else
+			_tracemap_reply "$cur" "$(_tracemap_subcommands "$bin")"
+		fi
+		return 0
+	fi
+	if [[ $sub == help ]]; then
+		((_tm_cword == 2)) &&
+			_tracemap_reply "$cur" "$(_tracemap_subcommands "$bin" | grep -vx help)"
+		return 0
+	fi
+
+	# --opt=value: readline splits at '=' too
+	if [[ $cur == = ]]; then
+		cur=
+	elif [[ $prev == = ]]; then
+		prev=${_tm_words[_tm_cword - 2]}
+	fi
+
+	_tracemap_options "$bin" "$sub"
+	if [[ $prev == -* ]] && _tracemap_option_value "$bin" "$sub" "$prev" "$cur"; then
+		return 0
+	fi
+	# any other option that takes an argument: nothing to suggest
+	[[ $prev == -* && " $_tm_arg " == *" $prev "* ]] && return 0
+	if [[ $cur == -* ]]; then
+		_tracemap_reply "$cur" "$_tm_all"
+		return 0
+	fi
+	_tracemap_positional "$bin" "$sub" "$cur"
+	return 0
+}
+
+complete -F _tracemap tracemap

@@ -1,0 +1,47 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# build.bats - the build's own promises: install layout, SPDX lines, README, CI entry.
+
+load helpers
+
+@test "build: make install DESTDIR puts binary, man pages and completion in place" {
+	local dest
+	dest=$(mktemp -d)
+	run make -C "$TM_ROOT" -s install DESTDIR="$dest" PREFIX=/usr/local
+	tm_status 0
+	[ -x "$dest/usr/local/bin/tracemap" ]
+	run "$dest/usr/local/bin/tracemap" --version
+	[[ "$output" == "tracemap "* ]]
+	for page in "$TM_ROOT"/man/*.1; do
+		[ -f "$dest/usr/local/share/man/man1/${page##*/}" ]
+	done
+	[ -f "$dest/usr/local/share/bash-completion/completions/tracemap" ]
+	rm -rf "$dest"
+}
+
+@test "build: every source file carries an SPDX license line" {
+	local missing=""
+	while read -r f; do
+		head -n 3 "$TM_ROOT/$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-only' || missing+=" $f"
+	done < <(cd "$TM_ROOT" && git ls-files -co --exclude-standard \
+		'*.c' '*.h' '*.bats' '*.bash' '*.sh' '*.1' Makefile .ci/run)
+	[ -z "$missing" ] || { echo "no SPDX line:$missing" >&2; return 1; }
+}
+
+@test "build: README opens with the demo and test commands, .ci/run runs make check" {
+	run sed -n '1,8p' "$TM_ROOT/README"
+	[[ "$output" == *"make demo"* ]]
+	[[ "$output" == *"make check"* ]]
+	grep -q '^make check' "$TM_ROOT/.ci/run"
+}
+
+@test "build: a missing pkg-config package is named in the error" {
+	local out
+	out=$(mktemp -d)
+	# PKG_CONFIG_LIBDIR pointing nowhere makes every .pc file "missing"
+	run env PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= make -C "$TM_ROOT" -s BUILD="$out" \
+		"$out/lib/codec.o"
+	rm -rf "$out"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"missing build dependency: libtracefs"* ]]
+}

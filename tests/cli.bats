@@ -1,0 +1,121 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# cli.bats - the command line itself: help, usage, version, dispatch and usage errors.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+# Subcommand names from the "Subcommands:" block of `tracemap --help` (without "help").
+subcommands() {
+	"$TRACEMAP" --help | sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p' |
+		grep -vx help
+}
+
+@test "cli: --help lists the subcommands and exits 0" {
+	run --separate-stderr "$TRACEMAP" --help
+	tm_status 0
+	[[ ${lines[0]} == "Usage: tracemap "* ]]
+	local subs
+	subs=$(subcommands | sort | tr '\n' ' ')
+	[ "$subs" = "list record report reset stream " ]
+	[ -z "$stderr" ]
+}
+
+@test "cli: --usage prints a short usage line and exits 0" {
+	run "$TRACEMAP" --usage
+	tm_status 0
+	[[ $output == "Usage: tracemap "* ]]
+	[[ $output == *"--help"* ]]
+}
+
+@test "cli: --version prints the Makefile's version" {
+	local version
+	version=$(sed -n 's/^VERSION[[:space:]]*:=[[:space:]]*//p' "$TM_ROOT/Makefile")
+	[ -n "$version" ]
+	run "$TRACEMAP" --version
+	tm_status 0
+	[ "$output" = "tracemap $version" ]
+}
+
+@test "cli: every subcommand prints its own --help and exits 0" {
+	local sub bad=""
+	for sub in $(subcommands); do
+		run --separate-stderr "$TRACEMAP" "$sub" --help
+		if [ "$status" -ne 0 ] || [[ ${lines[0]} != "Usage: tracemap $sub "* ]] ||
+		   [[ $output != *"--help"* ]]; then
+			bad+=" $sub(status $status: ${lines[0]:-}${stderr:-})"
+		fi
+	done
+	[ -z "$bad" ] || { echo "bad --help:$bad" >&2; return 1; }
+}
+
+@test "cli: 'help SUB' prints exactly what 'SUB --help' prints" {
+	local sub bad=""
+	for sub in $(subcommands); do
+		run "$TRACEMAP" help "$sub"
+		local via_help=$output help_status=$status
+		run "$TRACEMAP" "$sub" --help
+		[ "$help_status" -eq 0 ] && [ "$via_help" = "$output" ] || bad+=" $sub"
+	done
+	[ -z "$bad" ] || { echo "help SUB differs from SUB --help for:$bad" >&2; return 1; }
+}
+
+@test "cli: 'help' alone prints the subcommand list and exits 0" {
+	run "$TRACEMAP" help
+	tm_status 0
+	local via_help top
+	via_help=$(echo "$output" | sed -n '/^Subcommands:/,/^$/p')
+	top=$("$TRACEMAP" --help | sed -n '/^Subcommands:/,/^$/p')
+	[ -n "$top" ]
+	[ "$via_help" = "$top" ]
+}
+
+@test "cli: an unknown subcommand exits 2 with a hint on stderr" {
+	run --separate-stderr "$TRACEMAP" bogus
+	tm_status 2
+	[ -z "$output" ]
+	[[ $stderr == *"unknown subcommand 'bogus'"* ]]
+	[[ $stderr == *"tracemap --help"* ]]
+}
+
+@test "cli: 'help' of an unknown subcommand exits 2" {
+	run --separate-stderr "$TRACEMAP" help bogus
+	tm_status 2
+	[[ $stderr == *"'bogus'"* ]]
+}
+
+@test "cli: no subcommand exits 2 with a hint" {
+	run --separate-stderr "$TRACEMAP"
+	tm_status 2
+	[[ $stderr == *"missing subcommand"* ]]
+	[[ $stderr == *"--help"* ]]
+}
+
+@test "cli: an unknown option exits 2 with a hint, globally and per subcommand" {
+	run --separate-stderr "$TRACEMAP" --bogus-option
+	tm_status 2
+	[[ $stderr == *"--bogus-option"* && $stderr == *"--help"* ]]
+	local sub bad=""
+	for sub in $(subcommands); do
+		run --separate-stderr "$TRACEMAP" "$sub" --bogus-option
+		[ "$status" -eq 2 ] && [[ $stderr == *"bogus-option"* ]] &&
+			[[ $stderr == *"tracemap $sub --help"* ]] || bad+=" $sub($status)"
+	done
+	[ -z "$bad" ] || { echo "unknown option not a usage error for:$bad" >&2; return 1; }
+}
+
+@test "cli: list rejects two selectors and a bad REGEX as usage errors" {
+	run --separate-stderr "$TRACEMAP" list -s -c
+	tm_status 2
+	[[ $stderr == *"choose one of"* ]]
+	run --separate-stderr "$TRACEMAP" list -e '('
+	tm_status 2
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "tracemap list: invalid REGEX '('"* ]]
+}
+
+@test "cli: reset rejects an argument as a usage error" {
+	run --separate-stderr "$TRACEMAP" reset extra
+	tm_status 2
+	[[ $stderr == *"unexpected argument 'extra'"* ]]
+}

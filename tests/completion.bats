@@ -1,0 +1,144 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# completion.bats - completions/tracemap.bash: subcommands, options, events, clocks, values, files.
+
+load helpers
+
+setup() {
+	tm_kernel_setup
+	# shellcheck source=../completions/tracemap.bash
+	source "$TM_ROOT/completions/tracemap.bash"
+	COMP_WORDBREAKS=$' \t\n"\'@><=;|&(:'
+}
+
+teardown() {
+	tm_kernel_teardown
+}
+
+# Complete the last of the given words, as readline would hand them over;
+# the first word is the binary, so the completion asks the tracemap under test.
+complete_words() {
+	COMP_WORDS=("$TRACEMAP" "$@")
+	COMP_CWORD=$#
+	COMP_LINE="${COMP_WORDS[*]}"
+	COMP_POINT=${#COMP_LINE}
+	COMPREPLY=()
+	_tracemap
+	REPLY_SORTED=$(printf '%s\n' "${COMPREPLY[@]}" | sed '/^$/d' | LC_ALL=C sort)
+}
+
+sorted() { printf '%s\n' "$@" | sed '/^$/d' | LC_ALL=C sort; }
+
+# Subcommands from the top-level help, the same way a user reads them.
+subcommands() {
+	"$TRACEMAP" --help | sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'
+}
+
+@test "completion: the script registers _tracemap for tracemap" {
+	run complete -p tracemap
+	[[ $output == *"-F _tracemap"* ]]
+}
+
+@test "completion: the first word completes to the subcommands of --help" {
+	complete_words ""
+	[ "$REPLY_SORTED" = "$(subcommands | LC_ALL=C sort)" ]
+	complete_words re
+	[ "$REPLY_SORTED" = "$(subcommands | grep '^re' | LC_ALL=C sort)" ]
+}
+
+@test "completion: 'help' completes to the subcommands" {
+	complete_words help ""
+	[ "$REPLY_SORTED" = "$(subcommands | grep -vx help | LC_ALL=C sort)" ]
+}
+
+@test "completion: list and reset options are the ones their --help shows" {
+	complete_words list -
+	local o
+	for o in -e --events -s -c -t -o -F --format -B --instance --help; do
+		[[ " ${COMPREPLY[*]} " == *" $o "* ]] || { echo "list lacks $o" >&2; return 1; }
+	done
+	complete_words reset --st
+	[ "$REPLY_SORTED" = "--stale" ]
+}
+
+@test "completion: record, report and stream offer their options" {
+	complete_words record --comp
+	[[ " ${COMPREPLY[*]} " == *" --compression "* ]]
+	complete_words report --js
+	[ "$REPLY_SORTED" = "--json" ]
+	complete_words stream --no-m
+	[ "$REPLY_SORTED" = "--no-mmap" ]
+}
+
+@test "completion: list -F completes event names from the kernel, qualified and bare" {
+	[ -d "$TRACEFS/events/sched/sched_switch" ] || skip "no sched:sched_switch event"
+	complete_words list -F sch
+	[[ " ${COMPREPLY[*]} " == *" sched:sched_switch "* ]]
+	# every reply is an event the kernel has, as SYSTEM:EVENT or as a bare name
+	local events
+	events=$("$TRACEMAP" list -e)
+	[ -z "$(comm -23 <(echo "$REPLY_SORTED") \
+		<( (echo "$events"; echo "$events" | sed 's/^[^:]*://') | LC_ALL=C sort -u))" ]
+	complete_words list -F sched_swi
+	[ "$REPLY_SORTED" = sched_switch ]
+}
+
+@test "completion: an event split at ':' by readline completes the part after it" {
+	[ -d "$TRACEFS/events/sched/sched_switch" ] || skip "no sched:sched_switch event"
+	complete_words list -F sched : sched_swi
+	[ "$REPLY_SORTED" = sched_switch ]
+	complete_words list -e sched :
+	[[ " ${COMPREPLY[*]} " == *" sched_switch "* ]]
+	# without ':' in COMP_WORDBREAKS the word arrives whole and the reply is whole
+	COMP_WORDBREAKS=$' \t\n"\'@><=;|&('
+	complete_words list -F sched:sched_swi
+	[ "$REPLY_SORTED" = sched:sched_switch ]
+}
+
+@test "completion: record -e offers systems and events" {
+	complete_words record -e sche
+	[[ " ${COMPREPLY[*]} " == *" sched "* ]]
+	[[ " ${COMPREPLY[*]} " == *" sched:sched_switch "* ]]
+}
+
+@test "completion: -C completes the kernel's clocks" {
+	local clocks
+	clocks=$(tr ' ' '\n' < "$TRACEFS/trace_clock" | tr -d '[]' | sed '/^$/d' | LC_ALL=C sort)
+	complete_words record -C ""
+	[ "$REPLY_SORTED" = "$clocks" ]
+}
+
+@test "completion: --compression and --file-version complete their values, also after '='" {
+	complete_words record --compression ""
+	[ "$REPLY_SORTED" = "$(sorted zstd none)" ]
+	complete_words record --compression = z
+	[ "$REPLY_SORTED" = zstd ]
+	complete_words record --compression =
+	[ "$REPLY_SORTED" = "$(sorted zstd none)" ]
+	complete_words record --file-version ""
+	[ "$REPLY_SORTED" = "$(sorted 6 7)" ]
+}
+
+@test "completion: report -i, record -o and report's argument complete file names" {
+	touch "$TM_TMP/one.dat" "$TM_TMP/other.dat"
+	complete_words report -i "$TM_TMP/on"
+	[ "$REPLY_SORTED" = "$TM_TMP/one.dat" ]
+	complete_words record -o "$TM_TMP/o"
+	[ "$REPLY_SORTED" = "$(sorted "$TM_TMP/one.dat" "$TM_TMP/other.dat")" ]
+	complete_words report "$TM_TMP/ot"
+	[ "$REPLY_SORTED" = "$TM_TMP/other.dat" ]
+}
+
+@test "completion: an option that takes a number completes nothing" {
+	complete_words record -b ""
+	[ "${#COMPREPLY[@]}" -eq 0 ]
+}
+
+@test "completion: record -O completes tracefs option names and their no-forms" {
+	local name
+	name=$(cd "$TRACEFS/options" && ls | head -n1)
+	complete_words record -O "$name"
+	[[ " ${COMPREPLY[*]} " == *" $name "* ]]
+	complete_words record -O "no$name"
+	[[ " ${COMPREPLY[*]} " == *" no$name "* ]]
+}
