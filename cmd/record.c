@@ -1,11 +1,108 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* record.c - placeholder until the subcommand lands (replaced by its issue). */
+/* record.c - `tracemap record`: argp options (capture's plus the file's), then record_run(). */
+#include <argp.h>
+#include <stdlib.h>
+
 #include "cmd.h"
+#include "record.h"
+
+enum {
+	OPT_FILE_VERSION = 0x100,
+	OPT_COMPRESSION,
+	OPT_LEVEL,
+	OPT_FAIL_ON_LOSS,
+};
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Output:", 3 },
+	{ "output", 'o', "FILE", 0, "output file (default trace.dat; '-' = stdout)", 3 },
+	{ "file-version", OPT_FILE_VERSION, "6|7", 0, "trace.dat version (default 7)", 3 },
+	{ "compression", OPT_COMPRESSION, "zstd|none", 0, "v7 compression (default zstd)", 3 },
+	{ "compression-level", OPT_LEVEL, "N", 0, "zstd level (1-19, default 1)", 3 },
+	{ "fail-on-loss", OPT_FAIL_ON_LOSS, NULL, 0, "exit 3 when events were lost", 4 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Record ftrace events of a private tracefs instance into a trace.dat file."
+	"\vWithout COMMAND, records until SIGINT/SIGTERM/SIGHUP or --duration. "
+	"With COMMAND, records until it exits.\n\n"
+	"Examples:\n"
+	"  tracemap record -e sched -- sleep 1\n"
+	"  tracemap record -e sched:sched_switch -f 'prev_pid != 0' --duration 5\n"
+	"  tracemap record -e irq -M 1 -b 8192 -o irq.dat\n"
+	"  tracemap record -F -c -e syscalls -- make\n\n"
+	"Exit status: 0 ok, 1 failure, 2 usage error, 3 events lost with --fail-on-loss.\n"
+	"See tracemap-record(1).";
+
+static long num_arg(struct argp_state *state, const char *what, const char *s,
+		    long min, long max)
+{
+	long v;
+
+	if (!tm_parse_long(s, min, max, &v))
+		argp_error(state, "bad %s '%s' (expected %ld-%ld)", what, s, min, max);
+	return v;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct record_opts *o = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->cap;
+		break;
+	case 'o': o->output = arg; break;
+	case OPT_FILE_VERSION: o->file_version = num_arg(state, "file version", arg, 6, 7); break;
+	case OPT_COMPRESSION:
+		if (tm_compression_parse(arg, &o->compression))
+			argp_error(state, "%s", tm_last_error());
+		o->compression_set = true;
+		break;
+	case OPT_LEVEL: o->level = num_arg(state, "compression level", arg, 1, 19); break;
+	case OPT_FAIL_ON_LOSS: o->fail_on_loss = true; break;
+	case ARGP_KEY_END:
+		if (o->file_version == 6 && o->compression_set &&
+		    o->compression != TM_COMPRESS_NONE)
+			argp_error(state, "--file-version 6 files are uncompressed");
+		if (!*o->output)
+			argp_error(state, "empty output file name");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_child children[] = {
+	{ &capture_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+static const struct argp record_argp = {
+	.options = options,
+	.parser = parse_opt,
+	.args_doc = "[-- COMMAND [ARG...]]",
+	.doc = doc,
+	.children = children,
+};
 
 int cmd_record(int argc, char **argv)
 {
-	(void)argc;
-	tm_cmd_err("record", "not implemented yet");
-	(void)argv;
-	return TM_EXIT_FAIL;
+	struct record_opts o = {
+		.output = "trace.dat",
+		.file_version = 7,
+		.compression = TM_COMPRESS_ZSTD,
+		.level = 1,
+	};
+	int ret;
+
+	capture_opts_init(&o.cap);
+	argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &o);
+	if (o.file_version == 6)
+		o.compression = TM_COMPRESS_NONE;
+	ret = record_run(&o);
+	capture_opts_free(&o.cap);
+	return ret;
 }

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record-run.c - one recording: the capture (capture.c) with per-CPU spools
+ * as its sink, then the trace.dat file and the summary.
+ */
+#include <stdio.h>
+
+#include "cmd.h"
+#include "record.h"
+
+#define SUB	"record"
+
+static int open_output(struct capture *c, const struct record_opts *o, struct tm_output **out)
+{
+	struct tm_output_opts oo = {
+		.path = o->output,
+		.version = (int)o->file_version,
+		.compression = o->compression,
+		.level = (int)o->level,
+		.page_size = tm_session_page_size(c->sess),
+		.ncpus = c->ncpus,
+		.cpus = c->cpus,
+	};
+
+	*out = tm_output_open(&oo);
+	if (!*out) {
+		tm_cmd_fail(SUB);
+		return -1;
+	}
+	return 0;
+}
+
+static double file_mb(void *ctx, int cpu)
+{
+	struct tm_spool_stats sp;
+
+	tm_output_spool_stats(ctx, cpu, &sp);
+	return sp.file_bytes / 1048576.0;
+}
+
+/* Tracing off, final drain, kernel stats, the file. */
+static int finish(struct capture *c, struct tm_output *out, bool quiet)
+{
+	if (capture_stop(c))
+		return -1;
+	if (tm_output_write(out, c->sess)) {
+		tm_cmd_fail(SUB);
+		return -1;
+	}
+	if (tm_output_warning(out) && !quiet)
+		tm_cmd_err(SUB, "warning: %s", tm_output_warning(out));
+	return 0;
+}
+
+int record_run(const struct record_opts *o)
+{
+	struct capture c;
+	struct tm_output *out = NULL;
+	struct capture_sink cs = { 0 };
+	struct capture_column col = { .title = "file MB", .value = file_mb };
+	int ret = TM_EXIT_FAIL;
+	bool lost;
+
+	if (capture_open(&c, &o->cap, SUB) || open_output(&c, o, &out))
+		goto out;
+	cs.sink = tm_output_sink(out);
+	if (capture_start(&c, &cs))
+		goto out;
+	capture_wait(&c, NULL, NULL);
+	if (finish(&c, out, o->cap.quiet))
+		goto out;
+	col.ctx = out;
+	lost = capture_summary(&c, &col);
+	ret = lost && o->fail_on_loss ? TM_EXIT_LOST : TM_EXIT_OK;
+out:
+	ret = capture_close(&c, ret);
+	tm_output_close(out, ret != TM_EXIT_FAIL);
+	return ret;
+}

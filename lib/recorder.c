@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * recorder.c - one thread per CPU: poll() until the buffer_percent watermark
+ * or a timeout, drain the ring into the sink, count events/pages/losses, and
+ * a final drain at stop.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "tm-record.h"
+#include "tracedat-format.h"
+
+#define TM_DEFAULT_TIMEOUT_MS	250
+
+struct tm_rec_cpu {
+	struct tm_recorder		*rec;
+	int				cpu;
+	struct tm_ring			*ring;
+	pthread_t			thread;
+	bool				started;
+	pid_t				tid;
+	struct tm_cpu_record_stats	st;
+	char				err[512];
+};
+
+struct tm_recorder {
+	struct tm_page_sink	sink;
+	int			ncpus;
+	int			timeout_ms;
+	bool			pin;
+	int			wake_fd;	/* eventfd: stop request */
+	atomic_bool		stop;
+	atomic_bool		failed;
+	sem_t			ready;
+	bool			sem_ok;
+	struct tm_rec_cpu	*cpus;
+};
+
+/* Page accounting, then the sink. */
+static int tm_rec_emit(void *ctx, const void *page, size_t size)
+{
+	struct tm_rec_cpu *c = ctx;
+	struct tm_page pg;
+	int n;
+
+	if (tm_page_init(&pg, page, size, sizeof(unsigned long), tm_host_is_big_endian()))
+		return tm_fail_prefix("cpu%d", c->cpu);
+	n = tm_page_count(page, size, sizeof(unsigned long), tm_host_is_big_endian());
+	if (n < 0)
+		return tm_fail_prefix("cpu%d: corrupt page", c->cpu);
+	c->st.events += n;
+	c->st.pages++;
+	c->st.raw_bytes += size;
+	if (pg.lost) {
+		c->st.lost_pages++;
+		if (pg.lost > 0)
+			c->st.lost_stored += pg.lost;
+		else
+			c->st.lost_unknown++;
+	}
+	return c->rec->sink.page(c->rec->sink.ctx, c->cpu, page, size);
+}
+
+static int tm_rec_round(struct tm_rec_cpu *c, bool final)
+{
+	struct tm_recorder *rec = c->rec;
+
+	if (tm_ring_drain(c->ring, final, tm_rec_emit, c) < 0)
+		return -1;
+	if (rec->sink.flush && rec->sink.flush(rec->sink.ctx, c->cpu))
+		return -1;
+	return 0;
+}
+
+static int tm_rec_loop(struct tm_rec_cpu *c)
+{
+	struct tm_recorder *rec = c->rec;
+	struct pollfd pfd[2] = {
+		{ .fd = tm_ring_fd(c->ring), .events = POLLIN },
+		{ .fd = rec->wake_fd, .events = POLLIN },
+	};
+
+	while (!atomic_load(&rec->stop)) {
+		if (poll(pfd, 2, rec->timeout_ms) < 0 && errno != EINTR)
+			return tm_fail(errno, "cpu%d: poll", c->cpu);
+		if (atomic_load(&rec->stop))
+			break;
+		if (tm_rec_round(c, false))
+			return -1;
+	}
+	return tm_rec_round(c, true);
+}
+
+static void *tm_rec_thread(void *arg)
+{
+	struct tm_rec_cpu *c = arg;
+	struct tm_recorder *rec = c->rec;
+
+	c->tid = gettid();
+	if (rec->pin) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(c->cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	sem_post(&rec->ready);
+	if (tm_rec_loop(c)) {
+		c->st.error = errno ? errno : EIO;
+		snprintf(c->err, sizeof(c->err), "%s", tm_last_error());
+		atomic_store(&rec->failed, true);
+	}
+	return NULL;
+}
+
+struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_size,
+				       const struct tm_recorder_opts *opts,
+				       const struct tm_page_sink *sink)
+{
+	struct tm_recorder *rec = calloc(1, sizeof(*rec));
+
+	if (!rec) {
+		tm_fail(ENOMEM, "recorder");
+		return NULL;
+	}
+	rec->wake_fd = -1;
+	rec->sink = *sink;
+	rec->ncpus = opts->ncpus;
+	rec->pin = opts->pin;
+	rec->timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : TM_DEFAULT_TIMEOUT_MS;
+	rec->cpus = calloc(opts->ncpus, sizeof(*rec->cpus));
+	if (!rec->cpus) {
+		tm_fail(ENOMEM, "recorder");
+		goto fail;
+	}
+	if (sem_init(&rec->ready, 0, 0)) {
+		tm_fail(errno, "recorder: sem_init");
+		goto fail;
+	}
+	rec->sem_ok = true;
+	rec->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (rec->wake_fd < 0) {
+		tm_fail(errno, "recorder: eventfd");
+		goto fail;
+	}
+	for (int cpu = 0; cpu < opts->ncpus; cpu++) {
+		struct tm_rec_cpu *c = &rec->cpus[cpu];
+
+		c->rec = rec;
+		c->cpu = cpu;
+		if (!opts->cpus[cpu])
+			continue;
+		c->ring = tm_ring_open(instance_dir, cpu, page_size, opts->use_mmap);
+		if (!c->ring)
+			goto fail;
+		if (opts->emit_partial && tm_ring_set_partial(c->ring, true))
+			goto fail;
+		c->st.traced = true;
+		c->st.mapped = tm_ring_mapped(c->ring);
+	}
+	return rec;
+fail:
+	tm_recorder_destroy(rec);
+	return NULL;
+}
+
+int tm_recorder_start(struct tm_recorder *rec, pid_t *tids, size_t *ntids)
+{
+	sigset_t all, old;
+	int started = 0, err = 0;
+
+	*ntids = 0;
+	/* signals belong to the main thread (cmd/), never to a recorder thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (int cpu = 0; cpu < rec->ncpus && !err; cpu++) {
+		struct tm_rec_cpu *c = &rec->cpus[cpu];
+
+		if (!c->ring)
+			continue;
+		err = pthread_create(&c->thread, NULL, tm_rec_thread, c);
+		if (err)
+			break;
+		c->started = true;
+		started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (int i = 0; i < started; i++)
+		while (sem_wait(&rec->ready) && errno == EINTR)
+			;
+	for (int cpu = 0; cpu < rec->ncpus; cpu++)
+		if (rec->cpus[cpu].started)
+			tids[(*ntids)++] = rec->cpus[cpu].tid;
+	if (err)
+		return tm_fail(err, "recorder: start thread");
+	return 0;
+}
+
+int tm_recorder_stop(struct tm_recorder *rec)
+{
+	uint64_t one = 1;
+
+	atomic_store(&rec->stop, true);
+	if (write(rec->wake_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		return tm_fail(errno, "recorder: wake threads");
+	for (int cpu = 0; cpu < rec->ncpus; cpu++) {
+		struct tm_rec_cpu *c = &rec->cpus[cpu];
+
+		if (c->started)
+			pthread_join(c->thread, NULL);
+		c->started = false;
+	}
+	if (tm_recorder_failed(rec))
+		return tm_failx(EIO, "%s", tm_recorder_error(rec));
+	return 0;
+}
+
+bool tm_recorder_failed(const struct tm_recorder *rec)
+{
+	return atomic_load(&((struct tm_recorder *)rec)->failed);
+}
+
+const char *tm_recorder_error(const struct tm_recorder *rec)
+{
+	for (int cpu = 0; cpu < rec->ncpus; cpu++)
+		if (rec->cpus[cpu].st.error)
+			return rec->cpus[cpu].err;
+	return NULL;
+}
+
+void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,
+			   struct tm_cpu_record_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (cpu >= 0 && cpu < rec->ncpus)
+		*st = rec->cpus[cpu].st;
+}
+
+const char *tm_recorder_fallback_reason(const struct tm_recorder *rec, int cpu)
+{
+	if (cpu < 0 || cpu >= rec->ncpus || !rec->cpus[cpu].ring)
+		return NULL;
+	return tm_ring_fallback_reason(rec->cpus[cpu].ring);
+}
+
+void tm_recorder_destroy(struct tm_recorder *rec)
+{
+	if (!rec)
+		return;
+	if (rec->cpus) {
+		bool running = false;
+
+		for (int cpu = 0; cpu < rec->ncpus; cpu++)
+			running |= rec->cpus[cpu].started;
+		if (running)
+			tm_recorder_stop(rec);
+		for (int cpu = 0; cpu < rec->ncpus; cpu++)
+			tm_ring_close(rec->cpus[cpu].ring);
+		free(rec->cpus);
+	}
+	if (rec->wake_fd >= 0)
+		close(rec->wake_fd);
+	if (rec->sem_ok)
+		sem_destroy(&rec->ready);
+	free(rec);
+}

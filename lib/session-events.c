@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* session-events.c - resolving -e specs (systems, events, globs, all) and their -f filters. */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "session-internal.h"
+
+struct tm_ev_match {
+	const char	*dir;		/* instance directory */
+	const char	*spec;
+	const char	*filter;
+	int		matched;
+};
+
+static bool tm_is_subdir(const char *parent, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (name[0] == '.')
+		return false;
+	if (tm_sess_path(path, sizeof(path), "%s/%s/enable", parent, name))
+		return false;
+	return !access(path, F_OK);
+}
+
+/* Enable events/<rel> (a system or system/event) and set its filter. */
+static int tm_ev_enable(struct tm_ev_match *m, const char *rel)
+{
+	char file[PATH_MAX];
+
+	if (m->filter) {
+		if (tm_sess_path(file, sizeof(file), "events/%s/filter", rel))
+			return -1;
+		if (tm_sess_write(m->dir, file, m->filter)) {
+			if (errno == EINVAL) {
+				char name[PATH_MAX], *slash;
+
+				snprintf(name, sizeof(name), "%s", rel);
+				slash = strchr(name, '/');
+				if (slash)
+					*slash = ':';
+				return tm_failx(EINVAL, "bad filter '%s' for event '%s'",
+						m->filter, name);
+			}
+			return -1;
+		}
+	}
+	if (tm_sess_path(file, sizeof(file), "events/%s/enable", rel) ||
+	    tm_sess_write(m->dir, file, "1"))
+		return -1;
+	m->matched++;
+	return 0;
+}
+
+/* Events of one system whose names match pat. */
+static int tm_ev_scan_system(struct tm_ev_match *m, const char *sys, const char *pat)
+{
+	char path[PATH_MAX], rel[PATH_MAX];
+	struct dirent *d;
+	int ret = 0;
+	DIR *dir;
+
+	if (tm_sess_path(path, sizeof(path), "%s/events/%s", m->dir, sys))
+		return -1;
+	dir = opendir(path);
+	if (!dir)
+		return tm_fail(errno, "open %s", path);
+	while (!ret && (d = readdir(dir))) {
+		if (!tm_is_subdir(path, d->d_name) || fnmatch(pat, d->d_name, 0))
+			continue;
+		ret = tm_sess_path(rel, sizeof(rel), "%s/%s", sys, d->d_name) ?:
+		      tm_ev_enable(m, rel);
+	}
+	closedir(dir);
+	return ret;
+}
+
+/*
+ * Walk the systems: sys_pat selects systems; ev_pat NULL enables whole
+ * systems, otherwise the matching events inside them.
+ */
+static int tm_ev_scan(struct tm_ev_match *m, const char *sys_pat, const char *ev_pat)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	int ret = 0;
+	DIR *dir;
+
+	if (tm_sess_path(path, sizeof(path), "%s/events", m->dir))
+		return -1;
+	dir = opendir(path);
+	if (!dir)
+		return tm_fail(errno, "open %s", path);
+	while (!ret && (d = readdir(dir))) {
+		if (!tm_is_subdir(path, d->d_name) || fnmatch(sys_pat, d->d_name, 0))
+			continue;
+		if (ev_pat)
+			ret = tm_ev_scan_system(m, d->d_name, ev_pat);
+		else
+			ret = tm_ev_enable(m, d->d_name);
+	}
+	closedir(dir);
+	return ret;
+}
+
+static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec)
+{
+	struct tm_ev_match m = { .dir = dir, .spec = spec->event, .filter = spec->filter };
+	char sys[256];
+	const char *colon = strchr(spec->event, ':');
+	int ret;
+
+	if (!*spec->event || strchr(spec->event, '/'))
+		return tm_failx(EINVAL, "bad event name '%s'", spec->event);
+	if (!strcmp(spec->event, "all")) {
+		ret = tm_ev_scan(&m, "*", NULL);
+	} else if (colon) {
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec->event), spec->event);
+		ret = tm_ev_scan(&m, *sys ? sys : "*", colon[1] ? colon + 1 : "*");
+	} else {
+		/* a system name first, as trace-cmd does; else an event of any system */
+		ret = tm_ev_scan(&m, spec->event, NULL);
+		if (!ret && !m.matched)
+			ret = tm_ev_scan(&m, "*", spec->event);
+	}
+	if (ret)
+		return -1;
+	if (!m.matched)
+		return tm_failx(ENOENT, "unknown event '%s' (no event matches it; see tracemap list -e)",
+				spec->event);
+	return 0;
+}
+
+int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tm_ev_apply(dir, &specs[i]))
+			return -1;
+	return 0;
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * session-output.c - record's page sink: per-CPU spools beside the output,
+ * then the trace.dat written in one pass at stop; every path removes spools.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session-internal.h"
+#include "tm-write.h"
+
+#define TM_CHUNK_BYTES	(128 * 1024)
+
+struct tm_output {
+	struct tm_output_opts	opts;
+	int			fd;
+	bool			is_stdout;
+	bool			created;	/* we made the file: unlink it on failure */
+	struct tm_spool		**spools;
+	char			warning[256];
+};
+
+static int tm_output_open_file(struct tm_output *out, const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-")) {
+		out->fd = STDOUT_FILENO;
+		out->is_stdout = true;
+		if (isatty(out->fd))
+			return tm_failx(EINVAL, "refusing to write a binary trace.dat to a terminal "
+					"(redirect stdout or use -o FILE)");
+		return 0;
+	}
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return tm_failx(EISDIR, "cannot write output %s: it is a directory", path);
+	out->created = stat(path, &st) != 0;
+	out->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (out->fd < 0) {
+		out->created = false;
+		return tm_fail(errno, "cannot write output %s", path);
+	}
+	return 0;
+}
+
+static int tm_output_spool_path(const struct tm_output *out, int cpu, char *buf, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (out->is_stdout)
+		snprintf(buf, len, "%s/tracemap-%d.cpu%d.spool", tmp && *tmp ? tmp : "/tmp",
+			 (int)getpid(), cpu);
+	else if (snprintf(buf, len, "%s.cpu%d.spool", out->opts.path, cpu) >= (int)len)
+		return tm_failx(ENAMETOOLONG, "output path too long: %s", out->opts.path);
+	return 0;
+}
+
+static int tm_output_make_spools(struct tm_output *out)
+{
+	const struct tm_output_opts *o = &out->opts;
+	struct tm_spool_opts so = {
+		.compression = o->version == 6 ? TM_COMPRESS_NONE : o->compression,
+		.level = o->level,
+		.page_size = o->page_size,
+		.chunk_pages = o->page_size < TM_CHUNK_BYTES ? TM_CHUNK_BYTES / o->page_size : 1,
+	};
+	char path[PATH_MAX];
+
+	out->spools = calloc(o->ncpus, sizeof(*out->spools));
+	if (!out->spools)
+		return tm_fail(ENOMEM, "output");
+	for (int cpu = 0; cpu < o->ncpus; cpu++) {
+		if (!o->cpus[cpu])
+			continue;
+		if (tm_output_spool_path(out, cpu, path, sizeof(path)))
+			return -1;
+		out->spools[cpu] = tm_spool_create(path, &so);
+		if (!out->spools[cpu])
+			return -1;
+	}
+	return 0;
+}
+
+struct tm_output *tm_output_open(const struct tm_output_opts *opts)
+{
+	struct tm_output *out = calloc(1, sizeof(*out));
+
+	if (!out) {
+		tm_fail(ENOMEM, "output");
+		return NULL;
+	}
+	out->opts = *opts;
+	out->fd = -1;
+	if (tm_output_open_file(out, opts->path) || tm_output_make_spools(out)) {
+		tm_output_close(out, false);
+		return NULL;
+	}
+	return out;
+}
+
+static int tm_output_page(void *ctx, int cpu, const void *page, size_t size)
+{
+	struct tm_output *out = ctx;
+
+	(void)size;
+	return tm_spool_add_page(out->spools[cpu], page);
+}
+
+struct tm_page_sink tm_output_sink(struct tm_output *out)
+{
+	return (struct tm_page_sink){ .page = tm_output_page, .flush = NULL, .ctx = out };
+}
+
+/* The selected clock of <dir>/trace_clock: the word in brackets. */
+static void tm_output_clock(const char *dir, char *buf, size_t len)
+{
+	char path[PATH_MAX], *text, *open_b, *close_b;
+
+	snprintf(buf, len, "local");
+	snprintf(path, sizeof(path), "%s/trace_clock", dir);
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return;
+	open_b = strchr(text, '[');
+	close_b = open_b ? strchr(open_b, ']') : NULL;
+	if (close_b)
+		snprintf(buf, len, "%.*s", (int)(close_b - open_b - 1), open_b + 1);
+	free(text);
+}
+
+int tm_output_write(struct tm_output *out, const struct tm_session *s)
+{
+	const struct tm_output_opts *o = &out->opts;
+	struct tm_write_opts wo = {
+		.version = o->version,
+		.compression = o->version == 6 ? TM_COMPRESS_NONE : o->compression,
+		.level = o->level,
+		.page_size = o->page_size,
+	};
+	struct tm_meta *meta;
+	char clock[64];
+	int ret;
+
+	for (int cpu = 0; cpu < o->ncpus; cpu++)
+		if (out->spools[cpu] && tm_spool_finish(out->spools[cpu]))
+			return -1;
+	tm_output_clock(tm_session_dir(s), clock, sizeof(clock));
+	wo.clock = clock;
+	meta = tm_meta_collect(tm_session_tracefs(s), tm_session_name(s), o->ncpus);
+	if (!meta)
+		return -1;
+	if (tm_meta_warning(meta))
+		snprintf(out->warning, sizeof(out->warning), "%s", tm_meta_warning(meta));
+	if (!out->is_stdout && (ftruncate(out->fd, 0) || lseek(out->fd, 0, SEEK_SET) < 0)) {
+		tm_meta_free(meta);
+		return tm_fail(errno, "truncate %s", o->path);
+	}
+	ret = tm_dat_write(out->fd, meta, out->spools, o->ncpus, &wo);
+	tm_meta_free(meta);
+	if (ret)
+		return tm_fail_prefix("write %s", out->is_stdout ? "stdout" : o->path);
+	if (!out->is_stdout && fsync(out->fd) && errno != EINVAL)
+		return tm_fail(errno, "write %s", o->path);
+	return 0;
+}
+
+const char *tm_output_warning(const struct tm_output *out)
+{
+	return out->warning[0] ? out->warning : NULL;
+}
+
+void tm_output_spool_stats(const struct tm_output *out, int cpu, struct tm_spool_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (cpu >= 0 && cpu < out->opts.ncpus && out->spools[cpu])
+		tm_spool_get_stats(out->spools[cpu], st);
+}
+
+void tm_output_close(struct tm_output *out, bool ok)
+{
+	if (!out)
+		return;
+	for (int cpu = 0; out->spools && cpu < out->opts.ncpus; cpu++)
+		tm_spool_destroy(out->spools[cpu], true);
+	free(out->spools);
+	if (!out->is_stdout && out->fd >= 0) {
+		close(out->fd);
+		if (!ok && out->created)
+			unlink(out->opts.path);
+	}
+	free(out);
+}

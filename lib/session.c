@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* session.c - tracemap's private instance: create, configure, start/stop, remove. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session-internal.h"
+
+struct tm_session {
+	char	*tracefs;
+	char	name[64];
+	char	dir[PATH_MAX];
+	size_t	page_size;
+	bool	created;
+};
+
+static int tm_sess_put(const char *dir, const char *file, const char *text, int flags)
+{
+	char path[PATH_MAX];
+	int fd, ret = 0;
+
+	if (tm_sess_path(path, sizeof(path), "%s/%s", dir, file))
+		return -1;
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
+	if (fd < 0)
+		return tm_fail(errno, "open %s", path);
+	if (tm_write_all(fd, text, strlen(text)))
+		ret = tm_fail(errno, "write '%s' to %s", text, path);
+	if (close(fd) && !ret)
+		ret = tm_fail(errno, "write '%s' to %s", text, path);
+	return ret;
+}
+
+int tm_sess_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len)
+		return tm_failx(ENAMETOOLONG, "path too long: %s", buf);
+	return 0;
+}
+
+int tm_sess_write(const char *dir, const char *file, const char *text)
+{
+	return tm_sess_put(dir, file, text, O_TRUNC);
+}
+
+int tm_sess_append(const char *dir, const char *file, const char *text)
+{
+	return tm_sess_put(dir, file, text, O_APPEND);
+}
+
+static int tm_sess_write_ul(const char *dir, const char *file, unsigned long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lu", v);
+	return tm_sess_write(dir, file, buf);
+}
+
+/* "-O name" sets options/name to 1, "-O noname" sets options/name to 0. */
+static int tm_sess_option(const char *dir, const char *opt)
+{
+	char rel[PATH_MAX], path[PATH_MAX];
+	const char *name = opt, *val = "1";
+
+	if (tm_sess_path(path, sizeof(path), "%s/options/%s", dir, opt))
+		return -1;
+	if (access(path, F_OK) && !strncmp(opt, "no", 2)) {
+		name = opt + 2;
+		val = "0";
+	}
+	if (tm_sess_path(rel, sizeof(rel), "options/%s", name) ||
+	    tm_sess_path(path, sizeof(path), "%s/%s", dir, rel))
+		return -1;
+	if (!*name || strchr(name, '/') || access(path, F_OK))
+		return tm_failx(EINVAL, "unknown tracefs option '%s' (see tracemap list -o)", opt);
+	return tm_sess_write(dir, rel, val);
+}
+
+static int tm_sess_clock(const char *dir, const char *clock)
+{
+	if (!tm_sess_write(dir, "trace_clock", clock))
+		return 0;
+	if (errno == EINVAL)
+		return tm_failx(EINVAL, "unknown trace clock '%s' (see tracemap list -c)", clock);
+	return -1;
+}
+
+static int tm_sess_read_page_size(struct tm_session *s)
+{
+	char path[PATH_MAX], *text;
+	long kb;
+
+	s->page_size = sysconf(_SC_PAGESIZE);
+	if (tm_sess_path(path, sizeof(path), "%s/buffer_subbuf_size_kb", s->dir))
+		return -1;
+	if (access(path, F_OK))
+		return 0;	/* kernels before 6.8: one page per sub-buffer */
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	kb = strtol(text, NULL, 10);
+	free(text);
+	if (kb > 0)
+		s->page_size = (size_t)kb * 1024;
+	return 0;
+}
+
+static int tm_sess_configure(struct tm_session *s, const struct tm_session_opts *o)
+{
+	const char *d = s->dir;
+
+	if (tm_sess_write(d, "tracing_on", "0"))
+		return -1;
+	if (o->subbuf_kb && tm_sess_write_ul(d, "buffer_subbuf_size_kb", o->subbuf_kb))
+		return -1;
+	if (o->buffer_kb && tm_sess_write_ul(d, "buffer_size_kb", o->buffer_kb))
+		return -1;
+	if (o->clock && tm_sess_clock(d, o->clock))
+		return -1;
+	for (const char * const *opt = o->options; opt && *opt; opt++)
+		if (tm_sess_option(d, *opt))
+			return -1;
+	if (o->wakeup_percent >= 0 && tm_sess_write_ul(d, "buffer_percent", o->wakeup_percent))
+		return -1;
+	if (o->cpumask && tm_sess_write(d, "tracing_cpumask", o->cpumask))
+		return -1;
+	if (o->follow_children && tm_sess_write(d, "options/event-fork", "1"))
+		return -1;
+	if (tm_sess_enable_events(d, o->events, o->nr_events))
+		return -1;
+	if (o->nr_pids && tm_session_add_pids(s, o->pids, o->nr_pids))
+		return -1;
+	return tm_sess_read_page_size(s);
+}
+
+struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts)
+{
+	struct tm_session *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		tm_fail(ENOMEM, "session");
+		return NULL;
+	}
+	s->tracefs = strdup(tracefs);
+	if (!s->tracefs) {
+		tm_fail(ENOMEM, "session");
+		goto fail;
+	}
+	tm_instance_name(s->name, sizeof(s->name), getpid());
+	snprintf(s->dir, sizeof(s->dir), "%s/instances/%s", tracefs, s->name);
+	if (mkdir(s->dir, 0750)) {
+		tm_fail(errno, "create instance %s", s->dir);
+		goto fail;
+	}
+	s->created = true;
+	if (tm_sess_configure(s, opts))
+		goto fail;
+	return s;
+fail:
+	tm_session_destroy(s);
+	return NULL;
+}
+
+int tm_session_destroy(struct tm_session *s)
+{
+	int ret = 0;
+
+	if (!s)
+		return 0;
+	if (s->created) {
+		/* tracing off first; every fd and mapping of the instance must be closed */
+		tm_sess_write(s->dir, "tracing_on", "0");
+		if (rmdir(s->dir) && errno != ENOENT)
+			ret = tm_fail(errno, "remove instance %s (tracemap reset removes it later)",
+				      s->dir);
+	}
+	free(s->tracefs);
+	free(s);
+	return ret;
+}
+
+const char *tm_session_tracefs(const struct tm_session *s)
+{
+	return s->tracefs;
+}
+
+const char *tm_session_name(const struct tm_session *s)
+{
+	return s->name;
+}
+
+const char *tm_session_dir(const struct tm_session *s)
+{
+	return s->dir;
+}
+
+size_t tm_session_page_size(const struct tm_session *s)
+{
+	return s->page_size;
+}
+
+static int tm_sess_pids(struct tm_session *s, const char *file, const pid_t *pids, size_t n)
+{
+	char *buf;
+	size_t len = 0, cap = n * 12 + 1;
+	int ret;
+
+	if (!n)
+		return 0;
+	buf = malloc(cap);
+	if (!buf)
+		return tm_fail(ENOMEM, "%s", file);
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		len += snprintf(buf + len, cap - len, "%s%d", i ? " " : "", (int)pids[i]);
+	ret = tm_sess_append(s->dir, file, buf);
+	free(buf);
+	return ret;
+}
+
+int tm_session_add_pids(struct tm_session *s, const pid_t *pids, size_t n)
+{
+	return tm_sess_pids(s, "set_event_pid", pids, n);
+}
+
+int tm_session_add_notrace_pids(struct tm_session *s, const pid_t *pids, size_t n)
+{
+	return tm_sess_pids(s, "set_event_notrace_pid", pids, n);
+}
+
+int tm_session_start(struct tm_session *s)
+{
+	return tm_sess_write(s->dir, "tracing_on", "1");
+}
+
+int tm_session_stop(struct tm_session *s)
+{
+	return tm_sess_write(s->dir, "tracing_on", "0");
+}
+
+static void tm_kstat_line(struct tm_cpu_kstats *st, const char *key, uint64_t v)
+{
+	if (!strcmp(key, "entries"))
+		st->entries = v;
+	else if (!strcmp(key, "overrun"))
+		st->overrun = v;
+	else if (!strcmp(key, "commit overrun"))
+		st->commit_overrun = v;
+	else if (!strcmp(key, "dropped events"))
+		st->dropped = v;
+	else if (!strcmp(key, "read events"))
+		st->read = v;
+}
+
+int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_kstats *st)
+{
+	char path[PATH_MAX], *text, *line, *save = NULL;
+
+	memset(st, 0, sizeof(*st));
+	if (tm_sess_path(path, sizeof(path), "%s/per_cpu/cpu%d/stats", s->dir, cpu))
+		return -1;
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		tm_kstat_line(st, line, strtoull(colon + 1, NULL, 10));
+	}
+	free(text);
+	return 0;
+}

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tm-record.h - recording: the private tracefs instance (session*.c), one CPU's
+ * ring-buffer reader, mapped or read() (ringbuf*.c), and the per-CPU recorder
+ * threads that hand whole pages to a sink (recorder.c).
+ */
+#ifndef TM_RECORD_H
+#define TM_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "tm-codec.h"
+#include "tm-spool.h"
+
+/* ---- session: instances/tracemap-<pid> ---- */
+
+/* One -e with the -f that followed it (filter may be NULL). */
+struct tm_event_spec {
+	const char	*event;		/* "all", "system", "system:event", "event", globs */
+	const char	*filter;
+};
+
+struct tm_session_opts {
+	unsigned long		buffer_kb;	/* per-CPU buffer_size_kb, 0 = kernel default */
+	unsigned long		subbuf_kb;	/* buffer_subbuf_size_kb, 0 = kernel default */
+	const char		*clock;		/* trace_clock, NULL = kernel default */
+	const char * const	*options;	/* tracefs options ("nooverwrite"), NULL-terminated */
+	const struct tm_event_spec *events;
+	size_t			nr_events;
+	const pid_t		*pids;		/* set_event_pid, may be empty */
+	size_t			nr_pids;
+	bool			follow_children;	/* options/event-fork */
+	int			wakeup_percent;	/* buffer_percent, -1 = leave */
+	const char		*cpumask;	/* tracing_cpumask text, NULL = all */
+};
+
+struct tm_session;
+
+/*
+ * Create instances/tracemap-<our pid> under tracefs and configure it with
+ * tracing off. Anything refused (unknown event, bad filter, clock, option)
+ * fails with a one-line message and leaves no instance behind.
+ */
+struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts);
+/* Remove the instance (every mapping/fd of it must be closed first); -1 if rmdir failed. */
+int tm_session_destroy(struct tm_session *s);
+const char *tm_session_tracefs(const struct tm_session *s);
+const char *tm_session_name(const struct tm_session *s);	/* "tracemap-<pid>" */
+const char *tm_session_dir(const struct tm_session *s);	/* .../instances/<name> */
+/* Sub-buffer size in bytes as the kernel uses it. */
+size_t tm_session_page_size(const struct tm_session *s);
+/* Append pids to set_event_pid / set_event_notrace_pid (one write each). */
+int tm_session_add_pids(struct tm_session *s, const pid_t *pids, size_t n);
+int tm_session_add_notrace_pids(struct tm_session *s, const pid_t *pids, size_t n);
+/* tracing_on 1 / 0 in the instance. */
+int tm_session_start(struct tm_session *s);
+int tm_session_stop(struct tm_session *s);
+
+/* per_cpu/cpuN/stats of the instance. */
+struct tm_cpu_kstats {
+	uint64_t	entries;
+	uint64_t	overrun;
+	uint64_t	commit_overrun;
+	uint64_t	dropped;
+	uint64_t	read;
+};
+int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_kstats *st);
+
+/*
+ * Parse a hex CPU mask ("3", "0x3", "ff,ffffffff") into set[0..ncpus): true
+ * for each CPU selected. Fails on bad text, on bits >= ncpus set, or when no
+ * CPU is selected.
+ */
+int tm_cpumask_parse(const char *text, bool *set, int ncpus);
+
+/* ---- one CPU's ring buffer ---- */
+
+struct tm_ring;
+
+/* Called with each finished page (page_size bytes, zeroed past the data). */
+typedef int (*tm_ring_emit_fn)(void *ctx, const void *page, size_t size);
+
+/*
+ * Open per_cpu/cpu<cpu>/trace_pipe_raw of instance directory dir. With
+ * use_mmap the buffer is mapped when the kernel allows it and the read()
+ * path is used otherwise (ENODEV, EINVAL, EBUSY, no mmap support).
+ * page_size is the sub-buffer size the read() path reads at a time.
+ */
+struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_size, bool use_mmap);
+void tm_ring_close(struct tm_ring *r);
+int tm_ring_fd(const struct tm_ring *r);
+bool tm_ring_mapped(const struct tm_ring *r);
+/* Why the read() path runs ("--no-mmap", "mmap: <errno text>"), NULL when mapped. */
+const char *tm_ring_fallback_reason(const struct tm_ring *r);
+size_t tm_ring_page_size(const struct tm_ring *r);
+/*
+ * Hand every finished page to emit, until the buffer is empty. With final
+ * (at stop, after tracing is off) the partial page being filled is emitted
+ * too. Returns the number of pages emitted or -1.
+ */
+int tm_ring_drain(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx);
+/*
+ * Live mode (stream), mapped path: every drain also hands out the records
+ * committed on the reader sub-buffer so far, as a page of their own (spec
+ * §7.7), and later drains only what follows them. The read() path gets
+ * partial pages from the kernel anyway.
+ */
+int tm_ring_set_partial(struct tm_ring *r, bool on);
+
+/* read() path, usable on its own: one page into buf; 0 when empty (EAGAIN). */
+ssize_t tm_ring_read_page(int fd, void *buf, size_t size);
+
+/* ---- the recorder: one thread per CPU ---- */
+
+/*
+ * Where pages go. page() gets each whole page of a CPU in order; flush() (may
+ * be NULL) runs after each drain round and once after the final drain. Calls
+ * for one CPU come from one thread; different CPUs come concurrently.
+ */
+struct tm_page_sink {
+	int	(*page)(void *ctx, int cpu, const void *page, size_t size);
+	int	(*flush)(void *ctx, int cpu);
+	void	*ctx;
+};
+
+struct tm_recorder_opts {
+	const bool	*cpus;		/* cpus[0..ncpus): record this CPU */
+	int		ncpus;
+	bool		use_mmap;
+	int		timeout_ms;	/* poll() timeout so quiet CPUs flush, default 250 */
+	bool		pin;		/* pin each thread to its CPU */
+	bool		emit_partial;	/* stream: hand out partial pages each round */
+};
+
+struct tm_cpu_record_stats {
+	bool		traced;
+	bool		mapped;
+	uint64_t	events;		/* data records in the pages */
+	uint64_t	pages;
+	uint64_t	raw_bytes;
+	uint64_t	lost_pages;	/* pages flagged MISSED_EVENTS */
+	uint64_t	lost_stored;	/* sum of the counts stored on them */
+	uint64_t	lost_unknown;	/* flagged pages without a stored count */
+	int		error;		/* errno of a thread failure, 0 if none */
+};
+
+struct tm_recorder;
+
+/* Open every selected CPU's ring (no threads yet). */
+struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_size,
+				       const struct tm_recorder_opts *opts,
+				       const struct tm_page_sink *sink);
+/*
+ * Start the threads (with every signal blocked in them). tids gets the
+ * thread ids (n filled in *ntids) for set_event_notrace_pid.
+ */
+int tm_recorder_start(struct tm_recorder *rec, pid_t *tids, size_t *ntids);
+/* Wake the threads for a final drain and join them. Turn tracing off first. */
+int tm_recorder_stop(struct tm_recorder *rec);
+/* True once a thread failed (its error is in the stats; the message in tm_recorder_error). */
+bool tm_recorder_failed(const struct tm_recorder *rec);
+const char *tm_recorder_error(const struct tm_recorder *rec);
+void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,
+			   struct tm_cpu_record_stats *st);
+const char *tm_recorder_fallback_reason(const struct tm_recorder *rec, int cpu);
+/* Close every ring (unmap) and free. */
+void tm_recorder_destroy(struct tm_recorder *rec);
+
+/* ---- record's sink: per-CPU spools, then one trace.dat (session-output.c) ---- */
+
+struct tm_output_opts {
+	const char		*path;		/* output file, "-" = stdout */
+	int			version;	/* 6 or 7 */
+	enum tm_compression	compression;	/* v7 only */
+	int			level;
+	size_t			page_size;
+	int			ncpus;
+	const bool		*cpus;		/* CPUs that get a spool */
+};
+
+struct tm_output;
+
+/*
+ * Open (create, not truncate) the output so an unwritable path fails before
+ * tracing starts, and create <output>.cpuN.spool for each recorded CPU
+ * ($TMPDIR/tracemap-<pid>.cpuN.spool for stdout).
+ */
+struct tm_output *tm_output_open(const struct tm_output_opts *opts);
+/* The sink that appends each CPU's pages to its spool. */
+struct tm_page_sink tm_output_sink(struct tm_output *out);
+/* At stop, with the instance still there: finish spools, collect metadata, write the file. */
+int tm_output_write(struct tm_output *out, const struct tm_session *s);
+const char *tm_output_warning(const struct tm_output *out);
+void tm_output_spool_stats(const struct tm_output *out, int cpu, struct tm_spool_stats *st);
+/* Remove the spools; unless ok, also remove an output file we created. */
+void tm_output_close(struct tm_output *out, bool ok);
+
+#endif /* TM_RECORD_H */

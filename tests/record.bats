@@ -1,0 +1,251 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# record.bats - `tracemap record` on the live kernel: files trace-cmd reads in every
+# format, COMMAND and pid filters, signals, stdout, and errors that leave nothing behind.
+
+load helpers
+
+setup() { tm_kernel_setup; }
+teardown() { tm_kernel_teardown; }
+
+# Record ARGS in the background with -v; sets REC_BG (job), REC_INST, REC_PID, REC_ERR
+# once the instance traces.
+rec_start() {
+	local i
+	REC_ERR=$TM_TMP/rec.err
+	REC_INST=
+	timeout -s KILL 60 "$TRACEMAP" record -v "$@" 2>"$REC_ERR" &
+	REC_BG=$!
+	for ((i = 0; i < 600; i++)); do
+		REC_INST=$(sed -n 's/.*instance \(tracemap-[0-9]*\),.*/\1/p' "$REC_ERR")
+		[ -n "$REC_INST" ] &&
+			[ "$(cat "$TRACEFS/instances/$REC_INST/tracing_on" 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	[ -n "$REC_INST" ] || { cat "$REC_ERR" >&2; return 1; }
+	REC_PID=${REC_INST#tracemap-}
+}
+
+# Send signal $1 to the recorder and wait for it; REC_STATUS is its exit status.
+rec_stop() {
+	kill -"$1" "$REC_PID"
+	REC_STATUS=0
+	wait "$REC_BG" || REC_STATUS=$?
+}
+
+# The file is read by trace-cmd without complaint and holds records.
+readable_by_trace_cmd() {
+	local f=$1
+	trace-cmd report -i "$f" >"$TM_TMP/tc.txt" 2>"$TM_TMP/tc.err" || {
+		cat "$TM_TMP/tc.err" >&2; return 1; }
+	[ ! -s "$TM_TMP/tc.err" ] || { cat "$TM_TMP/tc.err" >&2; return 1; }
+	trace-cmd dump --summary -i "$f" >/dev/null 2>"$TM_TMP/dump.err" || {
+		cat "$TM_TMP/dump.err" >&2; return 1; }
+	grep -q '^ *.*\[00[0-9]\] ' "$TM_TMP/tc.txt"
+}
+
+no_spools() {
+	! ls "$TM_TMP"/*.spool 2>/dev/null
+}
+
+# One short recording with a marker line, then trace-cmd reads it.
+record_format() {
+	local out=$TM_TMP/f.dat
+	rm -f "$out"
+	run "$TRACEMAP" record -v -e sched -o "$out" "$@" -- sh -c "echo fmt-check > $TRACEFS/instances/tracemap-\$PPID/trace_marker; sleep 0.2"
+	tm_status 0
+	readable_by_trace_cmd "$out"
+	grep -q 'tracing_mark_write: fmt-check' "$TM_TMP/tc.txt"
+	no_spools
+}
+
+@test "record: v7 zstd files (mmap and read(), 4 and 8 KiB sub-buffers) are read by trace-cmd" {
+	record_format
+	[[ "$output" == *"cpu0: mmap path"* ]]
+	record_format --subbuf-size 8
+	record_format --no-mmap
+	[[ "$output" == *"cpu0: read() path (--no-mmap)"* ]]
+	record_format --no-mmap --subbuf-size 8
+}
+
+@test "record: v7 uncompressed files (mmap and read(), 4 and 8 KiB) are read by trace-cmd" {
+	record_format --compression none
+	record_format --compression none --subbuf-size 8
+	record_format --compression none --no-mmap
+	record_format --compression none --no-mmap --subbuf-size 8
+}
+
+@test "record: v6 files (mmap and read(), 4 and 8 KiB) are read by trace-cmd" {
+	record_format --file-version 6
+	record_format --file-version 6 --subbuf-size 8
+	record_format --file-version 6 --no-mmap
+	record_format --file-version 6 --no-mmap --subbuf-size 8
+}
+
+@test "record: tracemap report prints exactly what trace-cmd report prints" {
+	local v
+	for v in "--file-version 6" "--compression none" "--compression zstd"; do
+		# shellcheck disable=SC2086
+		run "$TRACEMAP" record -q -e sched $v -o "$TM_TMP/r.dat" -- sleep 0.2
+		tm_status 0
+		trace-cmd report -i "$TM_TMP/r.dat" >"$TM_TMP/tc.txt"
+		run "$TRACEMAP" report "$TM_TMP/r.dat"
+		tm_status 0
+		diff <(echo "$output") "$TM_TMP/tc.txt"
+	done
+}
+
+@test "record: -e sched -- sleep 1 records sched_switch of sleep on its pid" {
+	run "$TRACEMAP" record -e sched -o "$TM_TMP/s.dat" -- \
+		sh -c "echo \$\$ > $TM_TMP/pid; exec sleep 1"
+	tm_status 0
+	[[ "$output" == *"sh exited with status 0"* ]]
+	readable_by_trace_cmd "$TM_TMP/s.dat"
+	local pid
+	pid=$(cat "$TM_TMP/pid")
+	grep -E "sched_switch: +sleep:$pid " "$TM_TMP/tc.txt"
+}
+
+@test "record: -F traces only COMMAND, -c adds the children it forks" {
+	run "$TRACEMAP" record -q -F -e sched:sched_process_exec -o "$TM_TMP/f.dat" -- \
+		sh -c '/bin/true; /bin/true'
+	tm_status 0
+	readable_by_trace_cmd "$TM_TMP/f.dat"
+	grep -qE 'filename=(/usr)?/bin/sh ' "$TM_TMP/tc.txt"
+	! grep -qE 'filename=(/usr)?/bin/true ' "$TM_TMP/tc.txt"
+
+	run "$TRACEMAP" record -q -F -c -e sched:sched_process_exec -o "$TM_TMP/c.dat" -- \
+		sh -c '/bin/true; /bin/true'
+	tm_status 0
+	readable_by_trace_cmd "$TM_TMP/c.dat"
+	[ "$(grep -cE 'filename=(/usr)?/bin/true ' "$TM_TMP/tc.txt")" -eq 2 ]
+}
+
+@test "record: -M 2 records only CPU 1" {
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	run "$TRACEMAP" record -M 2 -e sched -o "$TM_TMP/m.dat" -- \
+		taskset -c 0,1 sh -c 'for i in 1 2 3 4 5 6; do /bin/true; done'
+	tm_status 0
+	readable_by_trace_cmd "$TM_TMP/m.dat"
+	grep -q '\[001\]' "$TM_TMP/tc.txt"
+	! grep -q '\[000\]' "$TM_TMP/tc.txt"
+}
+
+@test "record: -P PID traces only that pid's events" {
+	sleep 5 &
+	local other=$!
+	run "$TRACEMAP" record -q -P "$other" -e sched:sched_process_exit -o "$TM_TMP/p.dat" -- \
+		sh -c "/bin/true; kill $other"
+	wait "$other" || true
+	tm_status 0
+	readable_by_trace_cmd "$TM_TMP/p.dat"
+	grep -qE "sched_process_exit: +comm=sleep pid=$other " "$TM_TMP/tc.txt"
+	! grep -q 'comm=true' "$TM_TMP/tc.txt"
+}
+
+@test "record: SIGINT mid-run leaves a readable file" {
+	rec_start -e sched -o "$TM_TMP/i.dat"
+	sleep 0.3
+	rec_stop INT
+	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	readable_by_trace_cmd "$TM_TMP/i.dat"
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+	no_spools
+}
+
+@test "record: SIGTERM mid-run leaves a readable file" {
+	rec_start -e sched -o "$TM_TMP/t.dat"
+	sleep 0.3
+	rec_stop TERM
+	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	readable_by_trace_cmd "$TM_TMP/t.dat"
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+	no_spools
+}
+
+@test "record: SIGHUP mid-run leaves a readable file" {
+	rec_start -e sched -o "$TM_TMP/h.dat"
+	sleep 0.3
+	rec_stop HUP
+	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	readable_by_trace_cmd "$TM_TMP/h.dat"
+	no_spools
+}
+
+@test "record: a second SIGINT does not interrupt the cleanup" {
+	rec_start -e all -o "$TM_TMP/d.dat"
+	sleep 0.3
+	kill -INT "$REC_PID"
+	kill -INT "$REC_PID" 2>/dev/null || true
+	REC_STATUS=0
+	wait "$REC_BG" || REC_STATUS=$?
+	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	readable_by_trace_cmd "$TM_TMP/d.dat"
+	no_spools
+}
+
+@test "record: -o - writes a readable file to a pipe" {
+	# spools of a stdout recording go to $TMPDIR
+	TMPDIR=$TM_TMP "$TRACEMAP" record -q -e sched --duration 0.5 -o - | cat >"$TM_TMP/pipe.dat"
+	readable_by_trace_cmd "$TM_TMP/pipe.dat"
+	no_spools
+}
+
+# An error before tracing: exit 1, one line naming the problem, nothing left.
+record_error() {
+	local want=$1; shift
+	run "$TRACEMAP" record "$@"
+	tm_status 1
+	[ "${#lines[@]}" -eq 1 ] || { echo "$output" >&2; return 1; }
+	[[ "$output" == "tracemap record: "*"$want"* ]] || { echo "$output" >&2; return 1; }
+	[ -z "$(ls -A "$TM_TMP" | grep -v '^keep$')" ] || { ls -la "$TM_TMP" >&2; return 1; }
+}
+
+@test "record: unknown event fails before tracing, leaving nothing" {
+	record_error "unknown event 'nosuch:event'" -e sched -e nosuch:event -o "$TM_TMP/x.dat" --duration 1
+}
+
+@test "record: bad filter fails before tracing, leaving nothing" {
+	record_error "bad filter" -e sched:sched_switch -f 'no_such_field == 1' -o "$TM_TMP/x.dat" --duration 1
+}
+
+@test "record: bad CPU mask fails before tracing, leaving nothing" {
+	record_error "bad CPU mask 'xyz'" -e sched -M xyz -o "$TM_TMP/x.dat" --duration 1
+	record_error "does not exist" -e sched -M 10000 -o "$TM_TMP/x.dat" --duration 1
+}
+
+@test "record: unwritable output fails before tracing, leaving nothing" {
+	record_error "cannot write output" -e sched -o "$TM_TMP/no/such/dir/x.dat" --duration 1
+	mkdir "$TM_TMP/keep"
+	record_error "is a directory" -e sched -o "$TM_TMP/keep" --duration 1
+	[ -z "$(ls -A "$TM_TMP/keep")" ]
+	# root ignores the mode bits: a read-only file system needs no privileges to refuse
+	record_error "cannot write output" -e sched -o /proc/tracemap-test.dat --duration 1
+}
+
+@test "record: unknown clock and option fail before tracing, leaving nothing" {
+	record_error "unknown trace clock 'nosuch'" -C nosuch -o "$TM_TMP/x.dat" --duration 1
+	record_error "unknown tracefs option 'nosuchopt'" -O nosuchopt -o "$TM_TMP/x.dat" --duration 1
+}
+
+@test "record: usage errors exit 2" {
+	run "$TRACEMAP" record -f 'pid == 1'
+	tm_status 2
+	run "$TRACEMAP" record --file-version 6 --compression zstd
+	tm_status 2
+	run "$TRACEMAP" record -F
+	tm_status 2
+	run "$TRACEMAP" record -b abc
+	tm_status 2
+}
+
+@test "record: every --help option is in the man page" {
+	local opt
+	for opt in $("$TRACEMAP" record --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+		grep -q -- "${opt//-/\\\\-}" "$TM_ROOT/man/tracemap-record.1" ||
+			{ echo "missing in man page: $opt" >&2; return 1; }
+	done
+	run groff -man -ww -z "$TM_ROOT/man/tracemap-record.1"
+	tm_status 0
+	[ -z "$output" ]
+}
