@@ -1,11 +1,387 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* report.c - placeholder until the subcommand lands (replaced by its issue). */
+/* report.c - `tracemap report`: print a trace.dat file like `trace-cmd report` 3.1.6. */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
 #include "cmd.h"
+#include "tracemap.h"
+#include "tm-events.h"
+
+#define REPORT_MAX_FILTERS	32
+#define REPORT_MAX_CPUS		4096
+
+enum report_mode {
+	MODE_EVENTS,
+	MODE_LIST_EVENTS,	/* -E */
+	MODE_STAT,		/* --stat */
+	MODE_FIRST_LAST,	/* --first-event / --last-event */
+};
+
+struct report_filter {
+	const char	*expr;
+	bool		invert;
+};
+
+struct report_opts {
+	const char		*input;
+	enum report_mode	mode;
+	bool			first_event, last_event;
+	bool			invert_next;	/* -v seen: later -F hide */
+	bool			quiet;
+	bool			no_plugins;
+	struct tm_print_opts	print;
+	uint64_t		cpu_mask[REPORT_MAX_CPUS / 64];
+	bool			have_cpu_mask;
+	struct report_filter	filters[REPORT_MAX_FILTERS];
+	int			nfilters;
+};
+
+enum {
+	OPT_CPU = 256,
+	OPT_STAT,
+	OPT_FIRST,
+	OPT_LAST,
+	OPT_JSON,
+};
+
+static const struct argp_option options[] = {
+	{ "input", 'i', "FILE", 0, "Read FILE (default trace.dat; a bare FILE argument also works)", 0 },
+	{ "full-time", 't', NULL, 0, "Print full nanosecond timestamps (9 decimals)", 0 },
+	{ "no-plugins", 'N', NULL, 0, "Do not load libtraceevent plugins: plain print formats", 0 },
+	{ "cpu", OPT_CPU, "LIST", 0, "Only events of these CPUs, e.g. 0,2-3", 0 },
+	{ "filter", 'F', "FILTER", 0,
+	  "Only events matching FILTER (libtraceevent syntax, e.g. 'sched_switch: prev_pid > 0'); "
+	  "repeatable: an event passes if any matches", 0 },
+	{ "invert", 'v', NULL, 0, "Every -F after this one hides the events it matches", 0 },
+	{ "events", 'E', NULL, 0, "List the event formats stored in the file (SYSTEM:EVENT) and exit", 0 },
+	{ "stat", OPT_STAT, NULL, 0,
+	  "Print the per-CPU kernel buffer statistics and data sizes stored in the file", 0 },
+	{ "raw", 'R', NULL, 0, "Raw format: every field as name=value, no print format", 0 },
+	{ "quiet", 'q', NULL, 0, "No warnings", 0 },
+	{ "first-event", OPT_FIRST, NULL, 0, "Print the time of the first event of each CPU", 0 },
+	{ "last-event", OPT_LAST, NULL, 0, "Print the time of the last event of each CPU", 0 },
+	{ "json", OPT_JSON, NULL, 0,
+	  "One JSON object per event: timestamp_ns, cpu, pid, comm, event, system, fields", 0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Print the events of a trace.dat file exactly as `trace-cmd report` prints them.\v"
+	"Reads files written by tracemap and trace-cmd (versions 6 and 7, uncompressed or zstd).\n"
+	"\nExamples:\n"
+	"  tracemap report trace.dat\n"
+	"  tracemap report -t --cpu 0 -F 'sched_switch: next_pid != 0' trace.dat\n"
+	"  tracemap report --json trace.dat | jq -r .event | sort | uniq -c\n"
+	"  tracemap report --stat trace.dat";
+
+/* "0,2-3" into the mask; false on a malformed list. */
+static bool parse_cpu_list(const char *s, uint64_t *mask)
+{
+	char *copy = strdup(s), *tok, *save = NULL, *dash;
+	bool ok = copy != NULL;
+	long lo, hi, c;
+
+	for (tok = ok ? strtok_r(copy, ",", &save) : NULL; ok && tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		dash = strchr(tok, '-');
+		if (dash)
+			*dash = '\0';
+		ok = tm_parse_long(tok, 0, REPORT_MAX_CPUS - 1, &lo);
+		hi = lo;
+		if (ok && dash)
+			ok = tm_parse_long(dash + 1, lo, REPORT_MAX_CPUS - 1, &hi);
+		for (c = lo; ok && c <= hi; c++)
+			mask[c / 64] |= 1ULL << (c % 64);
+	}
+	if (ok && (!copy || !*copy || s[strlen(s) - 1] == ','))
+		ok = false;
+	free(copy);
+	return ok;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct report_opts *o = state->input;
+
+	switch (key) {
+	case 'i':
+		if (o->input)
+			argp_error(state, "only one input file");
+		o->input = arg;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (o->input)
+			argp_error(state, "only one input file");
+		o->input = arg;
+		return 0;
+	case 't': o->print.nsec = true; return 0;
+	case 'N': o->no_plugins = true; return 0;
+	case 'R': o->print.raw = true; return 0;
+	case 'q': o->quiet = true; return 0;
+	case 'v': o->invert_next = true; return 0;
+	case 'E': o->mode = MODE_LIST_EVENTS; return 0;
+	case OPT_STAT: o->mode = MODE_STAT; return 0;
+	case OPT_JSON: o->print.json = true; return 0;
+	case OPT_FIRST: o->first_event = true; o->mode = MODE_FIRST_LAST; return 0;
+	case OPT_LAST: o->last_event = true; o->mode = MODE_FIRST_LAST; return 0;
+	case OPT_CPU:
+		if (!parse_cpu_list(arg, o->cpu_mask))
+			argp_error(state, "bad CPU list '%s' (expected e.g. 0,2-3)", arg);
+		o->have_cpu_mask = true;
+		return 0;
+	case 'F':
+		if (o->nfilters == REPORT_MAX_FILTERS)
+			argp_error(state, "at most %d filters", REPORT_MAX_FILTERS);
+		o->filters[o->nfilters].expr = arg;
+		o->filters[o->nfilters++].invert = o->invert_next;
+		return 0;
+	case ARGP_KEY_END:
+		if (!o->input)
+			o->input = "trace.dat";
+		if (o->print.json && o->print.raw)
+			argp_error(state, "--json and -R exclude each other");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp report_argp = {
+	.options = options,
+	.parser = parse_opt,
+	.args_doc = "[FILE]",
+	.doc = doc,
+};
+
+/* -E: every event the file describes, sorted by system then name. */
+static int list_events(struct tep_handle *tep)
+{
+	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_SYSTEM);
+	int i;
+
+	if (!events) {
+		tm_cmd_err("report", "cannot list the events: out of memory");
+		return TM_EXIT_FAIL;
+	}
+	for (i = 0; events[i]; i++)
+		printf("%s:%s\n", events[i]->system, events[i]->name);
+	return TM_EXIT_OK;
+}
+
+/* Where trace-cmd says a CPU's data is: the file offset, or for compressed
+ * data its place in the uncompressed copy (page-aligned, after one page). */
+static uint64_t cpu_data_offset(struct tm_dat *dat, int cpu, uint64_t *virt)
+{
+	uint64_t size = tm_dat_buffer_cpu_size(dat, 0, cpu), off = 0;
+	uint32_t psize = tm_dat_page_size(dat);
+	struct tm_cursor *cur;
+
+	if (strcmp(tm_dat_compression(dat), "none")) {
+		off = *virt;
+		*virt = (*virt + size + psize - 1) / psize * psize;
+		return off;
+	}
+	cur = size ? tm_cursor_open(dat, 0, cpu) : NULL;
+	if (cur && tm_cursor_next_page(cur))
+		off = tm_cursor_offset(cur);
+	tm_cursor_close(cur);
+	return off;
+}
+
+static int print_stat(struct tm_dat *dat)
+{
+	struct tm_blob stats = tm_dat_cpustat(dat);
+	uint64_t virt = tm_dat_page_size(dat);
+	int cpu, ncpu = tm_dat_cpus(dat);
+
+	printf("cpus=%d\n", ncpu);
+	printf("\nKernel buffer statistics:\n"
+	       "  Note: \"entries\" are the entries left in the kernel ring buffer and are not\n"
+	       "        recorded in the trace data. They should all be zero.\n\n");
+	if (stats.len)
+		printf("%.*s\n", (int)stats.len, stats.data);
+	else
+		printf(" No stats in this file\n");
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		uint64_t off = cpu_data_offset(dat, cpu, &virt);
+
+		printf("CPU%d data recorded at offset=0x%llx\n", cpu, (unsigned long long)off);
+		printf("    %llu bytes in size\n",
+		       (unsigned long long)tm_dat_buffer_cpu_size(dat, 0, cpu));
+	}
+	return TM_EXIT_OK;
+}
+
+/* First and last record time of one CPU of the top buffer; false if it has none. */
+static int cpu_first_last(struct tm_dat *dat, int cpu, uint64_t *first, uint64_t *last)
+{
+	uint64_t mask[REPORT_MAX_CPUS / 64] = { 0 };
+	struct tm_merge *m = tm_merge_new();
+	struct tm_event_rec rec;
+	int r, n = 0;
+
+	if (!m || cpu >= REPORT_MAX_CPUS)
+		return -1;
+	mask[cpu / 64] = 1ULL << (cpu % 64);
+	if (tm_merge_add_dat(m, dat, 0, mask, REPORT_MAX_CPUS)) {
+		tm_merge_free(m);
+		return -1;
+	}
+	while ((r = tm_merge_next(m, &rec)) > 0) {
+		if (!n++)
+			*first = rec.ts;
+		*last = rec.ts;
+	}
+	tm_merge_free(m);
+	return r < 0 ? -1 : n > 0;
+}
+
+/* trace-cmd prints these as plain seconds.micro (or nano with -t) seconds. */
+static void print_seconds(const char *label, uint64_t ts, bool nsec)
+{
+	if (nsec)
+		printf("%s%llu.%09llu", label, (unsigned long long)(ts / 1000000000),
+		       (unsigned long long)(ts % 1000000000));
+	else
+		printf("%s%llu.%06llu", label, (unsigned long long)((ts + 500) / 1000 / 1000000),
+		       (unsigned long long)((ts + 500) / 1000 % 1000000));
+}
+
+static int print_first_last(struct tm_dat *dat, const struct report_opts *o)
+{
+	int cpu, ncpu = tm_dat_buffer_cpus(dat, 0), r;
+	uint64_t first = 0, last = 0;
+
+	printf("List of CPUs in %s with data:\n", o->input);
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		r = cpu_first_last(dat, cpu, &first, &last);
+		if (r < 0)
+			return tm_cmd_fail("report");
+		if (!r)
+			continue;
+		printf("  %d", cpu);
+		if (o->first_event)
+			print_seconds("\tFirst event: ", first, o->print.nsec);
+		if (o->last_event)
+			print_seconds("\tLast event: ", last, o->print.nsec);
+		printf("\n");
+	}
+	return TM_EXIT_OK;
+}
+
+static int setup_filter(struct tep_handle *tep, const struct report_opts *o, struct tm_filter **f)
+{
+	int i;
+
+	*f = NULL;
+	if (!o->nfilters)
+		return 0;
+	*f = tm_filter_new(tep);
+	if (!*f)
+		return -1;
+	for (i = 0; i < o->nfilters; i++)
+		if (tm_filter_add(*f, o->filters[i].expr, o->filters[i].invert))
+			return -1;
+	return 0;
+}
+
+static int print_events(struct tm_dat *dat, const struct report_opts *o, struct tm_printer *p,
+			struct tep_handle *tep)
+{
+	const uint64_t *mask = o->have_cpu_mask ? o->cpu_mask : NULL;
+	struct tm_filter *filter = NULL;
+	struct tm_merge *m = tm_merge_new();
+	struct tm_event_rec rec;
+	int buf, r, ret = TM_EXIT_FAIL;
+
+	if (!m || setup_filter(tep, o, &filter))
+		goto out;
+	for (buf = 0; buf < tm_dat_buffer_count(dat); buf++) {
+		if (tm_printer_set_buffer(p, buf, tm_dat_buffer_name(dat, buf),
+					  tm_dat_buffer_clock(dat, buf) ?: tm_dat_clock(dat)))
+			goto out;
+		/* trace-cmd 3.1.6 quirk: with --cpu, instances print nothing */
+		if (buf && mask)
+			continue;
+		if (tm_merge_add_dat(m, dat, buf, mask, REPORT_MAX_CPUS))
+			goto out;
+	}
+	if (!o->print.json)
+		printf("cpus=%d\n", tm_dat_cpus(dat));
+	while ((r = tm_merge_next(m, &rec)) > 0) {
+		if (filter && !tm_filter_pass(filter, &rec))
+			continue;
+		if (tm_printer_event(p, &rec))
+			goto out;
+	}
+	if (r < 0 || tm_printer_flush(p))
+		goto out;
+	ret = TM_EXIT_OK;
+out:
+	if (ret != TM_EXIT_OK)
+		tm_cmd_fail("report");
+	tm_filter_free(filter);
+	tm_merge_free(m);
+	return ret;
+}
+
+static int run_report(const struct report_opts *o)
+{
+	struct tm_printer *p = NULL;
+	struct tm_events *ev = NULL;
+	struct tm_dat *dat;
+	int ret = TM_EXIT_FAIL;
+
+	dat = tm_dat_open(o->input);
+	if (!dat)
+		return tm_cmd_fail("report");
+	if (o->mode == MODE_STAT) {
+		ret = print_stat(dat);
+		goto out;
+	}
+	ev = tm_events_from_dat(dat, o->no_plugins);
+	if (!ev) {
+		ret = tm_cmd_fail("report");
+		goto out;
+	}
+	if (o->mode == MODE_LIST_EVENTS) {
+		ret = list_events(tm_events_tep(ev));
+		goto out;
+	}
+	p = tm_printer_new(tm_events_tep(ev), &o->print, stdout);
+	if (!p || tm_printer_set_buffer(p, 0, NULL, tm_dat_clock(dat))) {
+		ret = tm_cmd_fail("report");
+		goto out;
+	}
+	if (o->mode == MODE_FIRST_LAST)
+		ret = print_first_last(dat, o);
+	else
+		ret = print_events(dat, o, p, tm_events_tep(ev));
+out:
+	tm_printer_free(p);
+	tm_events_free(ev);
+	tm_dat_close(dat);
+	return ret;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	tm_cmd_err("report", "not implemented yet");
-	(void)argv;
-	return TM_EXIT_FAIL;
+	static char outbuf[1 << 20];
+	struct report_opts o = { 0 };
+	int ret;
+
+	if (argp_parse(&report_argp, argc, argv, 0, NULL, &o))
+		return TM_EXIT_USAGE;
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	ret = run_report(&o);
+	if (fflush(stdout) || ferror(stdout)) {
+		tm_cmd_err("report", "write to standard output: %s", strerror(errno));
+		return TM_EXIT_FAIL;
+	}
+	return ret;
 }

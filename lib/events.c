@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* events.c - the libtraceevent handle (from a trace.dat or a live tracefs) and -F filters. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "internal.h"
+#include "tm-dat.h"
+#include "tm-events.h"
+
+struct tm_events {
+	struct tep_handle	*tep;
+	struct tep_plugin_list	*plugins;
+};
+
+static bool host_big_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one == 0;
+}
+
+/* Plugins first: they register print helpers the formats may call. */
+static struct tm_events *events_alloc(bool big_endian, int long_size, int page_size,
+				      bool no_plugins)
+{
+	struct tm_events *ev = calloc(1, sizeof(*ev));
+
+	if (!ev) {
+		tm_fail(ENOMEM, "event parser");
+		return NULL;
+	}
+	ev->tep = tep_alloc();
+	if (!ev->tep) {
+		free(ev);
+		tm_fail(ENOMEM, "event parser");
+		return NULL;
+	}
+	tep_set_file_bigendian(ev->tep, big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(ev->tep, host_big_endian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(ev->tep, long_size);
+	tep_set_page_size(ev->tep, page_size);
+	if (no_plugins)
+		tep_set_flag(ev->tep, TEP_DISABLE_PLUGINS);
+	else
+		ev->plugins = tep_load_plugins(ev->tep);
+	return ev;
+}
+
+void tm_events_free(struct tm_events *ev)
+{
+	if (!ev)
+		return;
+	if (ev->plugins)
+		tep_unload_plugins(ev->plugins, ev->tep);
+	tep_free(ev->tep);
+	free(ev);
+}
+
+struct tep_handle *tm_events_tep(const struct tm_events *ev)
+{
+	return ev->tep;
+}
+
+/* libtraceevent wants NUL-terminated text for these. */
+static char *blob_str(struct tm_blob b)
+{
+	char *s = malloc(b.len + 1);
+
+	if (!s)
+		return NULL;
+	memcpy(s, b.data, b.len);
+	s[b.len] = '\0';
+	return s;
+}
+
+/* An event that fails to parse still prints (as trace-cmd does): only ENOMEM is fatal. */
+static int parse_format(struct tm_events *ev, const char *buf, size_t len, const char *sys)
+{
+	enum tep_errno ret = tep_parse_event(ev->tep, buf, len, sys);
+
+	if (ret == TEP_ERRNO__MEM_ALLOC_FAILED)
+		return tm_fail(ENOMEM, "parse %s event format", sys);
+	return 0;
+}
+
+typedef int (*tep_text_fn)(struct tep_handle *tep, const char *buf);
+
+static int parse_text(struct tm_events *ev, struct tm_blob b, tep_text_fn fn, const char *what)
+{
+	char *s;
+	int ret;
+
+	if (!b.len)
+		return 0;
+	s = blob_str(b);
+	if (!s)
+		return tm_fail(ENOMEM, "%s", what);
+	ret = fn(ev->tep, s);
+	free(s);
+	if (ret < 0)
+		return tm_failx(EINVAL, "cannot parse the %s", what);
+	return 0;
+}
+
+static int kallsyms_fn(struct tep_handle *tep, const char *buf)
+{
+	return tep_parse_kallsyms(tep, buf);
+}
+
+static int dat_formats(struct tm_events *ev, struct tm_dat *dat)
+{
+	size_t i, sys, n;
+
+	for (i = 0; i < tm_dat_ftrace_format_count(dat); i++) {
+		struct tm_blob b = tm_dat_ftrace_format(dat, i);
+
+		if (parse_format(ev, b.data, b.len, "ftrace"))
+			return -1;
+	}
+	for (sys = 0; sys < tm_dat_system_count(dat); sys++) {
+		const char *name = tm_dat_system_name(dat, sys);
+
+		n = tm_dat_event_format_count(dat, sys);
+		for (i = 0; i < n; i++) {
+			struct tm_blob b = tm_dat_event_format(dat, sys, i);
+
+			if (parse_format(ev, b.data, b.len, name))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins)
+{
+	struct tm_events *ev;
+	struct tm_blob hp;
+
+	ev = events_alloc(tm_dat_big_endian(dat), tm_dat_long_size(dat),
+			  (int)tm_dat_page_size(dat), no_plugins);
+	if (!ev)
+		return NULL;
+	tep_set_cpus(ev->tep, tm_dat_cpus(dat));
+	hp = tm_dat_header_page(dat);
+	if (hp.len && tep_parse_header_page(ev->tep, (char *)hp.data, hp.len,
+					    tm_dat_long_size(dat))) {
+		tm_failx(EINVAL, "%s: cannot parse header_page", tm_dat_path(dat));
+		goto fail;
+	}
+	if (dat_formats(ev, dat) ||
+	    parse_text(ev, tm_dat_kallsyms(dat), kallsyms_fn, "kallsyms") ||
+	    parse_text(ev, tm_dat_printk(dat), tep_parse_printk_formats, "printk formats") ||
+	    parse_text(ev, tm_dat_cmdlines(dat), tep_parse_saved_cmdlines, "saved cmdlines"))
+		goto fail;
+	return ev;
+fail:
+	tm_events_free(ev);
+	return NULL;
+}
+
+/* ---- live tracefs ---- */
+
+static int parse_file(struct tm_events *ev, const char *path, tep_text_fn fn, const char *what)
+{
+	struct tm_blob b;
+	size_t len;
+	char *s = tm_read_file(path, &len);
+	int ret;
+
+	if (!s)
+		return -1;
+	b.data = s;
+	b.len = len;
+	ret = parse_text(ev, b, fn, what);
+	free(s);
+	return ret;
+}
+
+static int parse_format_file(struct tm_events *ev, const char *path, const char *sys)
+{
+	size_t len;
+	char *s = tm_read_file(path, &len);
+	int ret;
+
+	if (!s)
+		return errno == ENOENT ? 0 : -1;	/* raced with a module unload */
+	ret = parse_format(ev, s, len, sys);
+	free(s);
+	return ret;
+}
+
+static int parse_system(struct tm_events *ev, const char *events_dir, const char *sys)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+	int ret = 0;
+
+	if (snprintf(path, sizeof(path), "%s/%s", events_dir, sys) >= (int)sizeof(path))
+		return tm_failx(ENAMETOOLONG, "path too long: %s/%s", events_dir, sys);
+	dir = opendir(path);
+	if (!dir)
+		return tm_fail(errno, "open %s", path);
+	while (!ret && (d = readdir(dir))) {
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "enable") ||
+		    !strcmp(d->d_name, "filter"))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s/%s/format", events_dir, sys,
+			     d->d_name) >= (int)sizeof(path) || access(path, R_OK))
+			continue;
+		ret = parse_format_file(ev, path, sys);
+	}
+	closedir(dir);
+	return ret;
+}
+
+static bool wanted_system(const char *sys, const char *const *systems)
+{
+	if (!systems || !strcmp(sys, "ftrace"))
+		return true;
+	for (; *systems; systems++)
+		if (!strcmp(*systems, sys))
+			return true;
+	return false;
+}
+
+static int parse_systems(struct tm_events *ev, const char *events_dir, const char *const *systems)
+{
+	struct dirent *d;
+	DIR *dir = opendir(events_dir);
+	int ret = 0;
+
+	if (!dir)
+		return tm_fail(errno, "open %s", events_dir);
+	while (!ret && (d = readdir(dir))) {
+		if (d->d_name[0] == '.' || d->d_type == DT_REG)
+			continue;
+		if (wanted_system(d->d_name, systems))
+			ret = parse_system(ev, events_dir, d->d_name);
+	}
+	closedir(dir);
+	return ret;
+}
+
+struct tm_events *tm_events_from_tracefs(const char *tracefs_dir, const char *const *systems,
+					 const char *kallsyms, bool no_plugins)
+{
+	char path[PATH_MAX];
+	struct tm_events *ev;
+	size_t len;
+	char *hp;
+
+	ev = events_alloc(host_big_endian(), (int)sizeof(long), (int)sysconf(_SC_PAGESIZE),
+			  no_plugins);
+	if (!ev)
+		return NULL;
+	tep_set_cpus(ev->tep, (int)sysconf(_SC_NPROCESSORS_CONF));
+	snprintf(path, sizeof(path), "%s/events/header_page", tracefs_dir);
+	hp = tm_read_file(path, &len);
+	if (!hp)
+		goto fail;
+	if (tep_parse_header_page(ev->tep, hp, len, (int)sizeof(long))) {
+		free(hp);
+		tm_failx(EINVAL, "cannot parse %s", path);
+		goto fail;
+	}
+	free(hp);
+	snprintf(path, sizeof(path), "%s/events", tracefs_dir);
+	if (parse_systems(ev, path, systems))
+		goto fail;
+	if (kallsyms && parse_file(ev, kallsyms, kallsyms_fn, "kallsyms"))
+		goto fail;
+	snprintf(path, sizeof(path), "%s/printk_formats", tracefs_dir);
+	if (parse_file(ev, path, tep_parse_printk_formats, "printk formats"))
+		goto fail;
+	if (tm_events_reload_cmdlines(ev, tracefs_dir))
+		goto fail;
+	return ev;
+fail:
+	tm_events_free(ev);
+	return NULL;
+}
+
+int tm_events_reload_cmdlines(struct tm_events *ev, const char *tracefs_dir)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", tracefs_dir);
+	return parse_file(ev, path, tep_parse_saved_cmdlines, "saved cmdlines");
+}
+
+/* ---- -F filters: shown if any plain filter matches and no -v filter does ---- */
+
+struct tm_filter {
+	struct tep_handle	*tep;
+	struct tep_event_filter	*show[16];
+	struct tep_event_filter	*hide[16];
+	int			nshow, nhide;
+};
+
+struct tm_filter *tm_filter_new(struct tep_handle *tep)
+{
+	struct tm_filter *f = calloc(1, sizeof(*f));
+
+	if (!f) {
+		tm_fail(ENOMEM, "filter");
+		return NULL;
+	}
+	f->tep = tep;
+	return f;
+}
+
+int tm_filter_add(struct tm_filter *f, const char *expr, bool invert)
+{
+	struct tep_event_filter *tf;
+	char msg[256];
+	int ret;
+
+	if ((invert ? f->nhide : f->nshow) >= 16)
+		return tm_failx(E2BIG, "too many filters (at most 16 per kind)");
+	tf = tep_filter_alloc(f->tep);
+	if (!tf)
+		return tm_fail(ENOMEM, "filter");
+	ret = tep_filter_add_filter_str(tf, expr);
+	if (ret < 0) {
+		msg[0] = '\0';
+		tep_strerror(f->tep, ret, msg, sizeof(msg));
+		tep_filter_free(tf);
+		return tm_failx(EINVAL, "bad filter '%s': %s", expr, msg);
+	}
+	if (invert)
+		f->hide[f->nhide++] = tf;
+	else
+		f->show[f->nshow++] = tf;
+	return 0;
+}
+
+static void fill_record(struct tep_record *r, const struct tm_event_rec *rec)
+{
+	memset(r, 0, sizeof(*r));
+	r->ts = rec->ts;
+	r->cpu = rec->cpu;
+	r->size = (int)rec->size;
+	r->data = (void *)rec->data;
+	r->missed_events = rec->missed;
+}
+
+/*
+ * trace-cmd 3.1.6's rules: a record passes the plain filters when one of
+ * them matches or has no opinion on its event (FILTER_NONE); the -v filters
+ * are all evaluated but only the last one's answer counts: a match hides it.
+ */
+bool tm_filter_pass(struct tm_filter *f, const struct tm_event_rec *rec)
+{
+	struct tep_record r;
+	int i, ret;
+
+	if (!f || (!f->nshow && !f->nhide))
+		return true;
+	fill_record(&r, rec);
+	if (f->nshow) {
+		bool found = false;
+
+		for (i = 0; i < f->nshow && !found; i++) {
+			ret = tep_filter_match(f->show[i], &r);
+			found = ret == FILTER_MATCH || ret == FILTER_NONE;
+		}
+		if (!found)
+			return false;
+	}
+	if (f->nhide && tep_filter_match(f->hide[f->nhide - 1], &r) == FILTER_MATCH)
+		return false;
+	return true;
+}
+
+void tm_filter_free(struct tm_filter *f)
+{
+	int i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nshow; i++)
+		tep_filter_free(f->show[i]);
+	for (i = 0; i < f->nhide; i++)
+		tep_filter_free(f->hide[i]);
+	free(f);
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * merge.c - k-way merge by timestamp over per-CPU page sources (files or
+ * live pages), with trace-cmd's tie order: lower buffer, then lower CPU.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "tm-dat.h"
+#include "tm-events.h"
+
+struct merge_src {
+	struct tm_page_source	src;
+	struct tm_page		pg;
+	struct tm_rec		rec;		/* current record */
+	int64_t			missed;		/* loss reported with the current record */
+	bool			fresh_page;	/* next record is the page's first */
+};
+
+struct tm_merge {
+	struct merge_src	*srcs;
+	int			nsrc, cap;
+	int			*heap;		/* indices into srcs, min at heap[0] */
+	int			nheap;
+	int			pending;	/* source to advance before the next pick, or -1 */
+	bool			started;
+};
+
+struct tm_merge *tm_merge_new(void)
+{
+	struct tm_merge *m = calloc(1, sizeof(*m));
+
+	if (!m) {
+		tm_fail(ENOMEM, "merge");
+		return NULL;
+	}
+	m->pending = -1;
+	return m;
+}
+
+void tm_merge_free(struct tm_merge *m)
+{
+	int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nsrc; i++)
+		if (m->srcs[i].src.close)
+			m->srcs[i].src.close(m->srcs[i].src.ctx);
+	free(m->srcs);
+	free(m->heap);
+	free(m);
+}
+
+int tm_merge_add(struct tm_merge *m, const struct tm_page_source *src)
+{
+	if (m->started)
+		return tm_failx(EBUSY, "merge: sources must be added before reading");
+	if (m->nsrc == m->cap) {
+		int cap = m->cap ? m->cap * 2 : 16;
+		struct merge_src *s = realloc(m->srcs, cap * sizeof(*s));
+		int *h;
+
+		if (!s)
+			return tm_fail(ENOMEM, "merge");
+		m->srcs = s;
+		h = realloc(m->heap, cap * sizeof(*h));
+		if (!h)
+			return tm_fail(ENOMEM, "merge");
+		m->heap = h;
+		m->cap = cap;
+	}
+	memset(&m->srcs[m->nsrc], 0, sizeof(m->srcs[0]));
+	m->srcs[m->nsrc].src = *src;
+	m->nsrc++;
+	return 0;
+}
+
+/* Load the source's next record: 1 found, 0 exhausted, -1 error. */
+static int src_advance(struct merge_src *s)
+{
+	const void *page;
+	int r;
+
+	for (;;) {
+		if (s->pg.base) {
+			r = tm_page_next(&s->pg, &s->rec);
+			if (r < 0)
+				return tm_fail_prefix("CPU %d", s->src.cpu);
+			if (r > 0) {
+				s->missed = s->fresh_page ? s->pg.lost : 0;
+				s->fresh_page = false;
+				return 1;
+			}
+		}
+		errno = 0;
+		page = s->src.next_page(s->src.ctx);
+		if (!page) {
+			s->pg.base = NULL;
+			return errno ? -1 : 0;
+		}
+		if (tm_page_init(&s->pg, page, s->src.page_size, s->src.commit_size,
+				 s->src.big_endian))
+			return tm_fail_prefix("CPU %d", s->src.cpu);
+		s->fresh_page = true;
+	}
+}
+
+static bool src_less(const struct tm_merge *m, int a, int b)
+{
+	const struct merge_src *x = &m->srcs[a], *y = &m->srcs[b];
+
+	if (x->rec.ts != y->rec.ts)
+		return x->rec.ts < y->rec.ts;
+	if (x->src.buffer != y->src.buffer)
+		return x->src.buffer < y->src.buffer;
+	return x->src.cpu < y->src.cpu;
+}
+
+static void sift_down(struct tm_merge *m, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, min = i, t;
+
+		if (l < m->nheap && src_less(m, m->heap[l], m->heap[min]))
+			min = l;
+		if (r < m->nheap && src_less(m, m->heap[r], m->heap[min]))
+			min = r;
+		if (min == i)
+			return;
+		t = m->heap[i];
+		m->heap[i] = m->heap[min];
+		m->heap[min] = t;
+		i = min;
+	}
+}
+
+static int merge_start(struct tm_merge *m)
+{
+	int i, r;
+
+	m->started = true;
+	for (i = 0; i < m->nsrc; i++) {
+		r = src_advance(&m->srcs[i]);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			m->heap[m->nheap++] = i;
+	}
+	for (i = m->nheap / 2 - 1; i >= 0; i--)
+		sift_down(m, i);
+	return 0;
+}
+
+int tm_merge_next(struct tm_merge *m, struct tm_event_rec *rec)
+{
+	struct merge_src *s;
+
+	if (!m->started && merge_start(m))
+		return -1;
+	if (m->pending >= 0) {
+		int r = src_advance(&m->srcs[m->pending]);
+
+		m->pending = -1;
+		if (r < 0)
+			return -1;
+		if (!r)
+			m->heap[0] = m->heap[--m->nheap];
+		if (m->nheap)
+			sift_down(m, 0);
+	}
+	if (!m->nheap)
+		return 0;
+	s = &m->srcs[m->heap[0]];
+	rec->ts = s->src.adjust_ts ? s->src.adjust_ts(s->src.adjust_ctx, s->rec.ts) : s->rec.ts;
+	rec->data = s->rec.data;
+	rec->size = s->rec.size;
+	rec->cpu = s->src.cpu;
+	rec->buffer = s->src.buffer;
+	rec->missed = s->missed;
+	m->pending = m->heap[0];
+	return 1;
+}
+
+/* ---- trace.dat sources ---- */
+
+static const void *cursor_next(void *ctx)
+{
+	return tm_cursor_next_page(ctx);
+}
+
+static void cursor_close(void *ctx)
+{
+	tm_cursor_close(ctx);
+}
+
+int tm_merge_add_dat(struct tm_merge *m, struct tm_dat *dat, int buf,
+		     const uint64_t *cpu_mask, int nbits)
+{
+	int cpu, ncpu = tm_dat_buffer_cpus(dat, buf);
+
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		struct tm_page_source src = {
+			.buffer = buf,
+			.cpu = cpu,
+			.page_size = tm_dat_buffer_page_size(dat, buf),
+			.commit_size = tm_dat_commit_size(dat),
+			.big_endian = tm_dat_big_endian(dat),
+			.next_page = cursor_next,
+			.close = cursor_close,
+			.adjust_ts = tm_dat_adjust_ts,
+			.adjust_ctx = dat,
+		};
+
+		if (cpu_mask && (cpu >= nbits || !(cpu_mask[cpu / 64] >> (cpu % 64) & 1)))
+			continue;
+		if (!tm_dat_buffer_cpu_size(dat, buf, cpu))
+			continue;
+		errno = 0;
+		src.ctx = tm_cursor_open(dat, buf, cpu);
+		if (!src.ctx) {
+			if (!errno)
+				continue;
+			return -1;
+		}
+		if (tm_merge_add(m, &src)) {
+			tm_cursor_close(src.ctx);
+			return -1;
+		}
+	}
+	return 0;
+}

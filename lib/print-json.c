@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * print-json.c - one record as one JSON object: timestamp_ns, cpu, pid, comm,
+ * event, system, [buffer], [missed], and "fields" by name with native types
+ * (integers as numbers, char arrays and strings as strings, other arrays as
+ * arrays of numbers).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "internal.h"
+#include "tm-events.h"
+
+/* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (len > n)
+		return 0;
+	cp = s[0] & (0x3f >> (len - 1));
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/* A JSON string of the bytes up to the first NUL or n; bad UTF-8 bytes as \u00XX. */
+static void json_str(struct trace_seq *s, const char *str, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)str;
+	size_t i = 0, u;
+
+	trace_seq_putc(s, '"');
+	while (i < n && p[i]) {
+		unsigned char c = p[i];
+
+		if (c == '"' || c == '\\') {
+			trace_seq_putc(s, '\\');
+			trace_seq_putc(s, (char)c);
+		} else if (c == '\n') {
+			trace_seq_puts(s, "\\n");
+		} else if (c == '\t') {
+			trace_seq_puts(s, "\\t");
+		} else if (c < 0x20 || c == 0x7f) {
+			trace_seq_printf(s, "\\u%04x", c);
+		} else if (c < 0x80) {
+			trace_seq_putc(s, (char)c);
+		} else if ((u = utf8_len(p + i, n - i))) {
+			trace_seq_printf(s, "%.*s", (int)u, (const char *)p + i);
+			i += u;
+			continue;
+		} else {
+			trace_seq_printf(s, "\\u%04x", c);
+		}
+		i++;
+	}
+	trace_seq_putc(s, '"');
+}
+
+static void json_num(struct tep_handle *tep, struct trace_seq *s, const uint8_t *ptr,
+		     unsigned int size, bool is_signed)
+{
+	unsigned long long v = tep_read_number(tep, ptr, (int)size);
+
+	if (!is_signed) {
+		trace_seq_printf(s, "%llu", v);
+		return;
+	}
+	switch (size) {
+	case 1:
+		trace_seq_printf(s, "%d", (int8_t)v);
+		break;
+	case 2:
+		trace_seq_printf(s, "%d", (int16_t)v);
+		break;
+	case 4:
+		trace_seq_printf(s, "%d", (int32_t)v);
+		break;
+	default:
+		trace_seq_printf(s, "%lld", (long long)v);
+	}
+}
+
+static void json_array(struct tep_handle *tep, struct trace_seq *s, const uint8_t *ptr,
+		       unsigned int len, unsigned int esize, bool is_signed)
+{
+	unsigned int i;
+
+	if (esize != 1 && esize != 2 && esize != 4 && esize != 8)
+		esize = 1;
+	trace_seq_putc(s, '[');
+	for (i = 0; i + esize <= len; i += esize) {
+		if (i)
+			trace_seq_putc(s, ',');
+		json_num(tep, s, ptr + i, esize, is_signed);
+	}
+	trace_seq_putc(s, ']');
+}
+
+static void json_field(struct tep_handle *tep, struct trace_seq *s,
+		       const struct tep_format_field *f, const uint8_t *data, uint32_t size)
+{
+	bool is_signed = f->flags & TEP_FIELD_IS_SIGNED;
+	uint32_t off = (uint32_t)f->offset, len = (uint32_t)f->size;
+
+	if (off > size || len > size - off) {
+		trace_seq_puts(s, "null");
+		return;
+	}
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		uint32_t loc = (uint32_t)tep_read_number(tep, data + off, 4);
+
+		len = loc >> 16;
+		off = (loc & 0xffff) + (f->flags & TEP_FIELD_IS_RELATIVE ? off + f->size : 0);
+		if (off > size || len > size - off) {
+			trace_seq_puts(s, "null");
+			return;
+		}
+	}
+	if (f->flags & TEP_FIELD_IS_STRING) {
+		json_str(s, (const char *)data + off, len);
+		return;
+	}
+	if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) {
+		json_array(tep, s, data + off, len, f->elementsize, is_signed);
+		return;
+	}
+	if (len == 1 || len == 2 || len == 4 || len == 8)
+		json_num(tep, s, data + off, len, is_signed);
+	else
+		json_array(tep, s, data + off, len, 1, false);
+}
+
+void tm_json_event(struct tep_handle *tep, struct trace_seq *s, const struct tm_event_rec *rec,
+		   const char *comm, const char *buffer_name)
+{
+	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
+	struct tep_event *ev = tep_find_event_by_record(tep, &r);
+	const struct tep_format_field *f;
+
+	trace_seq_printf(s, "{\"timestamp_ns\":%" PRIu64 ",\"cpu\":%d,\"pid\":%d,\"comm\":",
+			 rec->ts, rec->cpu, tep_data_pid(tep, &r));
+	json_str(s, comm ? comm : "", comm ? strlen(comm) : 0);
+	trace_seq_puts(s, ",\"event\":");
+	json_str(s, ev ? ev->name : "[UNKNOWN EVENT]", ev ? strlen(ev->name) : 15);
+	trace_seq_puts(s, ",\"system\":");
+	json_str(s, ev ? ev->system : "", ev ? strlen(ev->system) : 0);
+	if (buffer_name) {
+		trace_seq_puts(s, ",\"buffer\":");
+		json_str(s, buffer_name, strlen(buffer_name));
+	}
+	if (rec->missed)
+		trace_seq_printf(s, ",\"missed\":%lld", (long long)rec->missed);
+	trace_seq_puts(s, ",\"fields\":{");
+	for (f = ev ? ev->format.fields : NULL; f; f = f->next) {
+		if (f != ev->format.fields)
+			trace_seq_putc(s, ',');
+		json_str(s, f->name, strlen(f->name));
+		trace_seq_putc(s, ':');
+		json_field(tep, s, f, rec->data, rec->size);
+	}
+	trace_seq_puts(s, "}}");
+}

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * print-sched.c - the text libtraceevent's sched_switch plugin prints for
+ * sched_switch and sched_wakeup(_new) ("sh:10535 [120] S ==> true:10655
+ * [120]", "sh:10535 [120] CPU:000"), produced directly, with the plugin's
+ * side effect (each comm it prints is registered for its pid). The
+ * prev_state text is not guessed: it is learnt from libtraceevent's own
+ * output the first time each state value appears (print.c passes it in).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "internal.h"
+#include "print-fast.h"
+
+#define SCHED_STATES	64
+#define SCHED_SEEN	4096	/* (pid, comm) pairs already registered */
+
+struct seen_comm {
+	int		pid;
+	unsigned int	len;	/* 0: empty */
+	char		comm[32];
+};
+
+struct state_text {
+	uint64_t	value;
+	char		text[24];
+	unsigned int	len;
+};
+
+struct schedfmt {
+	struct tm_fastfmt		base;
+	bool				is_switch;
+	/* sched_switch */
+	const struct tep_format_field	*prev_comm, *prev_pid, *prev_prio, *prev_state;
+	const struct tep_format_field	*next_comm, *next_pid, *next_prio;
+	/* sched_wakeup(_new) */
+	const struct tep_format_field	*comm, *pid, *prio, *success, *target_cpu;
+	struct state_text		states[SCHED_STATES];
+	int				nstates;
+	struct seen_comm		*seen;
+};
+
+static const struct tep_format_field *field(const struct tep_event *ev, const char *name)
+{
+	return tep_find_any_field((struct tep_event *)ev, name);
+}
+
+static bool comm_field(const struct tep_format_field *f)
+{
+	return f && (f->flags & TEP_FIELD_IS_ARRAY) && !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
+	       f->size > 0 && f->size < 256;
+}
+
+static bool num_field(const struct tep_format_field *f)
+{
+	return f && !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) &&
+	       (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
+}
+
+static uint64_t num(const struct schedfmt *f, const struct tep_format_field *fld,
+		    const uint8_t *data)
+{
+	return tm_fast_read(data + fld->offset, (unsigned int)fld->size, f->base.swap);
+}
+
+/* Values whose %d, %lld and zero-extended readings all print the same. */
+static bool small(uint64_t v)
+{
+	return v < 0x80000000ULL;
+}
+
+/* The comm as the plugin prints it ("%.*s" of the field), and its registration. */
+static int put_comm(struct schedfmt *f, struct tm_fastbuf *b, const struct tep_format_field *fld,
+		    const uint8_t *data, uint64_t pid)
+{
+	const char *comm = (const char *)data + fld->offset;
+	size_t len = strnlen(comm, (size_t)fld->size);
+	char name[256];
+
+	struct seen_comm *s = &f->seen[pid % SCHED_SEEN];
+
+	if (tm_fastbuf_reserve(b, len))
+		return -1;
+	tm_fastbuf_put(b, comm, len);
+	/* registering a pair again changes nothing: skip the library call */
+	if (s->len == len + 1 && s->pid == (int)pid && !memcmp(s->comm, comm, len))
+		return 0;
+	memcpy(name, comm, len);
+	name[len] = '\0';
+	tep_register_comm(f->base.tep, name, (int)pid);
+	if (f->base.comm_gen)
+		(*f->base.comm_gen)++;
+	if (len < sizeof(s->comm)) {
+		s->pid = (int)pid;
+		s->len = (unsigned int)len + 1;
+		memcpy(s->comm, comm, len);
+	}
+	return 0;
+}
+
+static const struct state_text *find_state(const struct schedfmt *f, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < f->nstates; i++)
+		if (f->states[i].value == v)
+			return &f->states[i];
+	return NULL;
+}
+
+static bool fits(const struct tep_format_field *fld, uint32_t size)
+{
+	return !fld || (uint32_t)fld->offset + (uint32_t)fld->size <= size;
+}
+
+/* Text before the state ("comm:pid [prio] ") into b, without side effects. */
+static int switch_prefix(const struct schedfmt *f, struct tm_fastbuf *b, const uint8_t *data)
+{
+	const char *comm = (const char *)data + f->prev_comm->offset;
+	size_t len = strnlen(comm, (size_t)f->prev_comm->size);
+
+	if (tm_fastbuf_reserve(b, len + 2))
+		return -1;
+	tm_fastbuf_put(b, comm, len);
+	tm_fastbuf_put(b, ":", 1);
+	if (tm_fastbuf_dec(b, num(f, f->prev_pid, data), false) || tm_fastbuf_reserve(b, 2))
+		return -1;
+	tm_fastbuf_put(b, " [", 2);
+	if (tm_fastbuf_dec(b, num(f, f->prev_prio, data), false) || tm_fastbuf_reserve(b, 2))
+		return -1;
+	tm_fastbuf_put(b, "] ", 2);
+	return 0;
+}
+
+static int switch_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
+			 uint32_t size)
+{
+	struct schedfmt *f = (struct schedfmt *)base;
+	uint64_t ppid, pprio, npid, nprio;
+	const struct state_text *st;
+
+	if (!fits(f->prev_comm, size) || !fits(f->prev_pid, size) ||
+	    !fits(f->prev_prio, size) || !fits(f->prev_state, size) ||
+	    !fits(f->next_comm, size) || !fits(f->next_pid, size) ||
+	    !fits(f->next_prio, size))
+		return -1;
+	ppid = num(f, f->prev_pid, data);
+	pprio = num(f, f->prev_prio, data);
+	npid = num(f, f->next_pid, data);
+	nprio = num(f, f->next_prio, data);
+	st = find_state(f, num(f, f->prev_state, data));
+	if (!st || !small(ppid) || !small(pprio) || !small(npid) || !small(nprio))
+		return -1;
+	if (put_comm(f, b, f->prev_comm, data, ppid) || tm_fastbuf_reserve(b, 1))
+		return -1;
+	tm_fastbuf_put(b, ":", 1);
+	if (tm_fastbuf_dec(b, ppid, false) || tm_fastbuf_reserve(b, 2))
+		return -1;
+	tm_fastbuf_put(b, " [", 2);
+	if (tm_fastbuf_dec(b, pprio, false) || tm_fastbuf_reserve(b, 2 + st->len + 5))
+		return -1;
+	tm_fastbuf_put(b, "] ", 2);
+	tm_fastbuf_put(b, st->text, st->len);
+	tm_fastbuf_put(b, " ==> ", 5);
+	if (put_comm(f, b, f->next_comm, data, npid) || tm_fastbuf_reserve(b, 1))
+		return -1;
+	tm_fastbuf_put(b, ":", 1);
+	if (tm_fastbuf_dec(b, npid, false) || tm_fastbuf_reserve(b, 2))
+		return -1;
+	tm_fastbuf_put(b, " [", 2);
+	if (tm_fastbuf_dec(b, nprio, false) || tm_fastbuf_reserve(b, 1))
+		return -1;
+	tm_fastbuf_put(b, "]", 1);
+	return 0;
+}
+
+/* Keep the text between "comm:pid [prio] " and " ==> " for this state value. */
+static void switch_learn(struct tm_fastfmt *base, const uint8_t *data, uint32_t size,
+			 const char *text, size_t len)
+{
+	struct schedfmt *f = (struct schedfmt *)base;
+	struct tm_fastbuf pre = { 0 };
+	struct state_text *st;
+	const char *arrow;
+	uint64_t v;
+
+	if (f->nstates == SCHED_STATES || !fits(f->prev_state, size) ||
+	    !fits(f->prev_comm, size) || !fits(f->prev_pid, size) ||
+	    !fits(f->prev_prio, size))
+		return;
+	v = num(f, f->prev_state, data);
+	if (find_state(f, v) || switch_prefix(f, &pre, data))
+		goto out;
+	if (pre.len > len || memcmp(pre.buf, text, pre.len))
+		goto out;
+	arrow = memmem(text + pre.len, len - pre.len, " ==> ", 5);
+	if (!arrow || (size_t)(arrow - text) - pre.len >= sizeof(st->text) ||
+	    memchr(text + pre.len, ' ', (size_t)(arrow - text) - pre.len))
+		goto out;
+	st = &f->states[f->nstates++];
+	st->value = v;
+	st->len = (unsigned int)((size_t)(arrow - text) - pre.len);
+	memcpy(st->text, text + pre.len, st->len);
+out:
+	free(pre.buf);
+}
+
+static int put_lit(struct tm_fastbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (tm_fastbuf_reserve(b, n))
+		return -1;
+	tm_fastbuf_put(b, s, n);
+	return 0;
+}
+
+static int wakeup_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
+			 uint32_t size)
+{
+	struct schedfmt *f = (struct schedfmt *)base;
+	uint64_t pid, prio, cpu = 0, ok = 0;
+
+	if (!fits(f->comm, size) || !fits(f->pid, size) || !fits(f->prio, size) ||
+	    !fits(f->success, size) || !fits(f->target_cpu, size))
+		return -1;
+	pid = num(f, f->pid, data);
+	prio = num(f, f->prio, data);
+	if (f->target_cpu)
+		cpu = num(f, f->target_cpu, data);
+	if (f->success)
+		ok = num(f, f->success, data);
+	if (!small(pid) || !small(prio) || cpu > 999 || !small(ok))
+		return -1;
+	if (put_comm(f, b, f->comm, data, pid) || put_lit(b, ":") ||
+	    tm_fastbuf_dec(b, pid, false) || put_lit(b, " [") || tm_fastbuf_dec(b, prio, false) ||
+	    put_lit(b, "]"))
+		return -1;
+	if (f->success && (put_lit(b, " success=") || tm_fastbuf_dec(b, ok, false)))
+		return -1;
+	if (f->target_cpu) {
+		char c[4] = { (char)('0' + cpu / 100), (char)('0' + cpu / 10 % 10),
+			      (char)('0' + cpu % 10), '\0' };
+
+		if (put_lit(b, " CPU:") || put_lit(b, c))
+			return -1;
+	}
+	return 0;
+}
+
+static void sched_free(struct tm_fastfmt *base)
+{
+	struct schedfmt *f = (struct schedfmt *)base;
+
+	free(f->seen);
+	free(f);
+}
+
+static const struct tm_fastfmt_ops switch_ops = {
+	.render = switch_render,
+	.learn = switch_learn,
+	.free = sched_free,
+};
+
+static const struct tm_fastfmt_ops wakeup_ops = {
+	.render = wakeup_render,
+	.free = sched_free,
+};
+
+struct tm_fastfmt *tm_schedfmt_compile(struct tep_handle *tep, const struct tep_event *ev,
+				       bool swap)
+{
+	struct schedfmt *f;
+
+	if (strcmp(ev->system, "sched"))
+		return NULL;
+	f = calloc(1, sizeof(*f));
+	if (f)
+		f->seen = calloc(SCHED_SEEN, sizeof(*f->seen));
+	if (!f || !f->seen) {
+		free(f);
+		return NULL;
+	}
+	f->base.tep = tep;
+	f->base.swap = swap;
+	if (!strcmp(ev->name, "sched_switch")) {
+		f->is_switch = true;
+		f->base.ops = &switch_ops;
+		f->prev_comm = field(ev, "prev_comm");
+		f->prev_pid = field(ev, "prev_pid");
+		f->prev_prio = field(ev, "prev_prio");
+		f->prev_state = field(ev, "prev_state");
+		f->next_comm = field(ev, "next_comm");
+		f->next_pid = field(ev, "next_pid");
+		f->next_prio = field(ev, "next_prio");
+		if (comm_field(f->prev_comm) && num_field(f->prev_pid) &&
+		    num_field(f->prev_prio) && num_field(f->prev_state) &&
+		    comm_field(f->next_comm) && num_field(f->next_pid) && num_field(f->next_prio))
+			return &f->base;
+	} else if (!strcmp(ev->name, "sched_wakeup") || !strcmp(ev->name, "sched_wakeup_new")) {
+		f->base.ops = &wakeup_ops;
+		f->comm = field(ev, "comm");
+		f->pid = field(ev, "pid");
+		f->prio = field(ev, "prio");
+		f->success = field(ev, "success");
+		f->target_cpu = field(ev, "target_cpu");
+		if (comm_field(f->comm) && num_field(f->pid) && num_field(f->prio) &&
+		    (!f->success || num_field(f->success)) &&
+		    (!f->target_cpu || num_field(f->target_cpu)))
+			return &f->base;
+	}
+	sched_free(&f->base);
+	return NULL;
+}

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * print.c - one record as a line of text exactly like `trace-cmd report`
+ * 3.1.6 prints it (spec Appendix A), or as JSON (print-json.c). The event
+ * text comes from a compiled format (print-fast.c, print-sched.c) once it
+ * has matched libtraceevent's on the event's first records, else from
+ * libtraceevent; the task, CPU, time and name columns are formatted here
+ * without printf. Output collects in one buffer written in large pieces.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "internal.h"
+#include "print-fast.h"
+#include "tm-events.h"
+
+#define TM_MAX_BUFFERS	64
+#define TM_NAME_COLS	20	/* event names are padded to this width */
+#define TM_EVENT_IDS	65536	/* common_type is 16 bits */
+#define TM_FAST_CHECKS	256	/* records compared with libtraceevent before trusting */
+
+enum fast_state {
+	FAST_UNKNOWN,
+	FAST_CHECKING,
+	FAST_ON,
+	FAST_OFF,
+};
+
+/* Per event type: the compiled print format and how far it is trusted. */
+struct fast_slot {
+	struct tm_fastfmt	*fmt;
+	enum fast_state		state;
+	unsigned int		checked;
+	bool			known;		/* ev and head are set */
+	struct tep_event	*ev;
+	char			*head;		/* " name: " padded to the name column */
+	unsigned int		head_len;
+};
+
+#define TM_COMM_CACHE	1024
+
+/* "%16s-%-5d" of a pid as last printed, valid while gen matches. */
+struct comm_entry {
+	int		pid;
+	uint64_t	gen;		/* 0: empty */
+	unsigned int	len;
+	char		text[52];
+};
+
+struct buffer_info {
+	char	*name;		/* NULL for the top level */
+	bool	usecs;		/* clock counts ns: print seconds */
+};
+
+struct tm_printer {
+	struct tep_handle	*tep;
+	struct tm_print_opts	opts;
+	FILE			*out;
+	struct trace_seq	seq;
+	struct buffer_info	bufs[TM_MAX_BUFFERS];
+	int			nbufs;
+	int			prefix_width;	/* 0: no instance prefixes */
+	uint64_t		count;
+	/* last event looked up: consecutive records are often of one type */
+	struct fast_slot	*slots;		/* TM_EVENT_IDS */
+	bool			compile;	/* try compiled formats (not -R, not JSON) */
+	struct comm_entry	*comms;		/* TM_COMM_CACHE */
+	uint64_t		comm_gen;	/* bumped whenever a comm may have changed */
+	struct tm_fastbuf	obuf;		/* output not yet handed to out */
+	bool			swap;		/* file byte order differs from ours */
+};
+
+/* trace-cmd prints seconds for these clocks and raw counts for the others. */
+static bool clock_in_usecs(const char *clock)
+{
+	static const char *const ns_clocks[] = {
+		"local", "global", "uptime", "perf", "tai", "x86-tsc-nsec",
+	};
+	size_t i;
+
+	if (!clock || !*clock || !strncmp(clock, "mono", 4))
+		return true;
+	for (i = 0; i < TM_ARRAY_SIZE(ns_clocks); i++)
+		if (!strcmp(clock, ns_clocks[i]))
+			return true;
+	return false;
+}
+
+struct tm_printer *tm_printer_new(struct tep_handle *tep, const struct tm_print_opts *opts,
+				  FILE *out)
+{
+	struct tm_printer *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		tm_fail(ENOMEM, "printer");
+		return NULL;
+	}
+	p->tep = tep;
+	p->opts = *opts;
+	p->out = out;
+	p->nbufs = 1;
+	p->bufs[0].usecs = true;
+	trace_seq_init(&p->seq);
+	p->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+	p->compile = !opts->raw && !opts->json && !opts->tep_only;
+	p->comm_gen = 1;
+	p->slots = calloc(TM_EVENT_IDS, sizeof(*p->slots));
+	p->comms = calloc(TM_COMM_CACHE, sizeof(*p->comms));
+	if (!p->slots || !p->comms) {
+		free(p->slots);
+		free(p->comms);
+		free(p);
+		tm_fail(ENOMEM, "printer");
+		return NULL;
+	}
+	if (opts->nsec)
+		tep_set_flag(tep, TEP_NSEC_OUTPUT);
+	return p;
+}
+
+void tm_printer_free(struct tm_printer *p)
+{
+	int i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nbufs; i++)
+		free(p->bufs[i].name);
+	for (i = 0; i < TM_EVENT_IDS; i++) {
+		tm_fastfmt_free(p->slots[i].fmt);
+		free(p->slots[i].head);
+	}
+	free(p->slots);
+	free(p->comms);
+	tm_printer_flush(p);
+	free(p->obuf.buf);
+	trace_seq_destroy(&p->seq);
+	free(p);
+}
+
+void tm_printer_comms_changed(struct tm_printer *p)
+{
+	p->comm_gen++;
+}
+
+uint64_t tm_printer_count(const struct tm_printer *p)
+{
+	return p->count;
+}
+
+int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const char *clock)
+{
+	struct buffer_info *b;
+	int i;
+
+	if (buf < 0 || buf >= TM_MAX_BUFFERS)
+		return tm_failx(EINVAL, "buffer %d: at most %d buffers", buf, TM_MAX_BUFFERS);
+	b = &p->bufs[buf];
+	free(b->name);
+	b->name = NULL;
+	if (name && *name) {
+		b->name = strdup(name);
+		if (!b->name)
+			return tm_fail(ENOMEM, "buffer %s", name);
+	}
+	b->usecs = clock_in_usecs(clock);
+	for (i = p->nbufs; i < buf; i++)
+		p->bufs[i].usecs = true;
+	if (buf >= p->nbufs)
+		p->nbufs = buf + 1;
+	/* trace-cmd right-aligns names to the longest one, top level blank */
+	p->prefix_width = 0;
+	for (i = 0; i < p->nbufs; i++)
+		if (p->bufs[i].name && (int)strlen(p->bufs[i].name) > p->prefix_width)
+			p->prefix_width = (int)strlen(p->bufs[i].name);
+	if (p->prefix_width > 256)
+		return tm_failx(EINVAL, "buffer name longer than 256 bytes");
+	return 0;
+}
+
+/* ---- column formatting ---- */
+
+/* Decimal digits of v at the end of a 24-byte scratch; returns the start. */
+static char *utoa_end(uint64_t v, char *end)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/* Append s right-aligned (width > 0) or left-aligned (width < 0) in |width| columns. */
+static char *put_padded(char *o, const char *s, size_t len, int width)
+{
+	size_t w = (size_t)(width < 0 ? -width : width);
+
+	if (width > 0)
+		for (; w > len; w--)
+			*o++ = ' ';
+	memcpy(o, s, len);
+	o += len;
+	if (width < 0)
+		for (; w > len; w--)
+			*o++ = ' ';
+	return o;
+}
+
+static char *put_uint(char *o, uint64_t v, int width)
+{
+	char tmp[24], *s = utoa_end(v, tmp + sizeof(tmp));
+
+	return put_padded(o, s, (size_t)(tmp + sizeof(tmp) - s), width);
+}
+
+static char *put_int(char *o, int64_t v, int width)
+{
+	char tmp[24], *s;
+
+	if (v >= 0)
+		return put_uint(o, (uint64_t)v, width);
+	s = utoa_end((uint64_t)0 - (uint64_t)v, tmp + sizeof(tmp));
+	*--s = '-';
+	return put_padded(o, s, (size_t)(tmp + sizeof(tmp) - s), width);
+}
+
+/* v with exactly n digits, zero-filled. */
+static char *put_zeroed(char *o, uint64_t v, int n)
+{
+	int i;
+
+	for (i = n - 1; i >= 0; i--) {
+		o[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return o + n;
+}
+
+/*
+ * libtraceevent's "%6.1000d" (µs, rounded) and "%9.1d" (ns) time formats:
+ * "%5llu.%0*llu" when the value exceeds 10^prec, else "%12llu"; trace-cmd
+ * puts a blank in front. Other clocks print "%12llu" without the blank.
+ */
+static char *put_time(const struct tm_printer *p, char *o, int buf, uint64_t ts)
+{
+	bool usecs = buf >= 0 && buf < p->nbufs ? p->bufs[buf].usecs : true;
+	uint64_t t = ts, p10;
+	int prec;
+
+	if (!usecs)
+		return put_uint(o, ts, 12);
+	*o++ = ' ';
+	if (p->opts.nsec) {
+		prec = 9;
+		p10 = 1000000000ULL;
+	} else {
+		prec = 6;
+		p10 = 1000000ULL;
+		t = (ts + 500) / 1000;
+	}
+	if (p10 < t) {
+		o = put_uint(o, t / p10, 5);
+		*o++ = '.';
+		return put_zeroed(o, t % p10, prec);
+	}
+	return put_uint(o, t, 12);
+}
+
+void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_t ts,
+			  char *out, size_t len)
+{
+	char tmp[64], *e = put_time(p, tmp, buf, ts);
+
+	snprintf(out, len, "%.*s", (int)(e - tmp), tmp);
+}
+
+/* Copy n bytes in 8-byte words: both sides have room up to the next multiple of 8. */
+static inline char *copy_words(char *d, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i += 8)
+		__builtin_memcpy(d + i, s + i, 8);
+	return d + n;
+}
+
+static struct fast_slot *find_slot(struct tm_printer *p, const struct tep_record *r)
+{
+	int id = tep_data_type(p->tep, (struct tep_record *)r);
+	struct fast_slot *slot = &p->slots[id & (TM_EVENT_IDS - 1)];
+	size_t len, i;
+	char *h;
+
+	if (slot->known)
+		return slot;
+	slot->known = true;
+	slot->ev = tep_find_event(p->tep, id);
+	len = slot->ev ? strnlen(slot->ev->name, 256) : 0;
+	/* " name: " and blanks up to TM_NAME_COLS, with room for word copies */
+	h = malloc(len + TM_NAME_COLS + 16);
+	if (!h)
+		return slot;
+	h[0] = ' ';
+	memcpy(h + 1, slot->ev ? slot->ev->name : "", len);
+	h[len + 1] = ':';
+	h[len + 2] = ' ';
+	for (i = len; i < TM_NAME_COLS; i++)
+		h[i + 3] = ' ';
+	slot->head = h;
+	slot->head_len = (unsigned int)(len < TM_NAME_COLS ? TM_NAME_COLS + 3 : len + 3);
+	return slot;
+}
+
+static char *put_head(char *o, const struct fast_slot *slot)
+{
+	if (slot->head)
+		return copy_words(o, slot->head, slot->head_len);
+	memcpy(o, " : ", 3);
+	o += 3;
+	memset(o, ' ', TM_NAME_COLS);
+	return o + TM_NAME_COLS;
+}
+
+/* The "%16s-%-5d" task column, from the cache when nothing changed since. */
+static char *put_task(struct tm_printer *p, char *o, int pid)
+{
+	struct comm_entry *c = &p->comms[(unsigned int)pid % TM_COMM_CACHE];
+	const char *comm;
+	char *start = o;
+	size_t len;
+
+	if (c->gen == p->comm_gen && c->pid == pid)
+		return copy_words(o, c->text, c->len);
+	comm = tep_data_comm_from_pid(p->tep, pid);
+	len = strnlen(comm, 256);
+	o = put_padded(o, comm, len, 16);
+	*o++ = '-';
+	o = put_int(o, pid, -5);
+	len = (size_t)(o - start);
+	if (len <= sizeof(c->text) - 8) {
+		memcpy(c->text, start, len);
+		c->len = (unsigned int)len;
+		c->pid = pid;
+		c->gen = p->comm_gen;
+	}
+	return o;
+}
+
+#define TM_OBUF_FLUSH	(256 * 1024)
+
+int tm_printer_flush(struct tm_printer *p)
+{
+	if (p->obuf.len && fwrite_unlocked(p->obuf.buf, 1, p->obuf.len, p->out) != p->obuf.len) {
+		p->obuf.len = 0;
+		return tm_fail(errno, "write output");
+	}
+	p->obuf.len = 0;
+	return 0;
+}
+
+/* After each record: hand the buffer to out once it is large. */
+static int end_record(struct tm_printer *p)
+{
+	p->count++;
+	if (p->obuf.len >= TM_OBUF_FLUSH && tm_printer_flush(p))
+		return -1;
+	return ferror(p->out) ? tm_fail(errno, "write output") : 0;
+}
+
+static int put_out(struct tm_printer *p, const char *s, size_t len)
+{
+	if (tm_fastbuf_reserve(&p->obuf, len))
+		return tm_fail(ENOMEM, "output buffer");
+	tm_fastbuf_put(&p->obuf, s, len);
+	return 0;
+}
+
+static char *put_prefix(const struct tm_printer *p, char *o, int buf)
+{
+	const char *name = buf > 0 && buf < p->nbufs ? p->bufs[buf].name : NULL;
+
+	if (!p->prefix_width)
+		return o;
+	o = put_padded(o, name ? name : "", name ? strlen(name) : 0, p->prefix_width);
+	*o++ = name ? ':' : ' ';
+	*o++ = ' ';
+	return o;
+}
+
+static char *put_dropped(char *o, const struct tm_event_rec *rec)
+{
+	memcpy(o, "CPU:", 4);
+	o = put_int(o + 4, rec->cpu, 0);
+	*o++ = ' ';
+	*o++ = '[';
+	if (rec->missed > 0) {
+		o = put_int(o, rec->missed, 0);
+		*o++ = ' ';
+	}
+	memcpy(o, "EVENTS DROPPED]\n", 16);
+	return o + 16;
+}
+
+static int print_json(struct tm_printer *p, struct tep_record *r,
+		      const struct tm_event_rec *rec)
+{
+	const char *name = rec->buffer > 0 && rec->buffer < p->nbufs ?
+			   p->bufs[rec->buffer].name : NULL;
+	int pid = tep_data_pid(p->tep, r);
+
+	trace_seq_reset(&p->seq);
+	tm_json_event(p->tep, &p->seq, rec, tep_data_comm_from_pid(p->tep, pid), name);
+	trace_seq_putc(&p->seq, '\n');
+	if (put_out(p, p->seq.buffer, p->seq.len))
+		return -1;
+	return end_record(p);
+}
+
+/* libtraceevent's text for the event into p->seq (plugins may register comms). */
+static void tep_info(struct tm_printer *p, struct tep_record *r)
+{
+	p->comm_gen++;
+	trace_seq_reset(&p->seq);
+	tep_print_event(p->tep, &p->seq, r, "%s", p->opts.raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+}
+
+/* trace-cmd drops one trailing newline, then ends the line: keep it instead. */
+static int end_line(struct tm_printer *p, size_t start)
+{
+	if (p->obuf.len > start && p->obuf.buf[p->obuf.len - 1] == '\n')
+		return 0;
+	return put_out(p, "\n", 1);
+}
+
+static int put_info(struct tm_printer *p, const char *s, size_t len)
+{
+	size_t start = p->obuf.len;
+
+	return put_out(p, s, len) || end_line(p, start) ? -1 : 0;
+}
+
+/* Try the compiled format: 1 when it printed the text, 0 if not, -1 on error. */
+static int fast_info(struct tm_printer *p, struct tep_record *r, struct fast_slot *slot)
+{
+	size_t start = p->obuf.len;
+	struct tm_fastfmt *f;
+
+	if (slot->state == FAST_UNKNOWN) {
+		slot->fmt = tm_fastfmt_compile(p->tep, slot->ev, p->swap);
+		slot->state = slot->fmt ? FAST_CHECKING : FAST_OFF;
+		if (slot->fmt)
+			slot->fmt->comm_gen = &p->comm_gen;
+	}
+	if (slot->state == FAST_OFF)
+		return 0;
+	f = slot->fmt;
+	if (f->ops->render(f, &p->obuf, r->data, (uint32_t)r->size)) {
+		/* libtraceevent prints this one; the format may learn from it */
+		p->obuf.len = start;
+		tep_info(p, r);
+		if (f->ops->learn)
+			f->ops->learn(f, r->data, (uint32_t)r->size, p->seq.buffer, p->seq.len);
+		return put_info(p, p->seq.buffer, p->seq.len) ? -1 : 1;
+	}
+	if (slot->state == FAST_CHECKING) {
+		tep_info(p, r);
+		if (p->seq.len != p->obuf.len - start ||
+		    memcmp(p->seq.buffer, p->obuf.buf + start, p->seq.len)) {
+			slot->state = FAST_OFF;
+			tm_fastfmt_free(slot->fmt);
+			slot->fmt = NULL;
+			p->obuf.len = start;
+			return put_info(p, p->seq.buffer, p->seq.len) ? -1 : 1;
+		}
+		if (++slot->checked >= TM_FAST_CHECKS)
+			slot->state = FAST_ON;
+	}
+	return end_line(p, start) ? -1 : 1;
+}
+
+static int print_info(struct tm_printer *p, struct tep_record *r, struct fast_slot *slot)
+{
+	int ret = p->compile && slot->ev ? fast_info(p, r, slot) : 0;
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	tep_info(p, r);
+	return put_info(p, p->seq.buffer, p->seq.len);
+}
+
+int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
+{
+	struct tep_record r = {
+		.ts = rec->ts,
+		.missed_events = rec->missed,
+		.size = (int)rec->size,
+		.data = (void *)rec->data,
+		.cpu = rec->cpu,
+	};
+	struct fast_slot *slot;
+	char *o, *line;
+
+	if (p->opts.json)
+		return print_json(p, &r, rec);
+	/* prefix, drop notice, task, name: each bounded to 256 bytes */
+	if (tm_fastbuf_reserve(&p->obuf, 1536))
+		return tm_fail(ENOMEM, "output buffer");
+	line = o = p->obuf.buf + p->obuf.len;
+	o = put_prefix(p, o, rec->buffer);
+	if (rec->missed)
+		o = put_dropped(o, rec);
+	o = put_task(p, o, tep_data_pid(p->tep, &r));
+	*o++ = ' ';
+	*o++ = '[';
+	o = rec->cpu >= 0 && rec->cpu < 1000 ? put_zeroed(o, (uint64_t)rec->cpu, 3)
+					     : put_int(o, rec->cpu, 3);
+	*o++ = ']';
+	o = put_time(p, o, rec->buffer, rec->ts);
+	*o++ = ':';
+	slot = find_slot(p, &r);
+	o = put_head(o, slot);
+	p->obuf.len += (size_t)(o - line);
+	if (print_info(p, &r, slot))
+		return -1;
+	return end_record(p);
+}
+
+int tm_printer_page(struct tm_printer *p, int buf, int cpu, const void *page, size_t page_size,
+		    unsigned int commit_size, bool big_endian, struct tm_filter *filter)
+{
+	struct tm_event_rec ev = { .cpu = cpu, .buffer = buf };
+	struct tm_page pg;
+	struct tm_rec rec;
+	bool first = true;
+	int r;
+
+	if (tm_page_init(&pg, page, page_size, commit_size, big_endian))
+		return -1;
+	while ((r = tm_page_next(&pg, &rec)) > 0) {
+		ev.ts = rec.ts;
+		ev.data = rec.data;
+		ev.size = rec.size;
+		ev.missed = first ? pg.lost : 0;
+		first = false;
+		if (!tm_filter_pass(filter, &ev))
+			continue;
+		if (tm_printer_event(p, &ev))
+			return -1;
+	}
+	return r;
+}

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_print.c - the event printer and merge on the fixtures' raw pages and
+ * tracefs snapshot, compared byte for byte with trace-cmd's reports.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+#include "tm-events.h"
+#include "tm_test.h"
+
+struct raw_pages {
+	char	*data;
+	size_t	len, off;
+};
+
+static const void *raw_next(void *ctx)
+{
+	struct raw_pages *r = ctx;
+	const void *page;
+
+	if (r->off + 4096 > r->len)
+		return NULL;
+	page = r->data + r->off;
+	r->off += 4096;
+	return page;
+}
+
+static void raw_close(void *ctx)
+{
+	struct raw_pages *r = ctx;
+
+	free(r->data);
+	free(r);
+}
+
+static int add_raw(struct tm_merge *m, const char *name, int buf, int cpu)
+{
+	struct raw_pages *r = calloc(1, sizeof(*r));
+	struct tm_page_source src = {
+		.buffer = buf, .cpu = cpu, .page_size = 4096, .commit_size = 8,
+		.next_page = raw_next, .close = raw_close, .ctx = r,
+	};
+
+	if (!r)
+		return -1;
+	r->data = tm_read_file(tm_fixture(name), &r->len);
+	if (!r->data) {
+		free(r);
+		return -1;
+	}
+	return tm_merge_add(m, &src);
+}
+
+static struct tm_events *snapshot_events(bool no_plugins)
+{
+	char dir[4096], ksyms[4096];
+
+	snprintf(dir, sizeof(dir), "%s", tm_fixture("raw/tracefs-snapshot"));
+	snprintf(ksyms, sizeof(ksyms), "%s", tm_fixture("raw/kallsyms.subset"));
+	return tm_events_from_tracefs(dir, NULL, ksyms, no_plugins);
+}
+
+/* Print data sets (set B as instance "fmtspec" when given) and compare with a report. */
+static void check_report(struct tm_test *t, const char *set, const char *inst_set,
+			 bool no_plugins, const char *expected_file)
+{
+	struct tm_print_opts opts = { 0 };
+	struct tm_events *ev = snapshot_events(no_plugins);
+	struct tm_merge *m = tm_merge_new();
+	struct tm_printer *p = NULL;
+	struct tm_event_rec rec;
+	char path[64], *out = NULL, *exp = NULL;
+	size_t out_len = 0, exp_len;
+	FILE *f = open_memstream(&out, &out_len);
+	int r, cpu;
+
+	TM_REQUIRE(ev && m && f);
+	for (cpu = 0; cpu < 2; cpu++) {
+		snprintf(path, sizeof(path), "raw/%s.cpu%d.raw", set, cpu);
+		TM_CHECK(add_raw(m, path, 0, cpu) == 0);
+		if (inst_set) {
+			snprintf(path, sizeof(path), "raw/%s.cpu%d.raw", inst_set, cpu);
+			TM_CHECK(add_raw(m, path, 1, cpu) == 0);
+		}
+	}
+	p = tm_printer_new(tm_events_tep(ev), &opts, f);
+	TM_REQUIRE(p);
+	if (inst_set)
+		TM_CHECK(tm_printer_set_buffer(p, 1, "fmtspec", "local") == 0);
+	fputs("cpus=2\n", f);
+	while ((r = tm_merge_next(m, &rec)) > 0)
+		TM_CHECK(tm_printer_event(p, &rec) == 0);
+	TM_CHECK_INT(r, 0);
+	TM_CHECK(tm_printer_flush(p) == 0);
+	fclose(f);
+	exp = tm_read_file(tm_fixture(expected_file), &exp_len);
+	TM_REQUIRE(exp && out);
+	TM_CHECK_INT(out_len, exp_len);
+	if (out_len != exp_len || memcmp(out, exp, exp_len)) {
+		size_t i, line = 1;
+
+		for (i = 0; i < out_len && i < exp_len && out[i] == exp[i]; i++)
+			line += out[i] == '\n';
+		fprintf(stderr, "  %s: first difference at line %zu\n", expected_file, line);
+		t->failures++;
+	}
+	free(exp);
+	free(out);
+	tm_printer_free(p);
+	tm_merge_free(m);
+	tm_events_free(ev);
+}
+
+TM_TEST(print_set_a_matches_trace_cmd_report)
+{
+	check_report(t, "A", NULL, false, "sched-v7.report.txt");
+}
+
+TM_TEST(print_set_a_without_plugins_matches_report_n)
+{
+	check_report(t, "A", NULL, true, "sched-v7.report-noplugins.txt");
+}
+
+TM_TEST(print_lost_events_lines_match_report)
+{
+	check_report(t, "B", NULL, false, "lost-v6.report.txt");
+}
+
+TM_TEST(print_instance_prefixes_match_report)
+{
+	check_report(t, "A", "B", false, "multi-v6.report.txt");
+	check_report(t, "A", "B", true, "multi-v6.report-noplugins.txt");
+}
+
+/* Print n rounds of a data set's pages (timestamps repeat; the merge does not care). */
+static char *print_rounds(struct tm_test *t, const char *set, int rounds, bool no_plugins,
+			  bool tep_only, size_t *len)
+{
+	struct tm_print_opts opts = { .tep_only = tep_only };
+	struct tm_events *ev = snapshot_events(no_plugins);
+	struct tm_printer *p = ev ? tm_printer_new(tm_events_tep(ev), &opts, NULL) : NULL;
+	char path[64], *out = NULL, *raw[2] = { NULL, NULL };
+	size_t rlen[2] = { 0, 0 }, off;
+	FILE *f = open_memstream(&out, len);
+	int cpu, i;
+
+	if (!p || !f) {
+		t->failures++;
+		goto out;
+	}
+	tm_printer_free(p);
+	p = tm_printer_new(tm_events_tep(ev), &opts, f);
+	for (cpu = 0; cpu < 2; cpu++) {
+		snprintf(path, sizeof(path), "raw/%s.cpu%d.raw", set, cpu);
+		raw[cpu] = tm_read_file(tm_fixture(path), &rlen[cpu]);
+	}
+	for (i = 0; raw[0] && raw[1] && i < rounds; i++)
+		for (cpu = 0; cpu < 2; cpu++)
+			for (off = 0; off + 4096 <= rlen[cpu]; off += 4096)
+				TM_CHECK(tm_printer_page(p, 0, cpu, raw[cpu] + off, 4096, 8, false,
+							 NULL) >= 0);
+	TM_CHECK(tm_printer_flush(p) == 0);
+out:
+	tm_printer_free(p);
+	if (f)
+		fclose(f);
+	free(raw[0]);
+	free(raw[1]);
+	tm_events_free(ev);
+	return out;
+}
+
+/* The compiled formats (trusted after 256 checks) print what libtraceevent prints. */
+static void check_fast_matches_tep(struct tm_test *t, const char *set, bool no_plugins)
+{
+	size_t fast_len = 0, tep_len = 0;
+	char *fast = print_rounds(t, set, 8, no_plugins, false, &fast_len);
+	char *tep = print_rounds(t, set, 8, no_plugins, true, &tep_len);
+
+	TM_REQUIRE(fast && tep);
+	TM_CHECK(fast_len > 100000);
+	TM_CHECK_INT(fast_len, tep_len);
+	TM_CHECK(fast_len == tep_len && !memcmp(fast, tep, fast_len));
+	free(fast);
+	free(tep);
+}
+
+TM_TEST(print_compiled_formats_match_libtraceevent)
+{
+	check_fast_matches_tep(t, "A", false);
+	check_fast_matches_tep(t, "B", false);
+	check_fast_matches_tep(t, "A", true);
+}
+
+TM_TEST(print_nsec_timestamps_have_nine_decimals)
+{
+	struct tm_print_opts opts = { .nsec = true };
+	struct tm_events *ev = snapshot_events(false);
+	struct tm_printer *p = ev ? tm_printer_new(tm_events_tep(ev), &opts, NULL) : NULL;
+	char ts[64];
+
+	TM_REQUIRE(p);
+	tm_printer_format_ts(p, 0, 1415676475868ULL, ts, sizeof(ts));
+	TM_CHECK_STR(ts, "  1415.676475868");
+	tm_printer_free(p);
+	opts.nsec = false;
+	p = tm_printer_new(tm_events_tep(ev), &opts, NULL);
+	TM_REQUIRE(p);
+	tm_printer_format_ts(p, 0, 1415676475868ULL, ts, sizeof(ts));
+	TM_CHECK_STR(ts, "  1415.676476");
+	/* below one second: libtraceevent prints the bare count */
+	tm_printer_format_ts(p, 0, 999999ULL, ts, sizeof(ts));
+	TM_CHECK_STR(ts, "         1000");
+	TM_CHECK(tm_printer_set_buffer(p, 1, "inst", "counter") == 0);
+	tm_printer_format_ts(p, 1, 123456789ULL, ts, sizeof(ts));
+	TM_CHECK_STR(ts, "   123456789");
+	tm_printer_free(p);
+	tm_events_free(ev);
+}
