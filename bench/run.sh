@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# bench/run.sh - recorder overhead, loss, size and stop latency of tracemap
+# (mmap and --no-mmap), trace-cmd and perf on three count-bounded loads, plus
+# the two baselines (nothing traced; events on, nobody reading). Run by hand,
+# as root, on an otherwise idle machine:   bash bench/run.sh [REPS]
+# Prints one table (medians, min-max); raw rows go to bench/out/results.tsv.
+set -u
+cd "$(dirname "$0")/.."
+REPS=${1:-3}
+TRACEFS=/sys/kernel/tracing
+OUT=bench/out
+TRACEMAP=${TRACEMAP:-./tracemap}
+RECORDERS=${RECORDERS:-"none idle tracemap tracemap-nommap trace-cmd perf"}
+LOADS=${LOADS:-"msg pipe sys"}
+mkdir -p "$OUT"
+: > "$OUT/results.tsv"
+
+[ "$(id -u)" = 0 ] || { echo "bench/run.sh: run as root" >&2; exit 1; }
+for t in perf trace-cmd /usr/bin/time taskset; do
+	command -v "$t" >/dev/null || { echo "bench/run.sh: $t is missing" >&2; exit 1; }
+done
+[ -x "$TRACEMAP" ] || make -s tracemap
+
+events_of() {		# load -> tracepoint selection
+	case $1 in
+	msg|pipe) echo "sched" ;;
+	sys) echo "raw_syscalls" ;;
+	esac
+}
+
+run_load() {
+	case $1 in
+	msg)  perf bench sched messaging -g 10 -l 2500 >/dev/null 2>&1 ;;
+	pipe) perf bench sched pipe -l 1000000 >/dev/null 2>&1 ;;
+	sys)  taskset -c 0 dd if=/dev/zero of=/dev/null bs=1 count=10000000 2>/dev/null &
+	      taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=10000000 2>/dev/null &
+	      wait ;;
+	esac
+}
+
+recorder_cmd() {	# recorder events file -> argv
+	local sys=$2 f=$3
+	case $1 in
+	tracemap)	  echo "$TRACEMAP record -q -e $sys -b 4096 -o $f" ;;
+	tracemap-nommap)  echo "$TRACEMAP record -q --no-mmap -e $sys -b 4096 -o $f" ;;
+	trace-cmd)	  echo "trace-cmd record -B tmbench-$$ -d -k -q -e $sys -b 4096 -o $f" ;;
+	perf)		  echo "perf record -q -a -e $sys:* --exclude-perf -m 1024 -o $f" ;;
+	esac
+}
+
+# Lost and recorded events from the per-CPU stats stored in a trace.dat.
+dat_counts() {
+	trace-cmd report --stat -i "$1" 2>/dev/null | awk '
+		/^overrun:/ { lost += $2 } /^dropped events:/ { lost += $3 }
+		/^read events:/ { read += $3 }
+		END { printf "%d %d\n", read, lost }'
+}
+
+perf_counts() {
+	perf report -i "$1" --stats 2>/dev/null | awk '
+		/SAMPLE events:/ { ev = $NF } /LOST_SAMPLES events:/ { lost += $NF }
+		/ LOST events:/ { lost += $NF }
+		END { printf "%d %d\n", ev, lost }'
+}
+
+wall_now() { date +%s.%N; }
+
+# Kernel-only cost: events enabled in an instance nobody reads.
+with_idle_instance() {
+	local inst=$TRACEFS/instances/tmbench-idle-$$ sys=$1 load=$2
+	mkdir "$inst" && echo 4096 > "$inst/buffer_size_kb" && echo 1 > "$inst/events/$sys/enable"
+	local t0; t0=$(wall_now); run_load "$load"; local t1; t1=$(wall_now)
+	echo 0 > "$inst/tracing_on"
+	local ev; ev=$(awk '/^entries:/ { e += $2 } /^overrun:/ { e += $2 } END { print e + 0 }' \
+		"$inst"/per_cpu/cpu*/stats)
+	rmdir "$inst"
+	echo "$(echo "$t1 - $t0" | bc) $ev"
+}
+
+one_run() {	# recorder load rep
+	local rec=$1 load=$2 rep=$3 sys f tf pid rpid t0 t1 tstop texit
+	sys=$(events_of "$load")
+	f=$OUT/$rec-$load-$rep.dat
+	rm -f "$f"
+	case $rec in
+	none)
+		t0=$(wall_now); run_load "$load"; t1=$(wall_now)
+		printf '%s\t%s\t%s\t0\t0\t0\t0\t0\t0\t%s\n' "$load" "$rec" "$rep" "$(echo "$t1 - $t0" | bc)" \
+			>> "$OUT/results.tsv"
+		return ;;
+	idle)
+		read -r wall ev < <(with_idle_instance "$sys" "$load")
+		printf '%s\t%s\t%s\t0\t%s\t0\t0\t0\t0\t%s\n' "$load" "$rec" "$rep" "$ev" "$wall" \
+			>> "$OUT/results.tsv"
+		return ;;
+	esac
+	tf=$(mktemp)
+	set -f		# "sched:*" is perf's glob, not the shell's
+	# shellcheck disable=SC2046
+	/usr/bin/time -f '%U %S %M' -o "$tf" timeout -s KILL 600 $(recorder_cmd "$rec" "$sys" "$f") \
+		>/dev/null 2>"$OUT/$rec-$load-$rep.log" &
+	pid=$!
+	set +f
+	sleep 2				# let the recorder set up its buffers
+	t0=$(wall_now); run_load "$load"; t1=$(wall_now)
+	sleep 0.5
+	rpid=$(pgrep -P "$(pgrep -P $pid timeout || echo $pid)" | head -n1)
+	[ -n "$rpid" ] || rpid=$(pgrep -P "$pid" | head -n1)
+	tstop=$(wall_now)
+	kill -INT "$rpid" 2>/dev/null
+	wait "$pid"
+	texit=$(wall_now)
+	[ "$rec" = trace-cmd ] && rmdir "$TRACEFS/instances/tmbench-$$" 2>/dev/null
+	# GNU time prints a status line first when the recorder exits non-zero
+	read -r u s rss < <(tail -n 1 "$tf")
+	rm -f "$tf"
+	if [ "$rec" = perf ]; then read -r ev lost < <(perf_counts "$f")
+	else read -r ev lost < <(dat_counts "$f"); fi
+	local bytes; bytes=$(stat -c %s "$f" 2>/dev/null || echo 0)
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$load" "$rec" "$rep" \
+		"$(echo "$u + $s" | bc)" "$ev" "$lost" "$bytes" "$(echo "$texit - $tstop" | bc)" \
+		"$rss" "$(echo "$t1 - $t0" | bc)" >> "$OUT/results.tsv"
+	rm -f "$f"
+}
+
+for rep in $(seq "$REPS"); do
+	for load in $LOADS; do
+		for rec in $RECORDERS; do
+			echo "# rep $rep load $load recorder $rec" >&2
+			one_run "$rec" "$load" "$rep"
+		done
+	done
+done
+
+# Table: medians with min-max over the repetitions.
+awk -F'\t' '
+function med(a, n,   i, j, t) {
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{
+	k = $1 SUBSEP $2; n[k]++; order[k] = order[k] ? order[k] : ++seen
+	for (c = 4; c <= 10; c++) v[k, c, n[k]] = $c
+	keys[k] = 1; load[k] = $1; rec[k] = $2
+}
+END {
+	printf "%-5s %-16s %8s %12s %9s %8s %10s %8s %8s %8s %9s\n", "load", "recorder", "cpu_s",
+		"events", "lost", "lost%", "file_MB", "stop_s", "rss_MB", "wall_s", "ns/event"
+	for (k in keys) idx[order[k]] = k
+	for (i = 1; i <= seen; i++) {
+		k = idx[i]; m = n[k]
+		for (c = 4; c <= 10; c++) {
+			lo[c] = 1e30; hi[c] = -1
+			for (r = 1; r <= m; r++) { a[r] = v[k, c, r]; if (a[r] < lo[c]) lo[c] = a[r]; if (a[r] > hi[c]) hi[c] = a[r] }
+			md[c] = med(a, m)
+		}
+		tot = md[5] + md[6]
+		printf "%-5s %-16s %8.2f %12d %9d %7.3f%% %10.1f %8.2f %8.1f %8.2f %9s\n", load[k], rec[k],
+			md[4], md[5], md[6], tot ? 100 * md[6] / tot : 0, md[7] / 1048576, md[8],
+			md[9] / 1024, md[10], md[5] ? sprintf("%.0f", md[4] * 1e9 / md[5]) : "-"
+		printf "%-5s %-16s %8s %12s %9s %8s %10s %8s %8s %8s\n", "", "  min-max",
+			sprintf("%.2f-%.2f", lo[4], hi[4]), "", sprintf("%d-%d", lo[6], hi[6]), "",
+			sprintf("%.1f-%.1f", lo[7] / 1048576, hi[7] / 1048576),
+			sprintf("%.2f-%.2f", lo[8], hi[8]), "", sprintf("%.2f-%.2f", lo[10], hi[10])
+	}
+}' "$OUT/results.tsv"
