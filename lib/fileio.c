@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* fileio.c - small whole-file and all-bytes I/O helpers. */
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -87,5 +88,18 @@ int tm_pread_all(int fd, void *buf, size_t len, off_t off)
 		len -= n;
 		off += n;
 	}
+	return 0;
+}
+
+int tm_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len)
+		return tm_failx(ENAMETOOLONG, "path too long: %.80s...", buf);
 	return 0;
 }

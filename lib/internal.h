@@ -22,6 +22,8 @@ TM_HIDDEN int tm_failx(int err, const char *fmt, ...) TM_PRINTF(2, 3);
 /* Prefix the current message with "<fmt>: " (keeps errno). Returns -1. */
 TM_HIDDEN int tm_fail_prefix(const char *fmt, ...) TM_PRINTF(1, 2);
 
+/* snprintf a path into buf; -1 with ENAMETOOLONG (message set) if it does not fit. */
+TM_HIDDEN int tm_path(char *buf, size_t len, const char *fmt, ...) TM_PRINTF(3, 4);
 /* Read a whole (small) file into a malloc'ed NUL-terminated buffer. */
 TM_HIDDEN char *tm_read_file(const char *path, size_t *len);
 /* Write all of buf, retrying on short writes and EINTR (no message). */

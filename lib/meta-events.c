@@ -17,19 +17,6 @@ void tm_text_free(struct tm_text *t)
 	t->len = 0;
 }
 
-int tm_path(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= len)
-		return tm_failx(ENAMETOOLONG, "path too long: %.80s...", buf);
-	return 0;
-}
-
 static int tm_text_read(struct tm_text *t, const char *path)
 {
 	t->data = tm_read_file(path, &t->len);

@@ -23,7 +23,7 @@ static bool tm_is_subdir(const char *parent, const char *name)
 
 	if (name[0] == '.')
 		return false;
-	if (tm_sess_path(path, sizeof(path), "%s/%s/enable", parent, name))
+	if (tm_path(path, sizeof(path), "%s/%s/enable", parent, name))
 		return false;
 	return !access(path, F_OK);
 }
@@ -34,7 +34,7 @@ static int tm_ev_enable(struct tm_ev_match *m, const char *rel)
 	char file[PATH_MAX];
 
 	if (m->filter) {
-		if (tm_sess_path(file, sizeof(file), "events/%s/filter", rel))
+		if (tm_path(file, sizeof(file), "events/%s/filter", rel))
 			return -1;
 		if (tm_sess_write(m->dir, file, m->filter)) {
 			if (errno == EINVAL) {
@@ -50,7 +50,7 @@ static int tm_ev_enable(struct tm_ev_match *m, const char *rel)
 			return -1;
 		}
 	}
-	if (tm_sess_path(file, sizeof(file), "events/%s/enable", rel) ||
+	if (tm_path(file, sizeof(file), "events/%s/enable", rel) ||
 	    tm_sess_write(m->dir, file, "1"))
 		return -1;
 	m->matched++;
@@ -65,7 +65,7 @@ static int tm_ev_scan_system(struct tm_ev_match *m, const char *sys, const char 
 	int ret = 0;
 	DIR *dir;
 
-	if (tm_sess_path(path, sizeof(path), "%s/events/%s", m->dir, sys))
+	if (tm_path(path, sizeof(path), "%s/events/%s", m->dir, sys))
 		return -1;
 	dir = opendir(path);
 	if (!dir)
@@ -73,7 +73,7 @@ static int tm_ev_scan_system(struct tm_ev_match *m, const char *sys, const char 
 	while (!ret && (d = readdir(dir))) {
 		if (!tm_is_subdir(path, d->d_name) || fnmatch(pat, d->d_name, 0))
 			continue;
-		ret = tm_sess_path(rel, sizeof(rel), "%s/%s", sys, d->d_name) ?:
+		ret = tm_path(rel, sizeof(rel), "%s/%s", sys, d->d_name) ?:
 		      tm_ev_enable(m, rel);
 	}
 	closedir(dir);
@@ -91,7 +91,7 @@ static int tm_ev_scan(struct tm_ev_match *m, const char *sys_pat, const char *ev
 	int ret = 0;
 	DIR *dir;
 
-	if (tm_sess_path(path, sizeof(path), "%s/events", m->dir))
+	if (tm_path(path, sizeof(path), "%s/events", m->dir))
 		return -1;
 	dir = opendir(path);
 	if (!dir)

@@ -7,7 +7,6 @@
 #include "tm-record.h"
 
 /* snprintf into a path buffer; -1 (ENAMETOOLONG, message set) when it does not fit. */
-TM_HIDDEN int tm_sess_path(char *buf, size_t len, const char *fmt, ...) TM_PRINTF(3, 4);
 /* Write text to <dir>/<file> (truncating); message names the file and errno. */
 TM_HIDDEN int tm_sess_write(const char *dir, const char *file, const char *text);
 /* Like tm_sess_write() without O_TRUNC (pid lists append). */

@@ -25,7 +25,7 @@ static int tm_sess_put(const char *dir, const char *file, const char *text, int 
 	char path[PATH_MAX];
 	int fd, ret = 0;
 
-	if (tm_sess_path(path, sizeof(path), "%s/%s", dir, file))
+	if (tm_path(path, sizeof(path), "%s/%s", dir, file))
 		return -1;
 	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
 	if (fd < 0)
@@ -35,19 +35,6 @@ static int tm_sess_put(const char *dir, const char *file, const char *text, int 
 	if (close(fd) && !ret)
 		ret = tm_fail(errno, "write '%s' to %s", text, path);
 	return ret;
-}
-
-int tm_sess_path(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= len)
-		return tm_failx(ENAMETOOLONG, "path too long: %s", buf);
-	return 0;
 }
 
 int tm_sess_write(const char *dir, const char *file, const char *text)
@@ -74,14 +61,14 @@ static int tm_sess_option(const char *dir, const char *opt)
 	char rel[PATH_MAX], path[PATH_MAX];
 	const char *name = opt, *val = "1";
 
-	if (tm_sess_path(path, sizeof(path), "%s/options/%s", dir, opt))
+	if (tm_path(path, sizeof(path), "%s/options/%s", dir, opt))
 		return -1;
 	if (access(path, F_OK) && !strncmp(opt, "no", 2)) {
 		name = opt + 2;
 		val = "0";
 	}
-	if (tm_sess_path(rel, sizeof(rel), "options/%s", name) ||
-	    tm_sess_path(path, sizeof(path), "%s/%s", dir, rel))
+	if (tm_path(rel, sizeof(rel), "options/%s", name) ||
+	    tm_path(path, sizeof(path), "%s/%s", dir, rel))
 		return -1;
 	if (!*name || strchr(name, '/') || access(path, F_OK))
 		return tm_failx(EINVAL, "unknown tracefs option '%s' (see tracemap list -o)", opt);
@@ -103,7 +90,7 @@ static int tm_sess_read_page_size(struct tm_session *s)
 	long kb;
 
 	s->page_size = sysconf(_SC_PAGESIZE);
-	if (tm_sess_path(path, sizeof(path), "%s/buffer_subbuf_size_kb", s->dir))
+	if (tm_path(path, sizeof(path), "%s/buffer_subbuf_size_kb", s->dir))
 		return -1;
 	if (access(path, F_OK))
 		return 0;	/* kernels before 6.8: one page per sub-buffer */
@@ -269,7 +256,7 @@ int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_ksta
 	char path[PATH_MAX], *text, *line, *save = NULL;
 
 	memset(st, 0, sizeof(*st));
-	if (tm_sess_path(path, sizeof(path), "%s/per_cpu/cpu%d/stats", s->dir, cpu))
+	if (tm_path(path, sizeof(path), "%s/per_cpu/cpu%d/stats", s->dir, cpu))
 		return -1;
 	text = tm_read_file(path, NULL);
 	if (!text)

@@ -46,7 +46,6 @@ TM_HIDDEN int tm_meta_read_events(struct tm_meta *meta, const char *tracefs,
 				  const char *instance);
 TM_HIDDEN void tm_text_free(struct tm_text *t);
 /* snprintf into a path buffer; -1 (ENAMETOOLONG, message set) when it does not fit. */
-TM_HIDDEN int tm_path(char *buf, size_t len, const char *fmt, ...) TM_PRINTF(3, 4);
 
 /* A growable buffer; a failed allocation sticks in err and later puts do nothing. */
 struct tm_buf {
