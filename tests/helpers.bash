@@ -80,3 +80,23 @@ tm_status() {
 		return 1
 	fi
 }
+
+# Start `tracemap record -v ARGS` in the background, bounded by TIMEOUT seconds,
+# and wait until its instance traces. Sets REC_ERR (its stderr), REC_BG (the
+# timeout wrapper's pid), REC_INST (tracemap-<pid>) and REC_PID.
+tm_record_bg() {
+	local limit=$1 i
+	shift
+	REC_ERR=$TM_TMP/rec.err
+	REC_INST=
+	timeout -s KILL "$limit" "$TRACEMAP" record -v "$@" 2>"$REC_ERR" &
+	REC_BG=$!
+	for ((i = 0; i < 600; i++)); do
+		REC_INST=$(sed -n 's/.*instance \(tracemap-[0-9]*\),.*/\1/p' "$REC_ERR")
+		[ -n "$REC_INST" ] &&
+			[ "$(cat "$TRACEFS/instances/$REC_INST/tracing_on" 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	[ -n "$REC_INST" ] || { cat "$REC_ERR" >&2; return 1; }
+	REC_PID=${REC_INST#tracemap-}
+}

@@ -15,19 +15,7 @@ teardown() { tm_kernel_teardown; }
 
 # Start `tracemap record -v ARGS` in the background (trace_marker lines only).
 rec_start() {
-	local i
-	REC_ERR=$TM_TMP/rec.err
-	REC_INST=
-	timeout -s KILL 120 "$TRACEMAP" record -v -o "$TM_TMP/l.dat" "$@" 2>"$REC_ERR" &
-	REC_BG=$!
-	for ((i = 0; i < 600; i++)); do
-		REC_INST=$(sed -n 's/.*instance \(tracemap-[0-9]*\),.*/\1/p' "$REC_ERR")
-		[ -n "$REC_INST" ] &&
-			[ "$(cat "$TRACEFS/instances/$REC_INST/tracing_on" 2>/dev/null)" = 1 ] && break
-		sleep 0.05
-	done
-	[ -n "$REC_INST" ] || { cat "$REC_ERR" >&2; return 1; }
-	REC_PID=${REC_INST#tracemap-}
+	tm_record_bg 120 -o "$TM_TMP/l.dat" "$@"
 }
 
 rec_stop() {

@@ -11,19 +11,7 @@ teardown() { tm_kernel_teardown; }
 # Record ARGS in the background with -v; sets REC_BG (job), REC_INST, REC_PID, REC_ERR
 # once the instance traces.
 rec_start() {
-	local i
-	REC_ERR=$TM_TMP/rec.err
-	REC_INST=
-	timeout -s KILL 60 "$TRACEMAP" record -v "$@" 2>"$REC_ERR" &
-	REC_BG=$!
-	for ((i = 0; i < 600; i++)); do
-		REC_INST=$(sed -n 's/.*instance \(tracemap-[0-9]*\),.*/\1/p' "$REC_ERR")
-		[ -n "$REC_INST" ] &&
-			[ "$(cat "$TRACEFS/instances/$REC_INST/tracing_on" 2>/dev/null)" = 1 ] && break
-		sleep 0.05
-	done
-	[ -n "$REC_INST" ] || { cat "$REC_ERR" >&2; return 1; }
-	REC_PID=${REC_INST#tracemap-}
+	tm_record_bg 60 "$@"
 }
 
 # Send signal $1 to the recorder and wait for it; REC_STATUS is its exit status.
