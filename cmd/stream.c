@@ -1,11 +1,298 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* stream.c - placeholder until the subcommand lands (replaced by its issue). */
+/*
+ * stream.c - `tracemap stream`: the capture (capture.c) feeding the live
+ * merge (lib/live.c) instead of a file; events on stdout in timestamp order,
+ * as text like `tracemap report` or as JSON lines.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture.h"
 #include "cmd.h"
+#include "signals.h"
+#include "tm-live.h"
+
+#define SUB			"stream"
+#define STREAM_POLL_MS		50	/* recorder poll timeout: quiet CPUs flush this often */
+#define STREAM_STEP_MS		50	/* longest sleep of the main loop */
+#define STREAM_CMDLINES_NS	1000000000ull
+
+enum {
+	OPT_JSON = 0x100,
+};
+
+struct stream_opts {
+	struct capture_opts	cap;
+	bool			json;
+};
+
+struct stream {
+	const struct stream_opts	*o;
+	struct capture			cap;
+	struct tm_events		*ev;
+	struct tm_printer		*printer;
+	struct tm_live			*live;
+	uint64_t			cmdlines_at;
+	bool				gone;		/* the reader of stdout left */
+	bool				failed;
+};
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Output:", 3 },
+	{ "json", OPT_JSON, NULL, 0, "one JSON object per event and line", 3 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Print ftrace events of a private tracefs instance live, in timestamp order."
+	"\vWithout COMMAND, streams until SIGINT/SIGTERM/SIGHUP, --duration, or until "
+	"the reader of stdout goes away. With COMMAND, streams until it exits. Lines "
+	"look like `tracemap report` output; loss shows as CPU:N [EVENTS DROPPED] lines "
+	"and in the summary on stderr.\n\n"
+	"Examples:\n"
+	"  tracemap stream -e sched | grep -m5 sleep\n"
+	"  tracemap stream --json -e irq | jq -r .event\n"
+	"  tracemap stream -F -e syscalls -- ls\n\n"
+	"Exit status: 0 ok (also when the reader of stdout left), 1 failure, 2 usage error.\n"
+	"See tracemap-stream(1).";
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct stream_opts *o = state->input;
+
+	(void)arg;
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->cap;
+		break;
+	case OPT_JSON: o->json = true; break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_child children[] = {
+	{ &capture_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+static const struct argp stream_argp = {
+	.options = options,
+	.parser = parse_opt,
+	.args_doc = "[-- COMMAND [ARG...]]",
+	.doc = doc,
+	.children = children,
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- setup ---- */
+
+static void free_systems(const char **sys)
+{
+	for (size_t i = 0; sys && sys[i]; i++)
+		free((char *)sys[i]);
+	free(sys);
+}
+
+/* True when -e e names a system (not an event, not a glob). */
+static bool is_system(const char *tracefs, const char *e, size_t len)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/events/%.*s", tracefs, (int)len, e);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The event systems to parse formats of: the system of every -e, or all of
+ * them (NULL) when one is "all", a glob system, or a bare event name.
+ */
+static const char **event_systems(const struct capture_opts *o, const char *tracefs)
+{
+	const char **sys;
+
+	if (!o->nr_events)
+		return NULL;
+	sys = calloc(o->nr_events + 1, sizeof(*sys));
+	if (!sys)
+		return NULL;
+	for (size_t i = 0; i < o->nr_events; i++) {
+		const char *e = o->events[i].event, *colon = strchr(e, ':');
+		size_t len = colon ? (size_t)(colon - e) : strlen(e);
+		const char *glob = strpbrk(e, "*?[");
+
+		if (!strcmp(e, "all") || (glob && glob < e + len) ||
+		    (!colon && !is_system(tracefs, e, len)))
+			goto all;
+		sys[i] = strndup(e, len);
+		if (!sys[i])
+			goto all;
+	}
+	return sys;
+all:
+	free_systems(sys);
+	return NULL;
+}
+
+/*
+ * stdout: the printer collects text in its own large buffer and hands it
+ * over once per step; on a terminal stdio passes each line on at once.
+ */
+static int setup_stdout(void)
+{
+	if (isatty(STDOUT_FILENO))
+		return setvbuf(stdout, NULL, _IOLBF, 0);
+	return 0;
+}
+
+static int open_decoder(struct stream *s)
+{
+	const char *tracefs = tm_session_tracefs(s->cap.sess);
+	const char **sys = event_systems(&s->o->cap, tracefs);
+	struct tm_print_opts po = { .json = s->o->json };
+	struct tm_live_opts lo = {
+		.ncpus = s->cap.ncpus,
+		.cpus = s->cap.cpus,
+		.page_size = tm_session_page_size(s->cap.sess),
+		.out = stdout,
+	};
+
+	s->ev = tm_events_from_tracefs(tracefs, sys, "/proc/kallsyms", false);
+	free_systems(sys);
+	if (!s->ev)
+		return -1;
+	s->printer = tm_printer_new(tm_events_tep(s->ev), &po, stdout);
+	if (!s->printer)
+		return -1;
+	if (s->o->cap.clock && tm_printer_set_buffer(s->printer, 0, NULL, s->o->cap.clock))
+		return -1;
+	lo.printer = s->printer;
+	s->live = tm_live_new(&lo);
+	s->cmdlines_at = mono_ns();
+	return s->live ? 0 : -1;
+}
+
+/* ---- the loop ---- */
+
+static bool reader_gone(int err)
+{
+	return err == EPIPE || err == EBADF;
+}
+
+/* Print what is safe; on a write error stop quietly if the reader left. */
+static int stream_print(struct stream *s, bool final)
+{
+	int r;
+
+	do {
+		r = tm_live_step(s->live, final);
+	} while (r > 0 && (final || !tm_signals_stop_count()));
+	if (r >= 0)
+		return 0;
+	if (reader_gone(errno)) {
+		s->gone = true;
+		tm_live_discard(s->live);
+	} else {
+		tm_cmd_fail(SUB);
+		s->failed = true;
+	}
+	return -1;
+}
+
+/* A pipe on stdout whose reader closed it: stop even while no event comes. */
+static bool stdout_broken(void)
+{
+	struct pollfd pfd = { .fd = STDOUT_FILENO, .events = 0 };
+
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLERR | POLLNVAL));
+}
+
+/* capture_wait()'s idle hook: wait for a drain round, take signals, print. */
+static int stream_idle(void *ctx, int ms)
+{
+	struct stream *s = ctx;
+	uint64_t now;
+
+	tm_live_wait(s->live, ms < STREAM_STEP_MS ? ms : STREAM_STEP_MS);
+	tm_signals_wait(0);
+	now = mono_ns();
+	if (now - s->cmdlines_at >= STREAM_CMDLINES_NS) {
+		/* new tasks get their names; a failed re-read keeps the old ones */
+		tm_events_reload_cmdlines(s->ev, tm_session_tracefs(s->cap.sess));
+		s->cmdlines_at = now;
+	}
+	if (stream_print(s, false))
+		return 1;
+	if (stdout_broken()) {
+		s->gone = true;
+		tm_live_discard(s->live);
+		return 1;
+	}
+	return 0;
+}
+
+static int stream_run(const struct stream_opts *o)
+{
+	struct stream s = { .o = o };
+	struct capture_sink cs = { .timeout_ms = STREAM_POLL_MS, .emit_partial = true };
+	int ret = TM_EXIT_FAIL;
+
+	if (capture_open(&s.cap, &o->cap, SUB))
+		goto out;
+	if (setup_stdout() || open_decoder(&s)) {
+		tm_cmd_fail(SUB);
+		goto out;
+	}
+	cs.sink = tm_live_sink(s.live);
+	if (capture_start(&s.cap, &cs))
+		goto out;
+	capture_wait(&s.cap, stream_idle, &s);
+	/* the final drain must never wait for the printer */
+	tm_live_set_unbounded(s.live);
+	if (capture_stop(&s.cap))
+		goto out;
+	if (!s.gone && !s.failed)
+		stream_print(&s, true);
+	if (s.failed)
+		goto out;
+	capture_summary(&s.cap, NULL);
+	ret = TM_EXIT_OK;
+out:
+	ret = capture_close(&s.cap, ret);
+	tm_live_free(s.live);
+	tm_printer_free(s.printer);
+	tm_events_free(s.ev);
+	if (fflush(stdout) && !s.gone && !reader_gone(errno) && ret == TM_EXIT_OK)
+		ret = tm_cmd_fail(SUB);
+	return ret;
+}
 
 int cmd_stream(int argc, char **argv)
 {
-	(void)argc;
-	tm_cmd_err("stream", "not implemented yet");
-	(void)argv;
-	return TM_EXIT_FAIL;
+	struct stream_opts o;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	capture_opts_init(&o.cap);
+	argp_parse(&stream_argp, argc, argv, ARGP_IN_ORDER, NULL, &o);
+	ret = stream_run(&o);
+	capture_opts_free(&o.cap);
+	return ret;
 }

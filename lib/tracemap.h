@@ -26,5 +26,6 @@ const char *tm_last_error(void);
 #include "tm-list.h"
 #include "tm-events.h"
 #include "tm-record.h"
+#include "tm-live.h"
 
 #endif /* TRACEMAP_H */

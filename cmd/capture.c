@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * capture.c - what record and stream share: the capture options (argp
+ * child), the session, recorder threads feeding a sink, the optional
+ * COMMAND, waiting for the stop, the final drain, the summary, cleanup.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "cmd.h"
+#include "signals.h"
+
+/* ---- options ---- */
+
+enum {
+	OPT_SUBBUF = 0x200,
+	OPT_WAKEUP,
+	OPT_NO_MMAP,
+	OPT_DURATION,
+};
+
+static const struct argp_option capture_options[] = {
+	{ NULL, 0, NULL, 0, "What to trace:", 1 },
+	{ "event", 'e', "EVENT", 0, "enable EVENT: all, SYSTEM, SYSTEM:EVENT, EVENT; globs "
+	  "like 'sched:sched_wak*' (repeatable)", 1 },
+	{ "filter", 'f', "FILTER", 0, "filter for the preceding -e (kernel filter syntax)", 1 },
+	{ "pid", 'P', "PID", 0, "trace only events of PID (repeatable)", 1 },
+	{ NULL, 'F', NULL, 0, "trace only the COMMAND", 1 },
+	{ NULL, 'c', NULL, 0, "with -F or -P: also trace children forked later", 1 },
+	{ "cpumask", 'M', "CPUMASK", 0, "trace only the CPUs of the hex mask (e.g. 3)", 1 },
+	{ NULL, 0, NULL, 0, "Buffer:", 2 },
+	{ "buffer-size", 'b', "KB", 0, "per-CPU ring buffer size in KiB", 2 },
+	{ "subbuf-size", OPT_SUBBUF, "KB", 0, "sub-buffer (page) size in KiB", 2 },
+	{ "clock", 'C', "CLOCK", 0, "trace clock (local, global, mono, ...)", 2 },
+	{ "option", 'O', "OPTION", 0, "set a tracefs option in the instance, "
+	  "'noOPTION' clears it (e.g. nooverwrite; repeatable)", 2 },
+	{ "wakeup-percent", OPT_WAKEUP, "N", 0, "wake the readers when a CPU buffer is N% "
+	  "full (buffer_percent, 0-100)", 2 },
+	{ "no-mmap", OPT_NO_MMAP, NULL, 0, "read pages with read(2) instead of mapping the "
+	  "ring buffer", 2 },
+	{ NULL, 0, NULL, 0, "Run:", 4 },
+	{ "duration", OPT_DURATION, "SECONDS", 0, "stop after SECONDS", 4 },
+	{ "quiet", 'q', NULL, 0, "no summary", 4 },
+	{ "verbose", 'v', NULL, 0, "say what runs: instance, mmap or read() per CPU", 4 },
+	{ 0 }
+};
+
+static void *grow(struct argp_state *state, void *p, size_t n, size_t size)
+{
+	void *q = realloc(p, (n + 1) * size);
+
+	if (!q)
+		argp_failure(state, 1, ENOMEM, "options");
+	return q;
+}
+
+static long num_arg(struct argp_state *state, const char *what, const char *s,
+		    long min, long max)
+{
+	long v;
+
+	if (!tm_parse_long(s, min, max, &v))
+		argp_error(state, "bad %s '%s' (expected %ld-%ld)", what, s, min, max);
+	return v;
+}
+
+static double duration_arg(struct argp_state *state, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || !*s || *end || !isfinite(v) || v <= 0 || v > 1e7)
+		argp_error(state, "bad duration '%s' (expected seconds > 0)", s);
+	return v;
+}
+
+static void add_event(struct argp_state *state, struct capture_opts *o, const char *ev)
+{
+	o->events = grow(state, o->events, o->nr_events, sizeof(*o->events));
+	o->events[o->nr_events++] = (struct tm_event_spec){ .event = ev };
+}
+
+static void add_filter(struct argp_state *state, struct capture_opts *o, const char *f)
+{
+	if (!o->nr_events)
+		argp_error(state, "-f '%s' needs an -e before it", f);
+	if (o->events[o->nr_events - 1].filter)
+		argp_error(state, "-e '%s' already has a filter", o->events[o->nr_events - 1].event);
+	o->events[o->nr_events - 1].filter = f;
+}
+
+static void add_option(struct argp_state *state, struct capture_opts *o, const char *opt)
+{
+	o->options = grow(state, o->options, o->nr_options + 1, sizeof(*o->options));
+	o->options[o->nr_options++] = opt;
+	o->options[o->nr_options] = NULL;
+}
+
+static error_t capture_parse(int key, char *arg, struct argp_state *state)
+{
+	struct capture_opts *o = state->input;
+
+	switch (key) {
+	case 'e': add_event(state, o, arg); break;
+	case 'f': add_filter(state, o, arg); break;
+	case 'b': o->buffer_kb = num_arg(state, "buffer size", arg, 1, 1L << 30); break;
+	case OPT_SUBBUF: o->subbuf_kb = num_arg(state, "sub-buffer size", arg, 1, 1024); break;
+	case 'C': o->clock = arg; break;
+	case 'M': o->cpumask = arg; break;
+	case 'P':
+		o->pids = grow(state, o->pids, o->nr_pids, sizeof(*o->pids));
+		o->pids[o->nr_pids++] = (pid_t)num_arg(state, "pid", arg, 1, 1L << 22);
+		break;
+	case 'F': o->trace_command = true; break;
+	case 'c': o->children = true; break;
+	case 'O': add_option(state, o, arg); break;
+	case OPT_WAKEUP: o->wakeup_percent = num_arg(state, "wakeup percent", arg, 0, 100); break;
+	case 'q': o->quiet = true; break;
+	case 'v': o->verbose = true; break;
+	case OPT_NO_MMAP: o->no_mmap = true; break;
+	case OPT_DURATION: o->duration = duration_arg(state, arg); break;
+	case ARGP_KEY_ARG:
+		/* the first non-option starts COMMAND: the rest are its arguments */
+		o->command = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (o->trace_command && !o->command)
+			argp_error(state, "-F needs a COMMAND");
+		if (o->children && !o->trace_command && !o->nr_pids)
+			argp_error(state, "-c needs -F or -P");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp capture_argp = {
+	.options = capture_options,
+	.parser = capture_parse,
+};
+
+void capture_opts_init(struct capture_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->wakeup_percent = -1;
+}
+
+void capture_opts_free(struct capture_opts *o)
+{
+	free(o->events);
+	free(o->pids);
+	free(o->options);
+}
+
+/* ---- COMMAND ---- */
+
+/* Fork COMMAND, blocked on a pipe until release_child(): the instance is ready first. */
+static int spawn_child(struct capture *r)
+{
+	int fds[2];
+	char c;
+
+	if (pipe2(fds, O_CLOEXEC)) {
+		tm_cmd_err(r->sub, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	r->child = fork();
+	if (r->child < 0) {
+		tm_cmd_err(r->sub, "fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (r->child == 0) {
+		tm_signals_reset_child();
+		close(fds[1]);
+		/* EOF without a byte means the parent gave up: do not run */
+		if (read(fds[0], &c, 1) != 1)
+			_exit(127);
+		execvp(r->o->command[0], r->o->command);
+		fprintf(stderr, "tracemap %s: cannot run %s: %s\n", r->sub, r->o->command[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(fds[0]);
+	r->go_fd = fds[1];
+	return 0;
+}
+
+static void release_child(struct capture *r)
+{
+	if (r->go_fd < 0)
+		return;
+	if (write(r->go_fd, "g", 1) != 1)
+		tm_cmd_err(r->sub, "start %s: %s", r->o->command[0], strerror(errno));
+	close(r->go_fd);
+	r->go_fd = -1;
+}
+
+static void reap_child(struct capture *r, bool block)
+{
+	pid_t p;
+
+	if (r->child <= 0 || r->child_done)
+		return;
+	do {
+		p = waitpid(r->child, &r->child_status, block ? 0 : WNOHANG);
+	} while (p < 0 && errno == EINTR);
+	if (p == r->child)
+		r->child_done = true;
+}
+
+/* On a failure before the child ran: it never execs (closing go_fd gives it EOF). */
+static void abandon_child(struct capture *r)
+{
+	if (r->go_fd >= 0) {
+		close(r->go_fd);
+		r->go_fd = -1;
+	}
+	reap_child(r, true);
+}
+
+/* ---- waiting ---- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void capture_wait(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
+{
+	double end = r->o->duration > 0 ? now_s() + r->o->duration : 0;
+
+	for (;;) {
+		int timeout = 200;
+
+		if (tm_signals_stop_count())
+			break;
+		if (tm_signals_child_event()) {
+			tm_signals_clear_child();
+			reap_child(r, false);
+		}
+		if (r->child > 0 && r->child_done)
+			break;
+		if (tm_recorder_failed(r->rec))
+			break;
+		if (end) {
+			double left = end - now_s();
+
+			if (left <= 0)
+				break;
+			if (left * 1000 < timeout)
+				timeout = (int)(left * 1000) + 1;
+		}
+		if (!idle)
+			tm_signals_wait(timeout);
+		else if (idle(ctx, timeout))
+			break;
+	}
+	/* a stop signal goes on to COMMAND, which would have got it from the terminal */
+	if (r->child > 0 && !r->child_done && tm_signals_stop_count())
+		kill(r->child, tm_signals_last());
+}
+
+/* ---- setup ---- */
+
+static int select_cpus(struct capture *r)
+{
+	r->ncpus = get_nprocs_conf();
+	r->cpus = calloc(r->ncpus, sizeof(*r->cpus));
+	r->kstats = calloc(r->ncpus, sizeof(*r->kstats));
+	if (!r->cpus || !r->kstats) {
+		tm_cmd_err(r->sub, "out of memory");
+		return -1;
+	}
+	if (r->o->cpumask) {
+		if (!tm_cpumask_parse(r->o->cpumask, r->cpus, r->ncpus))
+			return 0;
+		tm_cmd_fail(r->sub);
+		return -1;
+	}
+	for (int cpu = 0; cpu < r->ncpus; cpu++)
+		r->cpus[cpu] = true;
+	return 0;
+}
+
+int capture_open(struct capture *r, const struct capture_opts *o, const char *sub)
+{
+	struct tm_session_opts so = {
+		.buffer_kb = o->buffer_kb,
+		.subbuf_kb = o->subbuf_kb,
+		.clock = o->clock,
+		.options = o->options,
+		.events = o->events,
+		.nr_events = o->nr_events,
+		.pids = o->pids,
+		.nr_pids = o->nr_pids,
+		.follow_children = o->children,
+		.wakeup_percent = (int)o->wakeup_percent,
+		.cpumask = o->cpumask,
+	};
+	const char *tracefs;
+
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	r->sub = sub;
+	r->go_fd = -1;
+	tm_signals_init(sub);
+	if (select_cpus(r))
+		return -1;
+	tracefs = tm_tracefs_open(true);
+	if (tracefs)
+		r->sess = tm_session_create(tracefs, &so);
+	if (!r->sess) {
+		tm_cmd_fail(sub);
+		return -1;
+	}
+	return 0;
+}
+
+static int open_recorder(struct capture *r, const struct capture_sink *s)
+{
+	struct tm_recorder_opts ro = {
+		.cpus = r->cpus,
+		.ncpus = r->ncpus,
+		.use_mmap = !r->o->no_mmap,
+		.timeout_ms = s->timeout_ms,
+		.emit_partial = s->emit_partial,
+	};
+
+	r->rec = tm_recorder_create(tm_session_dir(r->sess), tm_session_page_size(r->sess),
+				    &ro, &s->sink);
+	if (!r->rec) {
+		tm_cmd_fail(r->sub);
+		return -1;
+	}
+	if (r->o->verbose) {
+		tm_cmd_err(r->sub, "instance %s, sub-buffer %zu bytes", tm_session_name(r->sess),
+			   tm_session_page_size(r->sess));
+		for (int cpu = 0; cpu < r->ncpus; cpu++) {
+			const char *why = tm_recorder_fallback_reason(r->rec, cpu);
+
+			if (!r->cpus[cpu])
+				continue;
+			if (why)
+				tm_cmd_err(r->sub, "cpu%d: read() path (%s)", cpu, why);
+			else
+				tm_cmd_err(r->sub, "cpu%d: mmap path", cpu);
+		}
+	}
+	return 0;
+}
+
+/*
+ * COMMAND forked (blocked), threads up, our own threads filtered out,
+ * COMMAND's pid in, then tracing on.
+ */
+static int start_tracing(struct capture *r)
+{
+	pid_t *tids = calloc(r->ncpus + 1, sizeof(*tids));
+	size_t n = 0;
+	int ret = -1;
+
+	if (!tids) {
+		tm_cmd_err(r->sub, "out of memory");
+		return -1;
+	}
+	if (r->o->command && spawn_child(r))
+		goto out;
+	if (tm_recorder_start(r->rec, tids + 1, &n))
+		goto fail;
+	tids[0] = getpid();
+	if (tm_session_add_notrace_pids(r->sess, tids, n + 1))
+		goto fail;
+	if (r->o->trace_command && tm_session_add_pids(r->sess, &r->child, 1))
+		goto fail;
+	if (tm_session_start(r->sess))
+		goto fail;
+	release_child(r);
+	ret = 0;
+	goto out;
+fail:
+	tm_cmd_fail(r->sub);
+out:
+	free(tids);
+	return ret;
+}
+
+int capture_start(struct capture *r, const struct capture_sink *s)
+{
+	if (open_recorder(r, s))
+		return -1;
+	if (start_tracing(r)) {
+		abandon_child(r);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the end ---- */
+
+int capture_stop(struct capture *r)
+{
+	int ret = 0;
+
+	tm_signals_unblock();
+	if (tm_session_stop(r->sess))
+		ret = tm_cmd_fail(r->sub);
+	if (tm_recorder_stop(r->rec))
+		ret = tm_cmd_fail(r->sub);
+	for (int cpu = 0; cpu < r->ncpus; cpu++)
+		if (r->cpus[cpu] && tm_session_cpu_stats(r->sess, cpu, &r->kstats[cpu]))
+			ret = tm_cmd_fail(r->sub);
+	return ret ? -1 : 0;
+}
+
+static bool cpu_lost(const struct tm_cpu_kstats *k, const struct tm_cpu_record_stats *st)
+{
+	return k->overrun || k->dropped || k->commit_overrun || st->lost_pages;
+}
+
+bool capture_summary(struct capture *r, const struct capture_column *col)
+{
+	bool lost = false, quiet = r->o->quiet;
+
+	if (!quiet) {
+		fprintf(stderr, "CPU %12s %10s %10s", "events", "pages", "raw MB");
+		if (col)
+			fprintf(stderr, " %10s", col->title);
+		fprintf(stderr, " %12s\n", "lost");
+	}
+	for (int cpu = 0; cpu < r->ncpus; cpu++) {
+		struct tm_cpu_record_stats st;
+		const struct tm_cpu_kstats *k = &r->kstats[cpu];
+		uint64_t klost = k->overrun + k->dropped + k->commit_overrun;
+
+		if (!r->cpus[cpu])
+			continue;
+		tm_recorder_get_stats(r->rec, cpu, &st);
+		lost |= cpu_lost(k, &st);
+		if (quiet)
+			continue;
+		fprintf(stderr, "%3d %12llu %10llu %10.2f", cpu, (unsigned long long)st.events,
+			(unsigned long long)st.pages, st.raw_bytes / 1048576.0);
+		if (col)
+			fprintf(stderr, " %10.2f", col->value(col->ctx, cpu));
+		fprintf(stderr, " %12llu\n",
+			(unsigned long long)(klost > st.lost_stored ? klost : st.lost_stored));
+		if (cpu_lost(k, &st))
+			fprintf(stderr, "    cpu%d lost: overrun %llu, dropped %llu, commit overrun %llu; "
+				"%llu pages flagged (%llu events counted on them%s)\n", cpu,
+				(unsigned long long)k->overrun, (unsigned long long)k->dropped,
+				(unsigned long long)k->commit_overrun,
+				(unsigned long long)st.lost_pages,
+				(unsigned long long)st.lost_stored,
+				st.lost_unknown ? ", some without a count" : "");
+		if (r->o->verbose)
+			fprintf(stderr, "    cpu%d kernel: entries %llu, read events %llu\n", cpu,
+				(unsigned long long)k->entries, (unsigned long long)k->read);
+	}
+	if (lost && !quiet)
+		tm_cmd_err(r->sub, "WARNING: events were lost; use a bigger buffer (-b), a lower "
+			   "--wakeup-percent, or fewer events");
+	return lost;
+}
+
+static void report_child(struct capture *r)
+{
+	int st = r->child_status;
+
+	if (r->child <= 0 || r->o->quiet || !r->child_done)
+		return;
+	if (WIFEXITED(st))
+		tm_cmd_err(r->sub, "%s exited with status %d", r->o->command[0], WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		tm_cmd_err(r->sub, "%s killed by signal %d (%s)", r->o->command[0], WTERMSIG(st),
+			   strsignal(WTERMSIG(st)));
+}
+
+int capture_close(struct capture *r, int ret)
+{
+	if (r->go_fd >= 0)
+		abandon_child(r);
+	tm_recorder_destroy(r->rec);
+	r->rec = NULL;
+	if (tm_session_destroy(r->sess))
+		ret = tm_cmd_fail(r->sub);
+	r->sess = NULL;
+	if (r->child > 0) {
+		reap_child(r, false);
+		report_child(r);
+	}
+	free(r->cpus);
+	free(r->kstats);
+	r->cpus = NULL;
+	r->kstats = NULL;
+	return ret;
+}

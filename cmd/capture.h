@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * capture.h - what record and stream share: the capture options (an argp
+ * child), the session, the recorder threads feeding a sink, COMMAND,
+ * --duration, signals, cleanup and the per-CPU summary.
+ */
+#ifndef TM_CMD_CAPTURE_H
+#define TM_CMD_CAPTURE_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "tracemap.h"
+#include "tm-record.h"
+
+struct capture_opts {
+	struct tm_event_spec	*events;
+	size_t			nr_events;
+	long			buffer_kb;
+	long			subbuf_kb;
+	const char		*clock;
+	const char		*cpumask;
+	pid_t			*pids;
+	size_t			nr_pids;
+	bool			trace_command;	/* -F */
+	bool			children;	/* -c */
+	const char		**options;	/* NULL-terminated */
+	size_t			nr_options;
+	long			wakeup_percent;	/* -1: leave the kernel default */
+	bool			quiet;
+	bool			verbose;
+	bool			no_mmap;
+	double			duration;	/* seconds, 0 = none */
+	char			**command;	/* NULL-terminated, or NULL */
+};
+
+/* The shared options: a child of record's and stream's argp (input: struct capture_opts). */
+extern const struct argp capture_argp;
+void capture_opts_init(struct capture_opts *o);
+void capture_opts_free(struct capture_opts *o);
+
+struct capture {
+	const struct capture_opts	*o;
+	const char			*sub;		/* "record", "stream" */
+	int				ncpus;
+	bool				*cpus;
+	struct tm_session		*sess;
+	struct tm_recorder		*rec;
+	struct tm_cpu_kstats		*kstats;
+	pid_t				child;
+	int				go_fd;		/* write end: releases the child */
+	int				child_status;
+	bool				child_done;
+};
+
+/* Signals, CPU selection, the instance. Prints its own errors. */
+int capture_open(struct capture *c, const struct capture_opts *o, const char *sub);
+
+/* How the recorder threads run and where their pages go. */
+struct capture_sink {
+	struct tm_page_sink	sink;
+	int			timeout_ms;	/* 0: the recorder's default */
+	bool			emit_partial;
+};
+
+/* Recorder threads, COMMAND forked, tracing on, COMMAND released. Prints its own errors. */
+int capture_start(struct capture *c, const struct capture_sink *s);
+
+/*
+ * Wait until a stop signal, COMMAND's exit, --duration or a recorder
+ * failure. idle(ctx, ms) is called instead of sleeping: it must return
+ * within about ms (after tm_signals_wait() or its own wait) and may return
+ * non-zero to stop (NULL: tm_signals_wait()).
+ */
+void capture_wait(struct capture *c, int (*idle)(void *ctx, int ms), void *ctx);
+
+/* Tracing off, the threads' final drain, the kernel's per-CPU stats. */
+int capture_stop(struct capture *c);
+
+/* Per-CPU columns the summary adds after "raw MB" (e.g. record's "file MB"). */
+struct capture_column {
+	const char	*title;
+	double		(*value)(void *ctx, int cpu);
+	void		*ctx;
+};
+
+/* The summary on stderr (unless quiet) and its loss lines; true when events were lost. */
+bool capture_summary(struct capture *c, const struct capture_column *col);
+
+/* Threads joined, instance removed, COMMAND reaped and reported; returns ret or TM_EXIT_FAIL. */
+int capture_close(struct capture *c, int ret);
+
+#endif /* TM_CMD_CAPTURE_H */

@@ -1,0 +1,183 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# stream.bats - `tracemap stream` on the live kernel: order across CPUs, the
+# latency of a marker, pipes closed by the reader, signals, JSON, loss.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	tm_kernel_setup
+	NCPU=$(nproc)
+	[ "$NCPU" -le 2 ] || NCPU=2
+}
+teardown() { tm_kernel_teardown; }
+
+# Start `tracemap stream ARGS` in the background, stdout to $TM_TMP/out (or
+# to $STREAM_OUT), and wait until its instance traces. Sets ST_BG, ST_PID, ST_INST.
+stream_start() {
+	local i out=${STREAM_OUT:-$TM_TMP/out}
+	ST_ERR=$TM_TMP/err
+	timeout -s KILL 60 "$TRACEMAP" stream -v "$@" >"$out" 2>"$ST_ERR" &
+	ST_BG=$!
+	for ((i = 0; i < 600; i++)); do
+		ST_INST=$(sed -n 's/.*instance \(tracemap-[0-9]*\),.*/\1/p' "$ST_ERR")
+		[ -n "$ST_INST" ] &&
+			[ "$(cat "$TRACEFS/instances/$ST_INST/tracing_on" 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	[ -n "$ST_INST" ] || { cat "$ST_ERR" >&2; return 1; }
+	ST_PID=${ST_INST#tracemap-}
+}
+
+stream_wait() {
+	ST_STATUS=0
+	wait "$ST_BG" || ST_STATUS=$?
+}
+
+# Busy work on each CPU: short-lived processes make sched events everywhere.
+load_cpus() {
+	local cpu pids=()
+	for ((cpu = 0; cpu < NCPU; cpu++)); do
+		taskset -c "$cpu" bash -c 'for ((i = 0; i < 150; i++)); do /bin/true; done' &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+}
+
+@test "stream: events of all CPUs come out in timestamp order" {
+	command -v jq >/dev/null || skip "jq not installed"
+	stream_start --json -e sched:sched_process_fork -e sched:sched_process_exit \
+		-e sched:sched_switch
+	load_cpus
+	sleep 0.3
+	kill -INT "$ST_PID"
+	stream_wait
+	[ "$ST_STATUS" -eq 0 ]
+	jq -r '"\(.timestamp_ns) \(.cpu)"' "$TM_TMP/out" >"$TM_TMP/ts"
+	# both CPUs present, and timestamps never go back
+	[ "$(awk '{ print $2 }' "$TM_TMP/ts" | sort -u | wc -l)" -eq "$NCPU" ]
+	[ "$(wc -l <"$TM_TMP/ts")" -gt 300 ]
+	awk 'NR > 1 && $1 < prev { print "line " NR ": " $1 " < " prev; bad = 1 }
+	     { prev = $1 } END { exit bad }' "$TM_TMP/ts"
+}
+
+@test "stream: a trace_marker line shows on stdout within 500 ms while CPUs are idle" {
+	local i m t0 t1 line
+	mkfifo "$TM_TMP/fifo"
+	exec 4<>"$TM_TMP/fifo"
+	STREAM_OUT=$TM_TMP/fifo stream_start -e sched:sched_process_hang
+	for i in 1 2 3 4; do
+		sleep 0.3
+		m="latency-mark-$$-$i"
+		t0=$(date +%s%N)
+		echo "$m" >"$TRACEFS/instances/$ST_INST/trace_marker"
+		while IFS= read -r -t 5 line <&4; do
+			[[ $line == *"$m"* ]] && break
+		done
+		t1=$(date +%s%N)
+		[[ $line == *"$m"* ]]
+		echo "marker $i: $(((t1 - t0) / 1000000)) ms" >&3
+		[ $((t1 - t0)) -lt 500000000 ]
+	done
+	kill -TERM "$ST_PID"
+	stream_wait
+	exec 4<&-
+	[ "$ST_STATUS" -eq 0 ]
+	[ ! -e "$TRACEFS/instances/$ST_INST" ]
+}
+
+@test "stream: | head -n 5 ends the stream with status 0 and removes the instance" {
+	local t_head t_end head_pid load_pid
+	mkfifo "$TM_TMP/fifo" "$TM_TMP/go"
+	# head starts reading once the stream traces (opening a fifo waits for both ends)
+	{ read -r _ <"$TM_TMP/go"; head -n 5 >"$TM_TMP/head"; } <"$TM_TMP/fifo" &
+	head_pid=$!
+	STREAM_OUT=$TM_TMP/fifo stream_start -e sched
+	load_cpus &
+	load_pid=$!
+	echo go >"$TM_TMP/go"
+	wait "$head_pid"
+	t_head=$(date +%s%N)
+	stream_wait
+	t_end=$(date +%s%N)
+	wait "$load_pid"
+	[ "$ST_STATUS" -eq 0 ]
+	[ "$(wc -l <"$TM_TMP/head")" -eq 5 ]
+	[ ! -e "$TRACEFS/instances/$ST_INST" ]
+	echo "stopped $(((t_end - t_head) / 1000000)) ms after head left" >&3
+	[ $((t_end - t_head)) -lt 1000000000 ]
+	# no error, no sanitizer report: only the summary
+	run grep -v -e '^CPU ' -e '^ *[0-9]' -e 'instance tracemap-' -e 'mmap path' \
+		-e 'read() path' -e 'kernel: entries' "$ST_ERR"
+	[ -z "$output" ]
+}
+
+@test "stream: | head ends the stream even when no event comes" {
+	local reader
+	mkfifo "$TM_TMP/fifo" "$TM_TMP/go"
+	# the reader holds the pipe open until the stream traces, then closes it unread
+	{ read -r _ <"$TM_TMP/go"; } <"$TM_TMP/fifo" &
+	reader=$!
+	STREAM_OUT=$TM_TMP/fifo stream_start -e sched:sched_process_hang
+	echo go >"$TM_TMP/go"
+	wait "$reader"
+	stream_wait
+	[ "$ST_STATUS" -eq 0 ]
+	[ ! -e "$TRACEFS/instances/$ST_INST" ]
+}
+
+@test "stream: SIGINT and SIGTERM stop it with status 0, output flushed, instance removed" {
+	local sig
+	for sig in INT TERM; do
+		stream_start -e sched:sched_process_exit
+		echo "signal-mark-$sig" >"$TRACEFS/instances/$ST_INST/trace_marker"
+		kill -"$sig" "$ST_PID"
+		stream_wait
+		[ "$ST_STATUS" -eq 0 ]
+		[ ! -e "$TRACEFS/instances/$ST_INST" ]
+		grep -q "signal-mark-$sig" "$TM_TMP/out"
+		grep -q '^CPU  *events' "$ST_ERR"
+	done
+}
+
+@test "stream: -q stops with COMMAND and prints no summary" {
+	run --separate-stderr timeout -s KILL 30 "$TRACEMAP" stream -q -F \
+		-e sched:sched_process_exec -- /bin/true
+	tm_status 0
+	[ -z "$stderr" ]
+	[[ $output == *sched_process_exec:* ]]
+}
+
+@test "stream: --json lines parse with jq and carry the event fields" {
+	command -v jq >/dev/null || skip "jq not installed"
+	run --separate-stderr timeout -s KILL 30 "$TRACEMAP" stream -q --json -F \
+		-e sched:sched_process_exec -e sched:sched_process_exit -- /bin/true
+	tm_status 0
+	printf '%s\n' "$output" >"$TM_TMP/out"
+	[ "$(wc -l <"$TM_TMP/out")" -ge 2 ]
+	# every line is one object; exec of /bin/true is there with its filename field
+	jq -e -s 'all(.[]; type == "object" and has("timestamp_ns") and has("cpu"))' \
+		"$TM_TMP/out"
+	jq -e -s 'any(.[]; .event == "sched_process_exec" and
+		(.fields.filename | test("true")))' "$TM_TMP/out"
+}
+
+@test "stream: overrun loss shows as EVENTS DROPPED lines and matches the kernel's count" {
+	local n=150000 seen overrun dropped
+	stream_start -b 8 --wakeup-percent 100 -e sched:sched_process_exit -f 'pid == 1'
+	taskset -c 0 bash -c 'exec 3>"$1"; for ((i = 1; i <= $2; i++)); do
+		echo "loss-$i" >&3; done' _ "$TRACEFS/instances/$ST_INST/trace_marker" "$n"
+	sleep 0.3
+	kill -INT "$ST_PID"
+	stream_wait
+	[ "$ST_STATUS" -eq 0 ]
+	seen=$(grep -c 'loss-[0-9]*$' "$TM_TMP/out" || true)
+	overrun=$(sed -n 's/.*cpu0 lost: overrun \([0-9]*\),.*/\1/p' "$ST_ERR")
+	dropped=$(grep -c '^CPU:0 \[.*EVENTS DROPPED\]' "$TM_TMP/out" || true)
+	echo "seen $seen, overrun $overrun, dropped lines $dropped" >&3
+	[ -n "$overrun" ] && [ "$overrun" -gt 0 ]
+	[ "$dropped" -gt 0 ]
+	[ $((seen + overrun)) -eq "$n" ]
+	grep -q 'WARNING: events were lost' "$ST_ERR"
+}
