@@ -408,6 +408,22 @@ static int print_one(struct tm_live *lv, int cpu)
 	return ret;
 }
 
+/* At the end: losses after a CPU's last record still get their line. */
+static int trailing_losses(struct tm_live *lv, unsigned int *printed)
+{
+	for (int cpu = 0; cpu < lv->o.ncpus; cpu++) {
+		struct live_cpu *c = &lv->cpus[cpu];
+
+		if (!c->carry_missed)
+			continue;
+		if (tm_printer_dropped(lv->o.printer, 0, cpu, c->carry_missed))
+			return -1;
+		c->carry_missed = 0;
+		(*printed)++;
+	}
+	return 0;
+}
+
 int tm_live_step(struct tm_live *lv, bool final)
 {
 	struct live_bounds b;
@@ -431,6 +447,8 @@ int tm_live_step(struct tm_live *lv, bool final)
 		}
 		n++;
 	}
+	if (final && ret == 0 && trailing_losses(lv, &n))
+		ret = -1;
 	if (!n)
 		return ret;
 	if (tm_printer_flush(lv->o.printer) && ret >= 0)

@@ -529,6 +529,26 @@ int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
 	return end_record(p);
 }
 
+int tm_printer_dropped(struct tm_printer *p, int buf, int cpu, int64_t missed)
+{
+	struct tm_event_rec rec = { .cpu = cpu, .buffer = buf, .missed = missed };
+	char *o, *line;
+
+	if (!missed)
+		return 0;
+	if (tm_fastbuf_reserve(&p->obuf, 512))
+		return tm_fail(ENOMEM, "output buffer");
+	line = o = p->obuf.buf + p->obuf.len;
+	if (p->opts.json) {
+		o += sprintf(o, "{\"cpu\":%d,\"missed\":%lld}\n", cpu, (long long)missed);
+	} else {
+		o = put_prefix(p, o, buf);
+		o = put_dropped(o, &rec);
+	}
+	p->obuf.len += (size_t)(o - line);
+	return 0;
+}
+
 int tm_printer_page(struct tm_printer *p, int buf, int cpu, const void *page, size_t page_size,
 		    unsigned int commit_size, bool big_endian, struct tm_filter *filter)
 {

@@ -279,6 +279,9 @@ static int tm_ring_copy(struct tm_ring *r, uint32_t id)
 		r->stage_id = id;
 		r->cursor = 0;
 		r->stage_lost = r->meta->reader.lost_events;
+		/* an empty page may still carry lost-event flags; never keep a stale word */
+		r->commit = commit;
+		memcpy(r->stage, sub, 8);
 	}
 	if (len <= r->cursor)
 		return 0;

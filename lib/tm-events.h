@@ -131,6 +131,11 @@ int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec);
 int tm_printer_flush(struct tm_printer *p);
 /* Task names in the tep handle changed behind the printer's back: drop its cache. */
 void tm_printer_comms_changed(struct tm_printer *p);
+/*
+ * Print only a "CPU:n [N EVENTS DROPPED]" line (a JSON object with --json):
+ * for a loss no later record of that CPU can carry (stream, at its end).
+ */
+int tm_printer_dropped(struct tm_printer *p, int buf, int cpu, int64_t missed);
 /* Print every record of one page of a CPU, in order (stream: no merge). */
 int tm_printer_page(struct tm_printer *p, int buf, int cpu, const void *page, size_t page_size,
 		    unsigned int commit_size, bool big_endian, struct tm_filter *filter);
