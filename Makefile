@@ -38,7 +38,7 @@ PKG_STAMP	:= $(BUILD)/.pkgs-ok
 
 # Debian packages the build, tests and demo need (only missing ones are installed).
 DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
-		   libtraceevent1-plugin libzstd-dev bats jq groff-base clang \
+		   libtraceevent1-plugin libzstd-dev bats jq groff-base clang libclang-rt-14-dev \
 		   trace-cmd libtracecmd-dev util-linux procps strace bc time
 
 .PHONY: all deps check fuzz demo install clean asan
