@@ -71,7 +71,7 @@ subcommands() {
 }
 
 @test "completion: list -F completes event names from the kernel, qualified and bare" {
-	[ -d "$TRACEFS/events/sched/sched_switch" ] || skip "no sched:sched_switch event"
+	tm_need "sched:sched_switch event" test -d "$TRACEFS/events/sched/sched_switch"
 	complete_words list -F sch
 	[[ " ${COMPREPLY[*]} " == *" sched:sched_switch "* ]]
 	# every reply is an event the kernel has, as SYSTEM:EVENT or as a bare name
@@ -84,7 +84,7 @@ subcommands() {
 }
 
 @test "completion: an event split at ':' by readline completes the part after it" {
-	[ -d "$TRACEFS/events/sched/sched_switch" ] || skip "no sched:sched_switch event"
+	tm_need "sched:sched_switch event" test -d "$TRACEFS/events/sched/sched_switch"
 	complete_words list -F sched : sched_swi
 	[ "$REPLY_SORTED" = sched_switch ]
 	complete_words list -e sched :

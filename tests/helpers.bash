@@ -100,3 +100,16 @@ tm_record_bg() {
 	[ -n "$REC_INST" ] || { cat "$REC_ERR" >&2; return 1; }
 	REC_PID=${REC_INST#tracemap-}
 }
+
+# tm_need WHAT CMD...: a test's prerequisite. Where CMD fails the test skips,
+# except in CI (CI=true), where a missing prerequisite is a failure.
+tm_need() {
+	local what=$1
+	shift
+	"$@" >/dev/null 2>&1 && return 0
+	if [ "${CI:-}" = true ]; then
+		echo "prerequisite missing in CI: $what" >&2
+		return 1
+	fi
+	skip "$what"
+}

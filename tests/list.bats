@@ -42,7 +42,7 @@ events_digest() {
 }
 
 @test "list: -e sched:sched_switch prints exactly sched:sched_switch" {
-	[ -d "$TRACEFS/events/sched/sched_switch" ] || skip "no sched:sched_switch event"
+	tm_need "sched:sched_switch event" test -d "$TRACEFS/events/sched/sched_switch"
 	run --separate-stderr "$TRACEMAP" list -e sched:sched_switch
 	tm_status 0
 	[ "$output" = "sched:sched_switch" ]
@@ -107,7 +107,7 @@ events_digest() {
 
 @test "list: -F prints an event's format file, by SYSTEM:EVENT and by bare name" {
 	local fmt=$TRACEFS/events/sched/sched_switch/format
-	[ -r "$fmt" ] || skip "no sched:sched_switch event"
+	tm_need "sched:sched_switch event" test -r "$fmt"
 	"$TRACEMAP" list -F sched:sched_switch > "$TM_TMP/full"
 	cmp "$fmt" "$TM_TMP/full"
 	"$TRACEMAP" list -F sched_switch > "$TM_TMP/bare"
@@ -175,7 +175,7 @@ events_digest() {
 }
 
 @test "list: opens nothing in tracefs for writing and creates or removes nothing" {
-	command -v strace > /dev/null || skip "strace is not installed"
+	tm_need strace command -v strace
 	local sel log=$TM_TMP/strace.log
 	for sel in -e -s -c -t -o "-F sched_switch"; do
 		# shellcheck disable=SC2086

@@ -110,7 +110,7 @@ record_format() {
 }
 
 @test "record: -M 2 records only CPU 1" {
-	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	tm_need "2 CPUs" test "$(nproc)" -ge 2
 	run "$TRACEMAP" record -M 2 -e sched -o "$TM_TMP/m.dat" -- \
 		taskset -c 0,1 sh -c 'for i in 1 2 3 4 5 6; do /bin/true; done'
 	tm_status 0

@@ -46,7 +46,7 @@ load_cpus() {
 }
 
 @test "stream: events of all CPUs come out in timestamp order" {
-	command -v jq >/dev/null || skip "jq not installed"
+	tm_need jq command -v jq
 	stream_start --json -e sched:sched_process_fork -e sched:sched_process_exit \
 		-e sched:sched_switch
 	load_cpus
@@ -150,7 +150,7 @@ load_cpus() {
 }
 
 @test "stream: --json lines parse with jq and carry the event fields" {
-	command -v jq >/dev/null || skip "jq not installed"
+	tm_need jq command -v jq
 	run --separate-stderr timeout -s KILL 30 "$TRACEMAP" stream -q --json -F \
 		-e sched:sched_process_exec -e sched:sched_process_exit -- /bin/true
 	tm_status 0
