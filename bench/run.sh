@@ -4,6 +4,7 @@
 # (mmap and --no-mmap), trace-cmd and perf on three count-bounded loads, plus
 # the two baselines (nothing traced; events on, nobody reading). Run by hand,
 # as root, on an otherwise idle machine:   bash bench/run.sh [REPS]
+# (`bash bench/run.sh --table` prints the table of the last run again).
 # Prints one table (medians, min-max); raw rows go to bench/out/results.tsv.
 set -u
 cd "$(dirname "$0")/.."
@@ -14,7 +15,6 @@ TRACEMAP=${TRACEMAP:-./tracemap}
 RECORDERS=${RECORDERS:-"none idle tracemap tracemap-nommap trace-cmd perf"}
 LOADS=${LOADS:-"msg pipe sys"}
 mkdir -p "$OUT"
-: > "$OUT/results.tsv"
 
 [ "$(id -u)" = 0 ] || { echo "bench/run.sh: run as root" >&2; exit 1; }
 for t in perf trace-cmd /usr/bin/time taskset; do
@@ -33,9 +33,12 @@ run_load() {
 	case $1 in
 	msg)  perf bench sched messaging -g 10 -l 2500 >/dev/null 2>&1 ;;
 	pipe) perf bench sched pipe -l 1000000 >/dev/null 2>&1 ;;
-	sys)  taskset -c 0 dd if=/dev/zero of=/dev/null bs=1 count=10000000 2>/dev/null &
+	sys)  local a b	# wait for the two dd only, never for the recorder
+	      taskset -c 0 dd if=/dev/zero of=/dev/null bs=1 count=10000000 2>/dev/null &
+	      a=$!
 	      taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=10000000 2>/dev/null &
-	      wait ;;
+	      b=$!
+	      wait "$a" "$b" ;;
 	esac
 }
 
@@ -57,11 +60,12 @@ dat_counts() {
 		END { printf "%d %d\n", read, lost }'
 }
 
+# perf stores no per-CPU loss totals (only LOST records): its loss is estimated in
+# the table against the events the same load produced with nobody reading ("idle").
 perf_counts() {
 	perf report -i "$1" --stats 2>/dev/null | awk '
-		/SAMPLE events:/ { ev = $NF } /LOST_SAMPLES events:/ { lost += $NF }
-		/ LOST events:/ { lost += $NF }
-		END { printf "%d %d\n", ev, lost }'
+		/SAMPLE events:/ && !seen { seen = 1; ev = $3 }
+		END { printf "%d -1\n", ev }'
 }
 
 wall_now() { date +%s.%N; }
@@ -124,16 +128,8 @@ one_run() {	# recorder load rep
 	rm -f "$f"
 }
 
-for rep in $(seq "$REPS"); do
-	for load in $LOADS; do
-		for rec in $RECORDERS; do
-			echo "# rep $rep load $load recorder $rec" >&2
-			one_run "$rec" "$load" "$rep"
-		done
-	done
-done
-
 # Table: medians with min-max over the repetitions.
+print_table() {
 awk -F'\t' '
 function med(a, n,   i, j, t) {
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -148,6 +144,9 @@ END {
 	printf "%-5s %-16s %8s %12s %9s %8s %10s %8s %8s %8s %9s\n", "load", "recorder", "cpu_s",
 		"events", "lost", "lost%", "file_MB", "stop_s", "rss_MB", "wall_s", "ns/event"
 	for (k in keys) idx[order[k]] = k
+	for (k in keys) if (rec[k] == "idle") {	# median events of the idle baseline
+		m = n[k]; for (r = 1; r <= m; r++) a[r] = v[k, 5, r]; idle_ev[load[k]] = med(a, m)
+	}
 	for (i = 1; i <= seen; i++) {
 		k = idx[i]; m = n[k]
 		for (c = 4; c <= 10; c++) {
@@ -155,6 +154,8 @@ END {
 			for (r = 1; r <= m; r++) { a[r] = v[k, c, r]; if (a[r] < lo[c]) lo[c] = a[r]; if (a[r] > hi[c]) hi[c] = a[r] }
 			md[c] = med(a, m)
 		}
+		if (md[6] < 0 && (load[k] SUBSEP "idle") in keys)	# perf: estimated
+			md[6] = idle_ev[load[k]] > md[5] ? idle_ev[load[k]] - md[5] : 0
 		tot = md[5] + md[6]
 		printf "%-5s %-16s %8.2f %12d %9d %7.3f%% %10.1f %8.2f %8.1f %8.2f %9s\n", load[k], rec[k],
 			md[4], md[5], md[6], tot ? 100 * md[6] / tot : 0, md[7] / 1048576, md[8],
@@ -165,3 +166,19 @@ END {
 			sprintf("%.2f-%.2f", lo[8], hi[8]), "", sprintf("%.2f-%.2f", lo[10], hi[10])
 	}
 }' "$OUT/results.tsv"
+}
+
+if [ "$REPS" = --table ]; then		# only print the table of the last run
+	print_table
+	exit 0
+fi
+: > "$OUT/results.tsv"
+for rep in $(seq "$REPS"); do
+	for load in $LOADS; do
+		for rec in $RECORDERS; do
+			echo "# rep $rep load $load recorder $rec" >&2
+			one_run "$rec" "$load" "$rep"
+		done
+	done
+done
+print_table
