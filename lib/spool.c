@@ -73,7 +73,11 @@ struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *o
 		goto fail;
 	s->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (s->fd < 0) {
-		tm_fail(errno, "create spool %s", path);
+		if (errno == EEXIST)	/* never clobber: it may belong to a running recorder */
+			tm_failx(EEXIST, "create spool %s: File exists (left by a killed "
+				 "recording? remove it, or use another -o)", path);
+		else
+			tm_fail(errno, "create spool %s", path);
 		goto fail;
 	}
 	return s;
