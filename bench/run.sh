@@ -130,24 +130,31 @@ one_run() {	# recorder load rep
 
 # Table: medians with min-max over the repetitions.
 print_table() {
-awk -F'\t' '
+awk -F'\t' -v loads="$LOADS" -v recs="$RECORDERS" '
+BEGIN {
+	nl = split(loads, L, " "); for (i = 1; i <= nl; i++) lrank[L[i]] = i
+	nr = split(recs, R, " "); for (i = 1; i <= nr; i++) rrank[R[i]] = i
+}
 function med(a, n,   i, j, t) {
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 {
-	k = $1 SUBSEP $2; n[k]++; order[k] = order[k] ? order[k] : ++seen
+	k = $1 SUBSEP $2; n[k]++
+	# rows in a fixed order: loads, then recorders as listed in RECORDERS
+	order[k] = 10 * lrank[$1] + rrank[$2]
 	for (c = 4; c <= 10; c++) v[k, c, n[k]] = $c
 	keys[k] = 1; load[k] = $1; rec[k] = $2
 }
 END {
 	printf "%-5s %-16s %8s %12s %9s %8s %10s %8s %8s %8s %9s\n", "load", "recorder", "cpu_s",
 		"events", "lost", "lost%", "file_MB", "stop_s", "rss_MB", "wall_s", "ns/event"
-	for (k in keys) idx[order[k]] = k
+	for (k in keys) { idx[order[k]] = k; if (order[k] > seen) seen = order[k] }
 	for (k in keys) if (rec[k] == "idle") {	# median events of the idle baseline
 		m = n[k]; for (r = 1; r <= m; r++) a[r] = v[k, 5, r]; idle_ev[load[k]] = med(a, m)
 	}
 	for (i = 1; i <= seen; i++) {
+		if (!(i in idx)) continue
 		k = idx[i]; m = n[k]
 		for (c = 4; c <= 10; c++) {
 			lo[c] = 1e30; hi[c] = -1
