@@ -90,7 +90,8 @@ int tm_page_next(struct tm_page *pg, struct tm_rec *rec)
 			total = 8;
 			break;
 		case 0:
-			if (arg < 4)
+			/* bound array[0] first: rounding a huge value up would wrap */
+			if (arg < 4 || arg - 4 > pg->len - pg->off - 8)
 				return tm_page_corrupt(pg);
 			size = (arg - 4 + 3) & ~3u;
 			total = 8 + size;

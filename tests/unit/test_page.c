@@ -106,3 +106,19 @@ TM_TEST(page_rejects_commit_past_end)
 		TM_CHECK_INT(tm_page_next(&pg, &rec), -1);
 	}
 }
+
+/* Found by the fuzzer: rounding array[0] = 0xffffffff up wrapped the size check. */
+TM_TEST(page_rejects_huge_long_record_length)
+{
+	uint8_t page[4096] = { 0 };
+	struct tm_page pg;
+	struct tm_rec rec;
+
+	tm_put64(page + 8, 64);
+	tm_put32(page + 16, 0);			/* type_len 0: long form */
+	for (uint32_t len = 0xfffffff0u; len != 0; len++) {
+		tm_put32(page + 20, len);
+		TM_REQUIRE(tm_page_init(&pg, page, sizeof(page), 8, false) == 0);
+		TM_CHECK_INT(tm_page_next(&pg, &rec), -1);
+	}
+}
