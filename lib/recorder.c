@@ -52,12 +52,16 @@ static int tm_rec_emit(void *ctx, const void *page, size_t size)
 {
 	struct tm_rec_cpu *c = ctx;
 	struct tm_page pg;
-	int n;
+	struct tm_rec rec;
+	uint64_t n = 0;
+	int r;
 
+	/* one walk per page: the header for the loss flags, the records for the count */
 	if (tm_page_init(&pg, page, size, sizeof(unsigned long), tm_host_is_big_endian()))
 		return tm_fail_prefix("cpu%d", c->cpu);
-	n = tm_page_count(page, size, sizeof(unsigned long), tm_host_is_big_endian());
-	if (n < 0)
+	while ((r = tm_page_next(&pg, &rec)) > 0)
+		n++;
+	if (r < 0)
 		return tm_fail_prefix("cpu%d: corrupt page", c->cpu);
 	c->st.events += n;
 	c->st.pages++;
