@@ -101,6 +101,26 @@ static int put_comm(struct schedfmt *f, struct tm_fastbuf *b, const struct tep_f
 	return 0;
 }
 
+static int put_lit(struct tm_fastbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (tm_fastbuf_reserve(b, n))
+		return -1;
+	tm_fastbuf_put(b, s, n);
+	return 0;
+}
+
+/* "comm:pid [prio]", the task text of the sched_switch plugin (registers comm). */
+static int put_task(struct schedfmt *f, struct tm_fastbuf *b, const struct tep_format_field *comm,
+		    const uint8_t *data, uint64_t pid, uint64_t prio)
+{
+	if (put_comm(f, b, comm, data, pid) || put_lit(b, ":") || tm_fastbuf_dec(b, pid, false) ||
+	    put_lit(b, " [") || tm_fastbuf_dec(b, prio, false) || put_lit(b, "]"))
+		return -1;
+	return 0;
+}
+
 static const struct state_text *find_state(const struct schedfmt *f, uint64_t v)
 {
 	int i;
@@ -154,26 +174,12 @@ static int switch_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 	st = find_state(f, num(f, f->prev_state, data));
 	if (!st || !small(ppid) || !small(pprio) || !small(npid) || !small(nprio))
 		return -1;
-	if (put_comm(f, b, f->prev_comm, data, ppid) || tm_fastbuf_reserve(b, 1))
+	if (put_task(f, b, f->prev_comm, data, ppid, pprio) || put_lit(b, " ") ||
+	    tm_fastbuf_reserve(b, st->len))
 		return -1;
-	tm_fastbuf_put(b, ":", 1);
-	if (tm_fastbuf_dec(b, ppid, false) || tm_fastbuf_reserve(b, 2))
-		return -1;
-	tm_fastbuf_put(b, " [", 2);
-	if (tm_fastbuf_dec(b, pprio, false) || tm_fastbuf_reserve(b, 2 + st->len + 5))
-		return -1;
-	tm_fastbuf_put(b, "] ", 2);
 	tm_fastbuf_put(b, st->text, st->len);
-	tm_fastbuf_put(b, " ==> ", 5);
-	if (put_comm(f, b, f->next_comm, data, npid) || tm_fastbuf_reserve(b, 1))
+	if (put_lit(b, " ==> ") || put_task(f, b, f->next_comm, data, npid, nprio))
 		return -1;
-	tm_fastbuf_put(b, ":", 1);
-	if (tm_fastbuf_dec(b, npid, false) || tm_fastbuf_reserve(b, 2))
-		return -1;
-	tm_fastbuf_put(b, " [", 2);
-	if (tm_fastbuf_dec(b, nprio, false) || tm_fastbuf_reserve(b, 1))
-		return -1;
-	tm_fastbuf_put(b, "]", 1);
 	return 0;
 }
 
@@ -208,16 +214,6 @@ out:
 	free(pre.buf);
 }
 
-static int put_lit(struct tm_fastbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (tm_fastbuf_reserve(b, n))
-		return -1;
-	tm_fastbuf_put(b, s, n);
-	return 0;
-}
-
 static int wakeup_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
 			 uint32_t size)
 {
@@ -235,9 +231,7 @@ static int wakeup_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 		ok = num(f, f->success, data);
 	if (!small(pid) || !small(prio) || cpu > 999 || !small(ok))
 		return -1;
-	if (put_comm(f, b, f->comm, data, pid) || put_lit(b, ":") ||
-	    tm_fastbuf_dec(b, pid, false) || put_lit(b, " [") || tm_fastbuf_dec(b, prio, false) ||
-	    put_lit(b, "]"))
+	if (put_task(f, b, f->comm, data, pid, prio))
 		return -1;
 	if (f->success && (put_lit(b, " success=") || tm_fastbuf_dec(b, ok, false)))
 		return -1;
