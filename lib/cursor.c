@@ -11,7 +11,7 @@
 
 #include "dat-internal.h"
 #include "tm-page.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 #define TM_TEXT_BLOCK	(64u << 10)
 

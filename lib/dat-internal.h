@@ -2,7 +2,7 @@
 /*
  * dat-internal.h - the trace.dat reader's private state (struct tm_dat), the
  * bounded byte reader every parser uses, and the helpers shared by
- * tracedat-read.c, dat-*.c and cursor.c.
+ * dat-read.c, the other dat-*.c and cursor.c.
  */
 #ifndef TM_DAT_INTERNAL_H
 #define TM_DAT_INTERNAL_H

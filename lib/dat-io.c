@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "dat-internal.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 int dat_err(const struct tm_dat *dat, const char *fmt, ...)
 {

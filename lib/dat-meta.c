@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "dat-internal.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 static int dat_expect_marker(struct dat_rd *rd, const char *marker)
 {

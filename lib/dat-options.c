@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "dat-internal.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 char *dat_parse_clock(const char *text, size_t len)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "dat-internal.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 /* BUFFER (v6): u64 offset of the instance's flyrecord tag, str name. */
 static int dat_v6_buffer_option(struct tm_dat *dat, const uint8_t *p, uint32_t len,

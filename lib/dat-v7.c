@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "dat-internal.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 struct dat_sec {
 	uint64_t	off;		/* section header */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tracedat-format.h"
+#include "dat-format.h"
 #include "write-priv.h"
 
 static void tm_v6_prologue(struct tm_write_ctx *w, struct tm_buf *b)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracedat-format.h"
+#include "dat-format.h"
 #include "write-priv.h"
 
 /* Section descriptions, in the order their strings are stored (§4.3). */

@@ -13,7 +13,7 @@
 
 #include "internal.h"
 #include "tm-live.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 #define TM_LIVE_MAX_BYTES	(32u << 20)
 #define TM_LIVE_STEP_RECORDS	65536	/* per step, so the caller sees signals */

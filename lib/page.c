@@ -3,7 +3,7 @@
 #include <errno.h>
 
 #include "internal.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 int tm_page_init(struct tm_page *pg, const void *page, size_t page_size,
 		 unsigned int commit_size, bool big_endian)

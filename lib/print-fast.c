@@ -20,7 +20,7 @@
 
 #include "internal.h"
 #include "print-fast.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 enum piece_kind {
 	PIECE_LIT,

@@ -19,7 +19,7 @@
 
 #include "internal.h"
 #include "tm-record.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 #define TM_DEFAULT_TIMEOUT_MS	250
 

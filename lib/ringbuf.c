@@ -15,7 +15,7 @@
 #include "internal.h"
 #include "tm-record.h"
 #include "trace-mmap.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 /* The kernel's commit word is a long: 8 bytes on 64-bit kernels. */
 #define TM_COMMIT_SIZE	sizeof(unsigned long)

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 struct tm_spool {
 	struct tm_spool_opts	opts;

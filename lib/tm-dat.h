@@ -2,7 +2,7 @@
 /*
  * tm-dat.h - reading trace.dat files (v6 and v7, none/zstd): metadata,
  * options, buffers, and per-CPU page cursors that decompress one chunk at a
- * time (tracedat-read*.c, cursor.c).
+ * time (dat-read.c, dat-access.c, dat-v6.c, dat-v7.c, cursor.c).
  */
 #ifndef TM_DAT_H
 #define TM_DAT_H

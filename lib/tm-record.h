@@ -168,7 +168,7 @@ const char *tm_recorder_fallback_reason(const struct tm_recorder *rec, int cpu);
 /* Close every ring (unmap) and free. */
 void tm_recorder_destroy(struct tm_recorder *rec);
 
-/* ---- record's sink: per-CPU spools, then one trace.dat (session-output.c) ---- */
+/* ---- record's sink: per-CPU spools, then one trace.dat (output.c) ---- */
 
 struct tm_output_opts {
 	const char		*path;		/* output file, "-" = stdout */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tm-write.h - collecting a recording's metadata from tracefs (meta.c) and
- * writing the finished trace.dat in one forward pass (tracedat-write.c).
+ * writing the finished trace.dat in one forward pass (dat-write.c).
  */
 #ifndef TM_WRITE_H
 #define TM_WRITE_H

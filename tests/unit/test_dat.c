@@ -6,7 +6,7 @@
 
 #include "internal.h"
 #include "tm_test.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 enum { SET_A, SET_B };
 

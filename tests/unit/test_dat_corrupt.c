@@ -13,7 +13,7 @@
 
 #include "internal.h"
 #include "tm_test.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 static const char *const all_fixtures[] = {
 	"sched-v6.dat", "sched-v7.dat", "sched-v7-zstd.dat", "sched-v6.convert.dat",

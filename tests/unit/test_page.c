@@ -4,7 +4,7 @@
 
 #include "internal.h"
 #include "tm_test.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 /* Count records and check that timestamps never go backwards. */
 static int count_raw(struct tm_test *t, const char *name, int *lost_pages)

@@ -7,7 +7,7 @@
 
 #include "internal.h"
 #include "tm_test.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 #define PAGE 4096
 

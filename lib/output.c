@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * session-output.c - record's page sink: per-CPU spools beside the output,
+ * output.c - record's page sink: per-CPU spools beside the output,
  * then the trace.dat written in one pass at stop; every path removes spools.
  */
 #include <errno.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* tracedat-read.c - opening a trace.dat file (§1 prologue), closing it, and its accessors. */
+/* dat-read.c - opening a trace.dat file: the §1 prologue, the version's layout, closing it. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "dat-internal.h"
-#include "tracedat-format.h"
+#include "dat-format.h"
 
 static int dat_check_file(struct tm_dat *dat)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tracedat-write.c - tm_dat_write: checks, the §2 metadata payloads, the
+ * dat-write.c - tm_dat_write: checks, the §2 metadata payloads, the
  * common options and the byte moving shared by the v6 and v7 writers.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tracedat-format.h"
+#include "dat-format.h"
 #include "write-priv.h"
 
 #define TM_COPY_BLOCK	(1u << 20)	/* read/write fallback block */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* instance-names.c - "tracemap-<pid>" instances: naming, owners, stale cleanup. */
+/* instance.c - "tracemap-<pid>" instances: naming, owners, stale cleanup. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tracedat-format.h - constants and byte-order helpers of the trace.dat
+ * dat-format.h - constants and byte-order helpers of the trace.dat
  * format (../shared/docs/trace-dat-format.md), shared by reader and writer.
  * Names follow the spec's section and option names.
  */
-#ifndef TM_TRACEDAT_FORMAT_H
-#define TM_TRACEDAT_FORMAT_H
+#ifndef TM_DAT_FORMAT_H
+#define TM_DAT_FORMAT_H
 
 #include <byteswap.h>
 #include <stdbool.h>
@@ -115,4 +115,4 @@ static inline bool tm_host_is_big_endian(void)
 	return __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 }
 
-#endif /* TM_TRACEDAT_FORMAT_H */
+#endif /* TM_DAT_FORMAT_H */
