@@ -72,7 +72,7 @@ static int cursor_start_chunks(struct tm_cursor *cur, uint64_t off, uint64_t siz
 {
 	uint8_t n[4];
 
-	if (dat_pread(cur->dat, n, sizeof(n), off, cur->label))
+	if (tm_dat_pread(cur->dat, n, sizeof(n), off, cur->label))
 		return -1;
 	cur->chunks_left = tm_get32(n, cur->dat->swap);
 	cur->pos = off + 4;
@@ -82,7 +82,7 @@ static int cursor_start_chunks(struct tm_cursor *cur, uint64_t off, uint64_t siz
 
 struct tm_cursor *tm_cursor_open(struct tm_dat *dat, int buf, int cpu)
 {
-	const struct dat_cpu *c = dat_find_cpu(dat, buf, cpu);
+	const struct dat_cpu *c = tm_dat_find_cpu(dat, buf, cpu);
 	const struct dat_buffer *b;
 	struct tm_cursor *cur;
 	char label[80];
@@ -96,7 +96,7 @@ struct tm_cursor *tm_cursor_open(struct tm_dat *dat, int buf, int cpu)
 	if (!cur)
 		return NULL;
 	snprintf(cur->label, sizeof(cur->label), "%s CPU %d data",
-		 dat_buf_label(b, label, sizeof(label)), cpu);
+		 tm_dat_buf_label(b, label, sizeof(label)), cpu);
 	if (!b->compressed) {
 		cur->pos = c->off;
 		cur->end = c->off + c->size;
@@ -121,7 +121,7 @@ struct tm_cursor *tm_cursor_open_text(struct tm_dat *dat, int buf)
 	if (!cur)
 		return NULL;
 	snprintf(cur->label, sizeof(cur->label), "%s latency text",
-		 dat_buf_label(b, label, sizeof(label)));
+		 tm_dat_buf_label(b, label, sizeof(label)));
 	if (!b->compressed) {
 		cur->pos = b->text_off;
 		cur->end = b->text_off + b->text_size;
@@ -154,20 +154,21 @@ static int cursor_load_chunk(struct tm_cursor *cur)
 	uint32_t c, u;
 
 	if (cur->end - cur->pos < sizeof(hdr))
-		return dat_err(dat, "%s: chunk %u header at offset %llu runs past the data's end",
-			       cur->label, cur->chunk_no, (unsigned long long)cur->pos);
-	if (dat_pread(dat, hdr, sizeof(hdr), cur->pos, cur->label))
+		return tm_dat_err(dat, "%s: chunk %u header at offset %llu runs past the "
+				  "data's end", cur->label, cur->chunk_no,
+				  (unsigned long long)cur->pos);
+	if (tm_dat_pread(dat, hdr, sizeof(hdr), cur->pos, cur->label))
 		return -1;
 	c = tm_get32(hdr, dat->swap);
 	u = tm_get32(hdr + 4, dat->swap);
 	if (c > cur->end - cur->pos - sizeof(hdr) || u > TM_DAT_MAX_INFLATE ||
 	    (uint64_t)u > (uint64_t)c * TM_DAT_ZSTD_RATIO || u % cur->unit)
-		return dat_err(dat, "%s: chunk %u at offset %llu: bad sizes %u -> %u", cur->label,
-			       cur->chunk_no, (unsigned long long)cur->pos, c, u);
+		return tm_dat_err(dat, "%s: chunk %u at offset %llu: bad sizes %u -> %u",
+				  cur->label, cur->chunk_no, (unsigned long long)cur->pos, c, u);
 	if (cursor_grow(cur, &cur->in, &cur->in_cap, c ? c : 1) ||
 	    cursor_grow(cur, &cur->out, &cur->out_cap, u ? u : 1))
 		return -1;
-	if (dat_pread(dat, cur->in, c, cur->pos + sizeof(hdr), cur->label))
+	if (tm_dat_pread(dat, cur->in, c, cur->pos + sizeof(hdr), cur->label))
 		return -1;
 	if (tm_codec_decompress(cur->codec, cur->out, u, cur->in, c) < 0)
 		return tm_fail_prefix("%s: %s: chunk %u at offset %llu", dat->name, cur->label,
@@ -209,7 +210,7 @@ static const uint8_t *cursor_next_raw(struct tm_cursor *cur, size_t *len)
 		return NULL;
 	}
 	*len = left < cur->unit ? left : cur->unit;
-	if (dat_pread(cur->dat, cur->page, *len, cur->pos, cur->label))
+	if (tm_dat_pread(cur->dat, cur->page, *len, cur->pos, cur->label))
 		return NULL;
 	cur->cur_off = cur->pos;
 	cur->pos += *len;

@@ -44,7 +44,10 @@ int tm_dat_cpus(const struct tm_dat *dat)
 }
 
 struct tm_blob tm_dat_header_page(const struct tm_dat *dat) { return dat_blob(&dat->header_page); }
-struct tm_blob tm_dat_header_event(const struct tm_dat *dat) { return dat_blob(&dat->header_event); }
+struct tm_blob tm_dat_header_event(const struct tm_dat *dat)
+{
+	return dat_blob(&dat->header_event);
+}
 size_t tm_dat_ftrace_format_count(const struct tm_dat *dat) { return dat->nftrace; }
 size_t tm_dat_system_count(const struct tm_dat *dat) { return dat->nsys; }
 struct tm_blob tm_dat_kallsyms(const struct tm_dat *dat) { return dat_blob(&dat->kallsyms); }
@@ -152,7 +155,7 @@ bool tm_dat_buffer_is_text(const struct tm_dat *dat, int buf)
 }
 
 /* The entry of one CPU (entries are sorted by CPU id), or NULL. */
-const struct dat_cpu *dat_find_cpu(const struct tm_dat *dat, int buf, int cpu)
+const struct dat_cpu *tm_dat_find_cpu(const struct tm_dat *dat, int buf, int cpu)
 {
 	const struct dat_buffer *b = dat_buf(dat, buf);
 	int lo = 0, hi, mid;
@@ -174,7 +177,7 @@ const struct dat_cpu *dat_find_cpu(const struct tm_dat *dat, int buf, int cpu)
 
 uint64_t tm_dat_buffer_cpu_size(const struct tm_dat *dat, int buf, int cpu)
 {
-	const struct dat_cpu *c = dat_find_cpu(dat, buf, cpu);
+	const struct dat_cpu *c = tm_dat_find_cpu(dat, buf, cpu);
 
 	return c ? c->raw : 0;
 }

@@ -122,66 +122,66 @@ struct dat_rd {
 };
 
 /* Fail with "<file>: <message>" (EINVAL), always returns -1. */
-TM_HIDDEN int dat_err(const struct tm_dat *dat, const char *fmt, ...) TM_PRINTF(2, 3);
+TM_HIDDEN int tm_dat_err(const struct tm_dat *dat, const char *fmt, ...) TM_PRINTF(2, 3);
 /* Same, naming where the reader stands ("... section at offset N" / "at offset N"). */
-TM_HIDDEN int dat_rd_err(const struct dat_rd *rd, const char *fmt, ...) TM_PRINTF(2, 3);
+TM_HIDDEN int tm_dat_rd_err(const struct dat_rd *rd, const char *fmt, ...) TM_PRINTF(2, 3);
 
-TM_HIDDEN void dat_rd_file(struct dat_rd *rd, struct tm_dat *dat, uint64_t pos, uint64_t end,
-			   const char *what);
-TM_HIDDEN void dat_rd_mem(struct dat_rd *rd, struct tm_dat *dat, const void *mem, uint64_t len,
-			  uint64_t sec, const char *what);
-TM_HIDDEN uint64_t dat_rd_left(const struct dat_rd *rd);
-TM_HIDDEN int dat_rd_bytes(struct dat_rd *rd, void *out, uint64_t len);
-TM_HIDDEN int dat_rd_u16(struct dat_rd *rd, uint16_t *v);
-TM_HIDDEN int dat_rd_u32(struct dat_rd *rd, uint32_t *v);
-TM_HIDDEN int dat_rd_u64(struct dat_rd *rd, uint64_t *v);
+TM_HIDDEN void tm_dat_rd_file(struct dat_rd *rd, struct tm_dat *dat, uint64_t pos, uint64_t end,
+			      const char *what);
+TM_HIDDEN void tm_dat_rd_mem(struct dat_rd *rd, struct tm_dat *dat, const void *mem, uint64_t len,
+			     uint64_t sec, const char *what);
+TM_HIDDEN uint64_t tm_dat_rd_left(const struct dat_rd *rd);
+TM_HIDDEN int tm_dat_rd_bytes(struct dat_rd *rd, void *out, uint64_t len);
+TM_HIDDEN int tm_dat_rd_u16(struct dat_rd *rd, uint16_t *v);
+TM_HIDDEN int tm_dat_rd_u32(struct dat_rd *rd, uint32_t *v);
+TM_HIDDEN int tm_dat_rd_u64(struct dat_rd *rd, uint64_t *v);
 /* A NUL-terminated string: malloc'ed copy without the NUL. */
-TM_HIDDEN int dat_rd_str(struct dat_rd *rd, char **out);
+TM_HIDDEN int tm_dat_rd_str(struct dat_rd *rd, char **out);
 /* len bytes into a malloc'ed NUL-terminated copy (len checked first). */
-TM_HIDDEN int dat_rd_text(struct dat_rd *rd, uint64_t len, struct dat_text *out);
+TM_HIDDEN int tm_dat_rd_text(struct dat_rd *rd, uint64_t len, struct dat_text *out);
 /* Read [off, off + len) of the file; "what" names it in the truncation message. */
-TM_HIDDEN int dat_pread(struct tm_dat *dat, void *buf, uint64_t len, uint64_t off,
-			const char *what);
+TM_HIDDEN int tm_dat_pread(struct tm_dat *dat, void *buf, uint64_t len, uint64_t off,
+			   const char *what);
 /* off + len <= file size, without overflow. */
-TM_HIDDEN bool dat_in_file(const struct tm_dat *dat, uint64_t off, uint64_t len);
+TM_HIDDEN bool tm_dat_in_file(const struct tm_dat *dat, uint64_t off, uint64_t len);
 
-TM_HIDDEN void dat_text_free(struct dat_text *t);
+TM_HIDDEN void tm_dat_text_free(struct dat_text *t);
 /* Replace *dst by a copy of the option's string payload (NUL added if missing). */
-TM_HIDDEN int dat_set_str(struct tm_dat *dat, char **dst, const uint8_t *p, uint32_t len);
+TM_HIDDEN int tm_dat_set_str(struct tm_dat *dat, char **dst, const uint8_t *p, uint32_t len);
 
 /* dat-meta.c: the §2 payloads, read through rd (file in v6, section body in v7). */
-TM_HIDDEN int dat_read_header_info(struct dat_rd *rd);
-TM_HIDDEN int dat_read_ftrace_formats(struct dat_rd *rd);
-TM_HIDDEN int dat_read_event_formats(struct dat_rd *rd);
-TM_HIDDEN int dat_read_kallsyms(struct dat_rd *rd);
-TM_HIDDEN int dat_read_printk(struct dat_rd *rd);
-TM_HIDDEN int dat_read_cmdlines(struct dat_rd *rd);
+TM_HIDDEN int tm_dat_read_header_info(struct dat_rd *rd);
+TM_HIDDEN int tm_dat_read_ftrace_formats(struct dat_rd *rd);
+TM_HIDDEN int tm_dat_read_event_formats(struct dat_rd *rd);
+TM_HIDDEN int tm_dat_read_kallsyms(struct dat_rd *rd);
+TM_HIDDEN int tm_dat_read_printk(struct dat_rd *rd);
+TM_HIDDEN int tm_dat_read_cmdlines(struct dat_rd *rd);
 
 /* dat-options.c: options common to v6 and v7 (not BUFFER and section pointers). */
-TM_HIDDEN int dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint32_t len,
+TM_HIDDEN int tm_dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint32_t len,
 				 uint64_t where);
 /* The bracketed clock name in text ("[local] global" -> "local"), or NULL. */
-TM_HIDDEN char *dat_parse_clock(const char *text, size_t len);
+TM_HIDDEN char *tm_dat_parse_clock(const char *text, size_t len);
 /* A new buffer slot (index returned), name copied; -1 on ENOMEM / duplicate. */
-TM_HIDDEN int dat_buffer_add(struct tm_dat *dat, const char *name, uint64_t where);
+TM_HIDDEN int tm_dat_buffer_add(struct tm_dat *dat, const char *name, uint64_t where);
 /* After filling b->cpus[0..ncpu): sort, reject duplicate CPU ids, set slots. */
-TM_HIDDEN int dat_buffer_finish(struct tm_dat *dat, struct dat_buffer *b, uint64_t where);
+TM_HIDDEN int tm_dat_buffer_finish(struct tm_dat *dat, struct dat_buffer *b, uint64_t where);
 /* "top buffer" or "buffer 'name'" for messages. */
-TM_HIDDEN const char *dat_buf_label(const struct dat_buffer *b, char *buf, size_t size);
+TM_HIDDEN const char *tm_dat_buf_label(const struct dat_buffer *b, char *buf, size_t size);
 /*
  * Check a CPU blob against the file: raw pages (whole pages inside the file)
  * or a chunk stream (count, headers and payloads add up to size).
  */
-TM_HIDDEN int dat_check_blob(struct tm_dat *dat, struct dat_buffer *b, struct dat_cpu *c);
+TM_HIDDEN int tm_dat_check_blob(struct tm_dat *dat, struct dat_buffer *b, struct dat_cpu *c);
 /* Walk a chunk stream at off (the count) whose chunks take size bytes. */
-TM_HIDDEN int dat_check_chunks(struct tm_dat *dat, uint64_t off, uint64_t size,
-			       uint32_t unit, const char *what, uint32_t *count, uint64_t *raw);
+TM_HIDDEN int tm_dat_check_chunks(struct tm_dat *dat, uint64_t off, uint64_t size,
+				  uint32_t unit, const char *what, uint32_t *count, uint64_t *raw);
 
 /* dat-access.c: one CPU's entry (entries sorted by CPU id), or NULL. */
-TM_HIDDEN const struct dat_cpu *dat_find_cpu(const struct tm_dat *dat, int buf, int cpu);
+TM_HIDDEN const struct dat_cpu *tm_dat_find_cpu(const struct tm_dat *dat, int buf, int cpu);
 
 /* dat-v6.c / dat-v7.c: everything after the prologue. */
-TM_HIDDEN int dat_read_v6(struct tm_dat *dat, uint64_t pos);
-TM_HIDDEN int dat_read_v7(struct tm_dat *dat, uint64_t pos);
+TM_HIDDEN int tm_dat_read_v6(struct tm_dat *dat, uint64_t pos);
+TM_HIDDEN int tm_dat_read_v7(struct tm_dat *dat, uint64_t pos);
 
 #endif /* TM_DAT_INTERNAL_H */

@@ -8,7 +8,7 @@
 #include "dat-internal.h"
 #include "dat-format.h"
 
-int dat_err(const struct tm_dat *dat, const char *fmt, ...)
+int tm_dat_err(const struct tm_dat *dat, const char *fmt, ...)
 {
 	char msg[320];
 	va_list ap;
@@ -19,7 +19,7 @@ int dat_err(const struct tm_dat *dat, const char *fmt, ...)
 	return tm_failx(EINVAL, "%s: %s", dat->name, msg);
 }
 
-int dat_rd_err(const struct dat_rd *rd, const char *fmt, ...)
+int tm_dat_rd_err(const struct dat_rd *rd, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -28,24 +28,24 @@ int dat_rd_err(const struct dat_rd *rd, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (rd->mem)
-		return dat_err(rd->dat, "%s section at offset %llu: %s (body byte %llu)",
-			       rd->what, (unsigned long long)rd->sec, msg,
-			       (unsigned long long)rd->pos);
-	return dat_err(rd->dat, "%s at offset %llu: %s", rd->what,
-		       (unsigned long long)rd->pos, msg);
+		return tm_dat_err(rd->dat, "%s section at offset %llu: %s (body byte %llu)",
+				  rd->what, (unsigned long long)rd->sec, msg,
+				  (unsigned long long)rd->pos);
+	return tm_dat_err(rd->dat, "%s at offset %llu: %s", rd->what,
+			  (unsigned long long)rd->pos, msg);
 }
 
-bool dat_in_file(const struct tm_dat *dat, uint64_t off, uint64_t len)
+bool tm_dat_in_file(const struct tm_dat *dat, uint64_t off, uint64_t len)
 {
 	return off <= dat->size && len <= dat->size - off;
 }
 
-int dat_pread(struct tm_dat *dat, void *buf, uint64_t len, uint64_t off, const char *what)
+int tm_dat_pread(struct tm_dat *dat, void *buf, uint64_t len, uint64_t off, const char *what)
 {
-	if (!dat_in_file(dat, off, len))
-		return dat_err(dat, "%s at offset %llu: %llu bytes run past the end of the file "
-			       "(%llu bytes)", what, (unsigned long long)off,
-			       (unsigned long long)len, (unsigned long long)dat->size);
+	if (!tm_dat_in_file(dat, off, len))
+		return tm_dat_err(dat, "%s at offset %llu: %llu bytes run past the end of the file "
+				  "(%llu bytes)", what, (unsigned long long)off,
+				  (unsigned long long)len, (unsigned long long)dat->size);
 	if (tm_pread_all(dat->fd, buf, len, off)) {
 		int err = errno == EIO ? EIO : errno;
 
@@ -56,110 +56,112 @@ int dat_pread(struct tm_dat *dat, void *buf, uint64_t len, uint64_t off, const c
 	return 0;
 }
 
-void dat_rd_file(struct dat_rd *rd, struct tm_dat *dat, uint64_t pos, uint64_t end,
-		 const char *what)
+void tm_dat_rd_file(struct dat_rd *rd, struct tm_dat *dat, uint64_t pos, uint64_t end,
+		    const char *what)
 {
 	*rd = (struct dat_rd){ .dat = dat, .pos = pos, .end = end < dat->size ? end : dat->size,
 			       .what = what };
 }
 
-void dat_rd_mem(struct dat_rd *rd, struct tm_dat *dat, const void *mem, uint64_t len,
-		uint64_t sec, const char *what)
+void tm_dat_rd_mem(struct dat_rd *rd, struct tm_dat *dat, const void *mem, uint64_t len,
+		   uint64_t sec, const char *what)
 {
 	*rd = (struct dat_rd){ .dat = dat, .mem = mem, .end = len, .sec = sec, .what = what };
 }
 
-uint64_t dat_rd_left(const struct dat_rd *rd)
+uint64_t tm_dat_rd_left(const struct dat_rd *rd)
 {
 	return rd->pos < rd->end ? rd->end - rd->pos : 0;
 }
 
-int dat_rd_bytes(struct dat_rd *rd, void *out, uint64_t len)
+int tm_dat_rd_bytes(struct dat_rd *rd, void *out, uint64_t len)
 {
-	if (len > dat_rd_left(rd))
-		return dat_rd_err(rd, "truncated: %llu bytes needed, %llu left",
-				  (unsigned long long)len, (unsigned long long)dat_rd_left(rd));
+	if (len > tm_dat_rd_left(rd))
+		return tm_dat_rd_err(rd, "truncated: %llu bytes needed, %llu left",
+				     (unsigned long long)len,
+				     (unsigned long long)tm_dat_rd_left(rd));
 	if (rd->mem)
 		memcpy(out, rd->mem + rd->pos, len);
-	else if (dat_pread(rd->dat, out, len, rd->pos, rd->what))
+	else if (tm_dat_pread(rd->dat, out, len, rd->pos, rd->what))
 		return -1;
 	rd->pos += len;
 	return 0;
 }
 
-int dat_rd_u16(struct dat_rd *rd, uint16_t *v)
+int tm_dat_rd_u16(struct dat_rd *rd, uint16_t *v)
 {
 	uint8_t b[2];
 
-	if (dat_rd_bytes(rd, b, sizeof(b)))
+	if (tm_dat_rd_bytes(rd, b, sizeof(b)))
 		return -1;
 	*v = tm_get16(b, rd->dat->swap);
 	return 0;
 }
 
-int dat_rd_u32(struct dat_rd *rd, uint32_t *v)
+int tm_dat_rd_u32(struct dat_rd *rd, uint32_t *v)
 {
 	uint8_t b[4];
 
-	if (dat_rd_bytes(rd, b, sizeof(b)))
+	if (tm_dat_rd_bytes(rd, b, sizeof(b)))
 		return -1;
 	*v = tm_get32(b, rd->dat->swap);
 	return 0;
 }
 
-int dat_rd_u64(struct dat_rd *rd, uint64_t *v)
+int tm_dat_rd_u64(struct dat_rd *rd, uint64_t *v)
 {
 	uint8_t b[8];
 
-	if (dat_rd_bytes(rd, b, sizeof(b)))
+	if (tm_dat_rd_bytes(rd, b, sizeof(b)))
 		return -1;
 	*v = tm_get64(b, rd->dat->swap);
 	return 0;
 }
 
-int dat_rd_text(struct dat_rd *rd, uint64_t len, struct dat_text *out)
+int tm_dat_rd_text(struct dat_rd *rd, uint64_t len, struct dat_text *out)
 {
 	char *p;
 
-	if (len > dat_rd_left(rd))
-		return dat_rd_err(rd, "length %llu runs past the end (%llu bytes left)",
-				  (unsigned long long)len, (unsigned long long)dat_rd_left(rd));
+	if (len > tm_dat_rd_left(rd))
+		return tm_dat_rd_err(rd, "length %llu runs past the end (%llu bytes left)",
+				     (unsigned long long)len,
+				     (unsigned long long)tm_dat_rd_left(rd));
 	p = malloc(len + 1);
 	if (!p)
 		return tm_fail(ENOMEM, "%s: %s", rd->dat->name, rd->what);
-	if (dat_rd_bytes(rd, p, len)) {
+	if (tm_dat_rd_bytes(rd, p, len)) {
 		free(p);
 		return -1;
 	}
 	p[len] = '\0';
-	dat_text_free(out);
+	tm_dat_text_free(out);
 	out->data = p;
 	out->len = len;
 	return 0;
 }
 
 /* In the file, scan forward in small reads for the NUL; never past rd->end. */
-int dat_rd_str(struct dat_rd *rd, char **out)
+int tm_dat_rd_str(struct dat_rd *rd, char **out)
 {
 	uint64_t start = rd->pos, len;
 	const uint8_t *nul;
 	char buf[256];
 
 	if (rd->mem) {
-		nul = memchr(rd->mem + rd->pos, '\0', dat_rd_left(rd));
+		nul = memchr(rd->mem + rd->pos, '\0', tm_dat_rd_left(rd));
 		if (!nul)
-			return dat_rd_err(rd, "string without a terminating NUL");
+			return tm_dat_rd_err(rd, "string without a terminating NUL");
 		len = nul - (rd->mem + rd->pos);
 	} else {
 		for (len = 0;;) {
-			uint64_t n = dat_rd_left(rd) - len;
+			uint64_t n = tm_dat_rd_left(rd) - len;
 			char *z;
 
 			if (!n)
-				return dat_rd_err(rd, "string without a terminating NUL");
+				return tm_dat_rd_err(rd, "string without a terminating NUL");
 			if (n > sizeof(buf))
 				n = sizeof(buf);
-			if (dat_pread(rd->dat, buf, n, rd->pos + len, rd->what))
+			if (tm_dat_pread(rd->dat, buf, n, rd->pos + len, rd->what))
 				return -1;
 			z = memchr(buf, '\0', n);
 			if (z) {
@@ -172,7 +174,7 @@ int dat_rd_str(struct dat_rd *rd, char **out)
 	*out = malloc(len + 1);
 	if (!*out)
 		return tm_fail(ENOMEM, "%s: %s", rd->dat->name, rd->what);
-	if (dat_rd_bytes(rd, *out, len + 1)) {
+	if (tm_dat_rd_bytes(rd, *out, len + 1)) {
 		free(*out);
 		*out = NULL;
 		rd->pos = start;
@@ -181,14 +183,14 @@ int dat_rd_str(struct dat_rd *rd, char **out)
 	return 0;
 }
 
-void dat_text_free(struct dat_text *t)
+void tm_dat_text_free(struct dat_text *t)
 {
 	free(t->data);
 	t->data = NULL;
 	t->len = 0;
 }
 
-int dat_set_str(struct tm_dat *dat, char **dst, const uint8_t *p, uint32_t len)
+int tm_dat_set_str(struct tm_dat *dat, char **dst, const uint8_t *p, uint32_t len)
 {
 	char *s = malloc((size_t)len + 1);
 

@@ -12,11 +12,11 @@ static int dat_expect_marker(struct dat_rd *rd, const char *marker)
 	size_t len = strlen(marker) + 1;
 	char buf[16];
 
-	if (dat_rd_bytes(rd, buf, len))
+	if (tm_dat_rd_bytes(rd, buf, len))
 		return -1;
 	if (memcmp(buf, marker, len)) {
 		rd->pos -= len;
-		return dat_rd_err(rd, "expected \"%s\"", marker);
+		return tm_dat_rd_err(rd, "expected \"%s\"", marker);
 	}
 	return 0;
 }
@@ -38,16 +38,16 @@ static unsigned int dat_commit_size(const struct dat_text *hp, int long_size)
 	return v == 4 || v == 8 ? (unsigned int)v : (unsigned int)long_size;
 }
 
-int dat_read_header_info(struct dat_rd *rd)
+int tm_dat_read_header_info(struct dat_rd *rd)
 {
 	struct tm_dat *dat = rd->dat;
 	uint64_t len;
 
-	if (dat_expect_marker(rd, TM_DAT_HEADER_PAGE) || dat_rd_u64(rd, &len) ||
-	    dat_rd_text(rd, len, &dat->header_page))
+	if (dat_expect_marker(rd, TM_DAT_HEADER_PAGE) || tm_dat_rd_u64(rd, &len) ||
+	    tm_dat_rd_text(rd, len, &dat->header_page))
 		return -1;
-	if (dat_expect_marker(rd, TM_DAT_HEADER_EVENT) || dat_rd_u64(rd, &len) ||
-	    dat_rd_text(rd, len, &dat->header_event))
+	if (dat_expect_marker(rd, TM_DAT_HEADER_EVENT) || tm_dat_rd_u64(rd, &len) ||
+	    tm_dat_rd_text(rd, len, &dat->header_event))
 		return -1;
 	dat->commit_size = dat_commit_size(&dat->header_page, dat->long_size);
 	return 0;
@@ -58,7 +58,7 @@ static void dat_texts_free(struct dat_text *t, size_t n)
 	size_t i;
 
 	for (i = 0; t && i < n; i++)
-		dat_text_free(&t[i]);
+		tm_dat_text_free(&t[i]);
 	free(t);
 }
 
@@ -70,14 +70,14 @@ static int dat_read_formats(struct dat_rd *rd, uint32_t count, struct dat_text *
 	uint64_t len;
 	uint32_t i;
 
-	if (count > dat_rd_left(rd) / 8)
-		return dat_rd_err(rd, "%u formats cannot fit in %llu bytes", count,
-				  (unsigned long long)dat_rd_left(rd));
+	if (count > tm_dat_rd_left(rd) / 8)
+		return tm_dat_rd_err(rd, "%u formats cannot fit in %llu bytes", count,
+				     (unsigned long long)tm_dat_rd_left(rd));
 	t = calloc(count ? count : 1, sizeof(*t));
 	if (!t)
 		return tm_fail(ENOMEM, "%s: %s", rd->dat->name, rd->what);
 	for (i = 0; i < count; i++) {
-		if (dat_rd_u64(rd, &len) || dat_rd_text(rd, len, &t[i])) {
+		if (tm_dat_rd_u64(rd, &len) || tm_dat_rd_text(rd, len, &t[i])) {
 			dat_texts_free(t, count);
 			return -1;
 		}
@@ -87,14 +87,14 @@ static int dat_read_formats(struct dat_rd *rd, uint32_t count, struct dat_text *
 	return 0;
 }
 
-int dat_read_ftrace_formats(struct dat_rd *rd)
+int tm_dat_read_ftrace_formats(struct dat_rd *rd)
 {
 	struct tm_dat *dat = rd->dat;
 	struct dat_text *t;
 	uint32_t count;
 	size_t n;
 
-	if (dat_rd_u32(rd, &count) || dat_read_formats(rd, count, &t, &n))
+	if (tm_dat_rd_u32(rd, &count) || dat_read_formats(rd, count, &t, &n))
 		return -1;
 	dat_texts_free(dat->ftrace, dat->nftrace);
 	dat->ftrace = t;
@@ -113,23 +113,23 @@ static void dat_systems_free(struct dat_system *sys, size_t n)
 	free(sys);
 }
 
-int dat_read_event_formats(struct dat_rd *rd)
+int tm_dat_read_event_formats(struct dat_rd *rd)
 {
 	struct tm_dat *dat = rd->dat;
 	struct dat_system *sys;
 	uint32_t count, i, events;
 
-	if (dat_rd_u32(rd, &count))
+	if (tm_dat_rd_u32(rd, &count))
 		return -1;
 	/* each system takes at least a NUL and a u32 */
-	if (count > dat_rd_left(rd) / 5)
-		return dat_rd_err(rd, "%u systems cannot fit in %llu bytes", count,
-				  (unsigned long long)dat_rd_left(rd));
+	if (count > tm_dat_rd_left(rd) / 5)
+		return tm_dat_rd_err(rd, "%u systems cannot fit in %llu bytes", count,
+				     (unsigned long long)tm_dat_rd_left(rd));
 	sys = calloc(count ? count : 1, sizeof(*sys));
 	if (!sys)
 		return tm_fail(ENOMEM, "%s: %s", dat->name, rd->what);
 	for (i = 0; i < count; i++) {
-		if (dat_rd_str(rd, &sys[i].name) || dat_rd_u32(rd, &events) ||
+		if (tm_dat_rd_str(rd, &sys[i].name) || tm_dat_rd_u32(rd, &events) ||
 		    dat_read_formats(rd, events, &sys[i].formats, &sys[i].count)) {
 			dat_systems_free(sys, count);
 			return -1;
@@ -141,23 +141,23 @@ int dat_read_event_formats(struct dat_rd *rd)
 	return 0;
 }
 
-int dat_read_kallsyms(struct dat_rd *rd)
+int tm_dat_read_kallsyms(struct dat_rd *rd)
 {
 	uint32_t len;
 
-	return dat_rd_u32(rd, &len) || dat_rd_text(rd, len, &rd->dat->kallsyms) ? -1 : 0;
+	return tm_dat_rd_u32(rd, &len) || tm_dat_rd_text(rd, len, &rd->dat->kallsyms) ? -1 : 0;
 }
 
-int dat_read_printk(struct dat_rd *rd)
+int tm_dat_read_printk(struct dat_rd *rd)
 {
 	uint32_t len;
 
-	return dat_rd_u32(rd, &len) || dat_rd_text(rd, len, &rd->dat->printk) ? -1 : 0;
+	return tm_dat_rd_u32(rd, &len) || tm_dat_rd_text(rd, len, &rd->dat->printk) ? -1 : 0;
 }
 
-int dat_read_cmdlines(struct dat_rd *rd)
+int tm_dat_read_cmdlines(struct dat_rd *rd)
 {
 	uint64_t len;
 
-	return dat_rd_u64(rd, &len) || dat_rd_text(rd, len, &rd->dat->cmdlines) ? -1 : 0;
+	return tm_dat_rd_u64(rd, &len) || tm_dat_rd_text(rd, len, &rd->dat->cmdlines) ? -1 : 0;
 }

@@ -12,7 +12,7 @@
 #include "dat-internal.h"
 #include "dat-format.h"
 
-char *dat_parse_clock(const char *text, size_t len)
+char *tm_dat_parse_clock(const char *text, size_t len)
 {
 	size_t i = 0, start, end;
 	char *name;
@@ -66,8 +66,8 @@ static int dat_add_cpustat(struct tm_dat *dat, const uint8_t *p, uint32_t len)
 	return 0;
 }
 
-int dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint32_t len,
-		      uint64_t where)
+int tm_dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint32_t len,
+			 uint64_t where)
 {
 	char *clock;
 	uint32_t cpus;
@@ -83,23 +83,24 @@ int dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint32_
 		return dat_add_cpustat(dat, p, len);
 	case TM_OPT_TRACECLOCK:
 		dat->has_traceclock = true;
-		clock = dat_parse_clock((const char *)p, len);
+		clock = tm_dat_parse_clock((const char *)p, len);
 		if (clock) {
 			free(dat->clock);
 			dat->clock = clock;
 		}
 		break;
 	case TM_OPT_UNAME:
-		return dat_set_str(dat, &dat->uname, p, len);
+		return tm_dat_set_str(dat, &dat->uname, p, len);
 	case TM_OPT_VERSION:
-		return dat_set_str(dat, &dat->tracer_version, p, len);
+		return tm_dat_set_str(dat, &dat->tracer_version, p, len);
 	case TM_OPT_CPUCOUNT:
 		if (len < 4)
 			break;
 		cpus = tm_get32(p, dat->swap);
 		if (cpus > TM_DAT_MAX_CPUS)
-			return dat_err(dat, "CPUCOUNT option at offset %llu: %u CPUs is more than %u",
-				       (unsigned long long)where, cpus, TM_DAT_MAX_CPUS);
+			return tm_dat_err(dat, "CPUCOUNT option at offset %llu: %u CPUs is more "
+					  "than %u", (unsigned long long)where, cpus,
+					  TM_DAT_MAX_CPUS);
 		dat->cpucount = (int)cpus;
 		break;
 	case TM_OPT_TRACEID:
@@ -122,7 +123,7 @@ int dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint32_
 	return 0;
 }
 
-const char *dat_buf_label(const struct dat_buffer *b, char *buf, size_t size)
+const char *tm_dat_buf_label(const struct dat_buffer *b, char *buf, size_t size)
 {
 	if (!b->name || !b->name[0])
 		snprintf(buf, size, "top buffer");
@@ -131,7 +132,7 @@ const char *dat_buf_label(const struct dat_buffer *b, char *buf, size_t size)
 	return buf;
 }
 
-int dat_buffer_add(struct tm_dat *dat, const char *name, uint64_t where)
+int tm_dat_buffer_add(struct tm_dat *dat, const char *name, uint64_t where)
 {
 	struct dat_buffer *bufs;
 	int i;
@@ -141,8 +142,8 @@ int dat_buffer_add(struct tm_dat *dat, const char *name, uint64_t where)
 			continue;
 		if (i == 0 && !dat->bufs[0].defined)
 			goto found;
-		return dat_err(dat, "option at offset %llu: buffer '%.60s' is described twice",
-			       (unsigned long long)where, name);
+		return tm_dat_err(dat, "option at offset %llu: buffer '%.60s' is described twice",
+				  (unsigned long long)where, name);
 	}
 	bufs = realloc(dat->bufs, (dat->nbuf + 1) * sizeof(*bufs));
 	if (!bufs)
@@ -166,7 +167,7 @@ static int dat_cpu_cmp(const void *a, const void *b)
 	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
 }
 
-int dat_buffer_finish(struct tm_dat *dat, struct dat_buffer *b, uint64_t where)
+int tm_dat_buffer_finish(struct tm_dat *dat, struct dat_buffer *b, uint64_t where)
 {
 	char label[80];
 	int i;
@@ -175,13 +176,13 @@ int dat_buffer_finish(struct tm_dat *dat, struct dat_buffer *b, uint64_t where)
 		qsort(b->cpus, b->ncpu, sizeof(*b->cpus), dat_cpu_cmp);
 	for (i = 0; i < b->ncpu; i++) {
 		if (b->cpus[i].cpu < 0 || (unsigned int)b->cpus[i].cpu >= TM_DAT_MAX_CPUS)
-			return dat_err(dat, "%s at offset %llu: CPU id %d out of range",
-				       dat_buf_label(b, label, sizeof(label)),
-				       (unsigned long long)where, b->cpus[i].cpu);
+			return tm_dat_err(dat, "%s at offset %llu: CPU id %d out of range",
+					  tm_dat_buf_label(b, label, sizeof(label)),
+					  (unsigned long long)where, b->cpus[i].cpu);
 		if (i && b->cpus[i].cpu == b->cpus[i - 1].cpu)
-			return dat_err(dat, "%s at offset %llu: CPU %d listed twice",
-				       dat_buf_label(b, label, sizeof(label)),
-				       (unsigned long long)where, b->cpus[i].cpu);
+			return tm_dat_err(dat, "%s at offset %llu: CPU %d listed twice",
+					  tm_dat_buf_label(b, label, sizeof(label)),
+					  (unsigned long long)where, b->cpus[i].cpu);
 	}
 	b->slots = b->ncpu ? b->cpus[b->ncpu - 1].cpu + 1 : 0;
 	return 0;
@@ -191,79 +192,80 @@ static int dat_check_chunk(struct tm_dat *dat, const char *what, uint32_t i, uin
 			   uint32_t c, uint32_t u, uint32_t unit)
 {
 	if (u > TM_DAT_MAX_INFLATE || (uint64_t)u > (uint64_t)c * TM_DAT_ZSTD_RATIO)
-		return dat_err(dat, "%s: chunk %u at offset %llu: %u bytes cannot come from %u "
-			       "compressed bytes", what, i, (unsigned long long)pos, u, c);
+		return tm_dat_err(dat, "%s: chunk %u at offset %llu: %u bytes cannot come from %u "
+				  "compressed bytes", what, i, (unsigned long long)pos, u, c);
 	if (unit > 1 && u % unit)
-		return dat_err(dat, "%s: chunk %u at offset %llu: %u bytes are not whole "
-			       "%u-byte pages", what, i, (unsigned long long)pos, u, unit);
+		return tm_dat_err(dat, "%s: chunk %u at offset %llu: %u bytes are not whole "
+				  "%u-byte pages", what, i, (unsigned long long)pos, u, unit);
 	return 0;
 }
 
-int dat_check_chunks(struct tm_dat *dat, uint64_t off, uint64_t size, uint32_t unit,
-		     const char *what, uint32_t *count, uint64_t *raw)
+int tm_dat_check_chunks(struct tm_dat *dat, uint64_t off, uint64_t size, uint32_t unit,
+			const char *what, uint32_t *count, uint64_t *raw)
 {
 	uint64_t pos, end;
 	uint8_t hdr[TM_DAT_CHUNK_HDR_LEN];
 	uint32_t n, i, c, u;
 
-	if (!dat_in_file(dat, off, 4) || !dat_in_file(dat, off + 4, size))
-		return dat_err(dat, "%s at offset %llu: %llu bytes run past the end of the file "
-			       "(%llu bytes)", what, (unsigned long long)off,
-			       (unsigned long long)size + 4, (unsigned long long)dat->size);
-	if (dat_pread(dat, hdr, 4, off, what))
+	if (!tm_dat_in_file(dat, off, 4) || !tm_dat_in_file(dat, off + 4, size))
+		return tm_dat_err(dat, "%s at offset %llu: %llu bytes run past the end of the file "
+				  "(%llu bytes)", what, (unsigned long long)off,
+				  (unsigned long long)size + 4, (unsigned long long)dat->size);
+	if (tm_dat_pread(dat, hdr, 4, off, what))
 		return -1;
 	n = tm_get32(hdr, dat->swap);
 	if (n > size / TM_DAT_CHUNK_HDR_LEN)
-		return dat_err(dat, "%s at offset %llu: %u chunks cannot fit in %llu bytes", what,
-			       (unsigned long long)off, n, (unsigned long long)size);
+		return tm_dat_err(dat, "%s at offset %llu: %u chunks cannot fit in %llu bytes",
+				  what, (unsigned long long)off, n, (unsigned long long)size);
 	*raw = 0;
 	pos = off + 4;
 	end = pos + size;
 	for (i = 0; i < n; i++) {
 		if (end - pos < TM_DAT_CHUNK_HDR_LEN)
-			return dat_err(dat, "%s: chunk %u header at offset %llu runs past the "
-				       "data's end", what, i, (unsigned long long)pos);
-		if (dat_pread(dat, hdr, sizeof(hdr), pos, what))
+			return tm_dat_err(dat, "%s: chunk %u header at offset %llu runs past the "
+					  "data's end", what, i, (unsigned long long)pos);
+		if (tm_dat_pread(dat, hdr, sizeof(hdr), pos, what))
 			return -1;
 		c = tm_get32(hdr, dat->swap);
 		u = tm_get32(hdr + 4, dat->swap);
 		if (c > end - pos - TM_DAT_CHUNK_HDR_LEN)
-			return dat_err(dat, "%s: chunk %u at offset %llu: %u compressed bytes run "
-				       "past the data's end", what, i, (unsigned long long)pos, c);
+			return tm_dat_err(dat, "%s: chunk %u at offset %llu: %u compressed bytes "
+					  "run past the data's end", what, i,
+					  (unsigned long long)pos, c);
 		if (dat_check_chunk(dat, what, i, pos, c, u, unit))
 			return -1;
 		*raw += u;
 		pos += TM_DAT_CHUNK_HDR_LEN + c;
 	}
 	if (pos != end)
-		return dat_err(dat, "%s at offset %llu: %u chunks take %llu bytes, the size says "
-			       "%llu", what, (unsigned long long)off, n,
-			       (unsigned long long)(pos - off - 4), (unsigned long long)size);
+		return tm_dat_err(dat, "%s at offset %llu: %u chunks take %llu bytes, the size "
+				  "says %llu", what, (unsigned long long)off, n,
+				  (unsigned long long)(pos - off - 4), (unsigned long long)size);
 	*count = n;
 	return 0;
 }
 
-int dat_check_blob(struct tm_dat *dat, struct dat_buffer *b, struct dat_cpu *c)
+int tm_dat_check_blob(struct tm_dat *dat, struct dat_buffer *b, struct dat_cpu *c)
 {
 	char label[80], what[128];
 
-	snprintf(what, sizeof(what), "%s CPU %d data", dat_buf_label(b, label, sizeof(label)),
+	snprintf(what, sizeof(what), "%s CPU %d data", tm_dat_buf_label(b, label, sizeof(label)),
 		 c->cpu);
 	c->raw = 0;
 	c->chunks = 0;
 	if (!c->size)
 		return 0;
 	if (b->compressed)
-		return dat_check_chunks(dat, c->off, c->size, b->page_size, what, &c->chunks,
-					&c->raw);
-	if (!dat_in_file(dat, c->off, c->size))
-		return dat_err(dat, "%s at offset %llu: %llu bytes run past the end of the file "
-			       "(%llu bytes)", what, (unsigned long long)c->off,
-			       (unsigned long long)c->size, (unsigned long long)dat->size);
+		return tm_dat_check_chunks(dat, c->off, c->size, b->page_size, what, &c->chunks,
+					   &c->raw);
+	if (!tm_dat_in_file(dat, c->off, c->size))
+		return tm_dat_err(dat, "%s at offset %llu: %llu bytes run past the end of the file "
+				  "(%llu bytes)", what, (unsigned long long)c->off,
+				  (unsigned long long)c->size, (unsigned long long)dat->size);
 	if (c->size % b->page_size)
-		return dat_err(dat, "%s at offset %llu: %llu bytes are not whole %u-byte pages",
-			       what, (unsigned long long)c->off, (unsigned long long)c->size,
-			       b->page_size);
+		return tm_dat_err(dat, "%s at offset %llu: %llu bytes are not whole %u-byte pages",
+				  what, (unsigned long long)c->off, (unsigned long long)c->size,
+				  b->page_size);
 	c->raw = c->size;
 	return 0;
 }

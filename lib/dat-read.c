@@ -31,30 +31,30 @@ static int dat_read_prologue(struct tm_dat *dat)
 	uint8_t p[TM_DAT_PROLOGUE_LEN];
 
 	if (dat->size < TM_DAT_PROLOGUE_LEN)
-		return dat_err(dat, "file of %llu bytes is too short for a trace.dat prologue "
-			       "(18 bytes) at offset 0", (unsigned long long)dat->size);
-	if (dat_pread(dat, p, sizeof(p), 0, "prologue"))
+		return tm_dat_err(dat, "file of %llu bytes is too short for a trace.dat prologue "
+				  "(18 bytes) at offset 0", (unsigned long long)dat->size);
+	if (tm_dat_pread(dat, p, sizeof(p), 0, "prologue"))
 		return -1;
 	if (memcmp(p, TM_DAT_MAGIC, TM_DAT_MAGIC_LEN))
-		return dat_err(dat, "not a trace.dat file: bad magic at offset 0");
+		return tm_dat_err(dat, "not a trace.dat file: bad magic at offset 0");
 	if (p[10] < '0' || p[10] > '9' || p[11] != '\0')
-		return dat_err(dat, "unsupported file version \"%.2s\" at offset 10 (6 and 7 "
-			       "are known)", isprint(p[10]) && isprint(p[11]) ? (char *)p + 10 : "?");
+		return tm_dat_err(dat, "unsupported file version \"%.2s\" at offset 10 (6 and 7 "
+				  "are known)", isprint(p[10]) && isprint(p[11]) ? (char *)p + 10 : "?");
 	dat->version = p[10] - '0';
 	if (dat->version > TM_DAT_VERSION_7)
-		return dat_err(dat, "unsupported file version %d at offset 10 (6 and 7 are known)",
-			       dat->version);
+		return tm_dat_err(dat, "unsupported file version %d at offset 10 (6 and 7 are known)",
+				  dat->version);
 	if (p[12] > 1)
-		return dat_err(dat, "bad endian flag %u at offset 12", p[12]);
+		return tm_dat_err(dat, "bad endian flag %u at offset 12", p[12]);
 	dat->big_endian = p[12];
 	dat->swap = dat->big_endian != tm_host_is_big_endian();
 	dat->long_size = p[13];
 	if (dat->long_size != 4 && dat->long_size != 8)
-		return dat_err(dat, "bad long size %d at offset 13", dat->long_size);
+		return tm_dat_err(dat, "bad long size %d at offset 13", dat->long_size);
 	dat->commit_size = dat->long_size;
 	dat->page_size = tm_get32(p + 14, dat->swap);
 	if (dat->page_size < TM_DAT_MIN_PAGE || dat->page_size > TM_DAT_MAX_PAGE)
-		return dat_err(dat, "page size %u out of range at offset 14", dat->page_size);
+		return tm_dat_err(dat, "page size %u out of range at offset 14", dat->page_size);
 	return 0;
 }
 
@@ -79,8 +79,8 @@ static struct tm_dat *dat_open(int fd, const char *name, bool own)
 	if (dat_check_file(dat) || dat_read_prologue(dat))
 		goto fail;
 	dat->bufs[0].page_size = dat->page_size;
-	if (dat->version < TM_DAT_VERSION_7 ? dat_read_v6(dat, TM_DAT_PROLOGUE_LEN)
-					    : dat_read_v7(dat, TM_DAT_PROLOGUE_LEN))
+	if (dat->version < TM_DAT_VERSION_7 ? tm_dat_read_v6(dat, TM_DAT_PROLOGUE_LEN)
+					    : tm_dat_read_v7(dat, TM_DAT_PROLOGUE_LEN))
 		goto fail;
 	return dat;
 fail:
@@ -122,22 +122,22 @@ static void dat_free_meta(struct tm_dat *dat)
 {
 	size_t i, j;
 
-	dat_text_free(&dat->header_page);
-	dat_text_free(&dat->header_event);
+	tm_dat_text_free(&dat->header_page);
+	tm_dat_text_free(&dat->header_event);
 	for (i = 0; i < dat->nftrace; i++)
-		dat_text_free(&dat->ftrace[i]);
+		tm_dat_text_free(&dat->ftrace[i]);
 	free(dat->ftrace);
 	for (i = 0; i < dat->nsys; i++) {
 		for (j = 0; j < dat->sys[i].count; j++)
-			dat_text_free(&dat->sys[i].formats[j]);
+			tm_dat_text_free(&dat->sys[i].formats[j]);
 		free(dat->sys[i].formats);
 		free(dat->sys[i].name);
 	}
 	free(dat->sys);
-	dat_text_free(&dat->kallsyms);
-	dat_text_free(&dat->printk);
-	dat_text_free(&dat->cmdlines);
-	dat_text_free(&dat->cpustat);
+	tm_dat_text_free(&dat->kallsyms);
+	tm_dat_text_free(&dat->printk);
+	tm_dat_text_free(&dat->cmdlines);
+	tm_dat_text_free(&dat->cpustat);
 }
 
 void tm_dat_close(struct tm_dat *dat)

@@ -20,13 +20,13 @@ static int dat_v6_buffer_option(struct tm_dat *dat, const uint8_t *p, uint32_t l
 
 	nul = len > 8 ? memchr(p + 8, '\0', len - 8) : NULL;
 	if (!nul)
-		return dat_err(dat, "BUFFER option at offset %llu: %u bytes hold no offset and "
-			       "name", (unsigned long long)where, len);
+		return tm_dat_err(dat, "BUFFER option at offset %llu: %u bytes hold no offset and "
+				  "name", (unsigned long long)where, len);
 	if (nul == p + 8)
-		return dat_err(dat, "BUFFER option at offset %llu: empty instance name",
-			       (unsigned long long)where);
+		return tm_dat_err(dat, "BUFFER option at offset %llu: empty instance name",
+				  (unsigned long long)where);
 	name = (char *)p + 8;
-	i = dat_buffer_add(dat, name, where);
+	i = tm_dat_buffer_add(dat, name, where);
 	if (i < 0)
 		return -1;
 	dat->bufs[i].where = tm_get64(p, dat->swap);
@@ -45,16 +45,16 @@ static int dat_v6_options(struct tm_dat *dat, struct dat_rd *rd)
 	rd->what = "options";
 	for (;;) {
 		where = rd->pos;
-		if (dat_rd_u16(rd, &id))
+		if (tm_dat_rd_u16(rd, &id))
 			goto out;
 		if (id == TM_OPT_DONE)
 			break;
-		if (dat_rd_u32(rd, &len))
+		if (tm_dat_rd_u32(rd, &len))
 			goto out;
-		if (len > dat_rd_left(rd)) {
+		if (len > tm_dat_rd_left(rd)) {
 			rd->pos = where;
-			dat_rd_err(rd, "option %u of %u bytes runs past the end of the file", id,
-				   len);
+			tm_dat_rd_err(rd, "option %u of %u bytes runs past the end of the file", id,
+				      len);
 			goto out;
 		}
 		free(p);
@@ -63,10 +63,10 @@ static int dat_v6_options(struct tm_dat *dat, struct dat_rd *rd)
 			tm_fail(ENOMEM, "%s: options", dat->name);
 			goto out;
 		}
-		if (dat_rd_bytes(rd, p, len))
+		if (tm_dat_rd_bytes(rd, p, len))
 			goto out;
 		if (id == TM_OPT_BUFFER ? dat_v6_buffer_option(dat, p, len, where)
-					: dat_option_common(dat, id, p, len, where))
+					: tm_dat_option_common(dat, id, p, len, where))
 			goto out;
 	}
 	ret = 0;
@@ -87,16 +87,16 @@ static int dat_v6_clock(struct tm_dat *dat, struct dat_rd *rd, struct dat_buffer
 
 	rd->what = "clock record";
 	if (!top) {
-		if (dat_rd_left(rd) < 8 || dat_rd_u64(rd, &len) || len > dat_rd_left(rd) ||
+		if (tm_dat_rd_left(rd) < 8 || tm_dat_rd_u64(rd, &len) || len > tm_dat_rd_left(rd) ||
 		    len > TM_DAT_MAX_STR)
 			return 0;
-	} else if (dat_rd_u64(rd, &len)) {
+	} else if (tm_dat_rd_u64(rd, &len)) {
 		return -1;
 	}
-	if (dat_rd_text(rd, len, &text))
+	if (tm_dat_rd_text(rd, len, &text))
 		return -1;
-	clock = dat_parse_clock(text.data, text.len);
-	dat_text_free(&text);
+	clock = tm_dat_parse_clock(text.data, text.len);
+	tm_dat_text_free(&text);
 	if (!clock)
 		return 0;
 	if (top) {
@@ -120,9 +120,9 @@ static int dat_v6_flyrecord(struct tm_dat *dat, struct dat_buffer *b, uint64_t p
 	uint64_t off, size;
 	int i;
 
-	dat_rd_file(&rd, dat, pos, dat->size, "flyrecord CPU table");
-	if ((uint64_t)cpus * 16 > dat_rd_left(&rd))
-		return dat_rd_err(&rd, "%d CPU entries run past the end of the file", cpus);
+	tm_dat_rd_file(&rd, dat, pos, dat->size, "flyrecord CPU table");
+	if ((uint64_t)cpus * 16 > tm_dat_rd_left(&rd))
+		return tm_dat_rd_err(&rd, "%d CPU entries run past the end of the file", cpus);
 	b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
 	if (!b->cpus)
 		return tm_fail(ENOMEM, "%s: CPU table", dat->name);
@@ -130,16 +130,16 @@ static int dat_v6_flyrecord(struct tm_dat *dat, struct dat_buffer *b, uint64_t p
 	for (i = 0; i < cpus; i++) {
 		struct dat_cpu *c = &b->cpus[b->ncpu];
 
-		if (dat_rd_u64(&rd, &off) || dat_rd_u64(&rd, &size))
+		if (tm_dat_rd_u64(&rd, &off) || tm_dat_rd_u64(&rd, &size))
 			return -1;
 		if (!size)
 			continue;
 		*c = (struct dat_cpu){ .cpu = i, .off = off, .size = size };
-		if (dat_check_blob(dat, b, c))
+		if (tm_dat_check_blob(dat, b, c))
 			return -1;
 		b->ncpu++;
 	}
-	if (dat_buffer_finish(dat, b, pos))
+	if (tm_dat_buffer_finish(dat, b, pos))
 		return -1;
 	b->slots = cpus;
 	/* 3.1.6 reads the top clock record only when a TRACECLOCK option exists */
@@ -152,56 +152,57 @@ static int dat_v6_instance(struct tm_dat *dat, struct dat_buffer *b)
 {
 	char tag[TM_DAT_TAG_LEN], label[80];
 
-	if (dat_pread(dat, tag, sizeof(tag), b->where, dat_buf_label(b, label, sizeof(label))))
+	if (tm_dat_pread(dat, tag, sizeof(tag), b->where,
+			 tm_dat_buf_label(b, label, sizeof(label))))
 		return -1;
 	if (memcmp(tag, TM_DAT_TAG_FLYRECORD, TM_DAT_TAG_LEN))
-		return dat_err(dat, "%s at offset %llu: no flyrecord tag there",
-			       dat_buf_label(b, label, sizeof(label)),
-			       (unsigned long long)b->where);
+		return tm_dat_err(dat, "%s at offset %llu: no flyrecord tag there",
+				  tm_dat_buf_label(b, label, sizeof(label)),
+				  (unsigned long long)b->where);
 	return dat_v6_flyrecord(dat, b, b->where + TM_DAT_TAG_LEN, false);
 }
 
-int dat_read_v6(struct tm_dat *dat, uint64_t pos)
+int tm_dat_read_v6(struct tm_dat *dat, uint64_t pos)
 {
 	char tag[TM_DAT_TAG_LEN];
 	struct dat_rd rd;
 	uint32_t cpus;
 	int i;
 
-	dat_rd_file(&rd, dat, pos, dat->size, "header info");
-	if (dat_read_header_info(&rd))
+	tm_dat_rd_file(&rd, dat, pos, dat->size, "header info");
+	if (tm_dat_read_header_info(&rd))
 		return -1;
 	rd.what = "ftrace formats";
-	if (dat_read_ftrace_formats(&rd))
+	if (tm_dat_read_ftrace_formats(&rd))
 		return -1;
 	rd.what = "event formats";
-	if (dat_read_event_formats(&rd))
+	if (tm_dat_read_event_formats(&rd))
 		return -1;
 	rd.what = "kallsyms";
-	if (dat_read_kallsyms(&rd))
+	if (tm_dat_read_kallsyms(&rd))
 		return -1;
 	rd.what = "printk formats";
-	if (dat_read_printk(&rd))
+	if (tm_dat_read_printk(&rd))
 		return -1;
 	rd.what = "saved cmdlines";
-	if (dat_read_cmdlines(&rd))
+	if (tm_dat_read_cmdlines(&rd))
 		return -1;
 	rd.what = "CPU count";
-	if (dat_rd_u32(&rd, &cpus))
+	if (tm_dat_rd_u32(&rd, &cpus))
 		return -1;
 	if (cpus > TM_DAT_MAX_CPUS) {
 		rd.pos -= 4;
-		return dat_rd_err(&rd, "%u CPUs is more than %u", cpus, TM_DAT_MAX_CPUS);
+		return tm_dat_rd_err(&rd, "%u CPUs is more than %u", cpus, TM_DAT_MAX_CPUS);
 	}
 	dat->header_cpus = (int)cpus;
 	rd.what = "section tag";
-	if (dat_rd_bytes(&rd, tag, sizeof(tag)))
+	if (tm_dat_rd_bytes(&rd, tag, sizeof(tag)))
 		return -1;
 	if (!memcmp(tag, TM_DAT_TAG_OPTIONS, TM_DAT_TAG_LEN)) {
 		if (dat_v6_options(dat, &rd))
 			return -1;
 		rd.what = "section tag";
-		if (dat_rd_bytes(&rd, tag, sizeof(tag)))
+		if (tm_dat_rd_bytes(&rd, tag, sizeof(tag)))
 			return -1;
 	}
 	dat->bufs[0].defined = true;
@@ -214,7 +215,7 @@ int dat_read_v6(struct tm_dat *dat, uint64_t pos)
 			return -1;
 	} else {
 		rd.pos -= TM_DAT_TAG_LEN;
-		return dat_rd_err(&rd, "neither \"options\", \"flyrecord\" nor \"latency\"");
+		return tm_dat_rd_err(&rd, "neither \"options\", \"flyrecord\" nor \"latency\"");
 	}
 	for (i = 1; i < dat->nbuf; i++)
 		if (dat_v6_instance(dat, &dat->bufs[i]))

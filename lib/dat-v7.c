@@ -41,22 +41,22 @@ static int dat_sec_header(struct tm_dat *dat, uint64_t off, uint16_t id, struct 
 	char what[64];
 
 	snprintf(what, sizeof(what), "%s section", dat_sec_name(id));
-	if (dat_pread(dat, h, sizeof(h), off, what))
+	if (tm_dat_pread(dat, h, sizeof(h), off, what))
 		return -1;
 	sec->off = off;
 	sec->id = tm_get16(h, dat->swap);
 	sec->flags = tm_get16(h + 2, dat->swap);
 	sec->size = tm_get64(h + 8, dat->swap);
 	if (sec->id != id)
-		return dat_err(dat, "%s at offset %llu: id %u, expected %u", what,
-			       (unsigned long long)off, sec->id, id);
-	if (!dat_in_file(dat, off + sizeof(h), sec->size))
-		return dat_err(dat, "%s at offset %llu: size %llu runs past the end of the file "
-			       "(%llu bytes)", what, (unsigned long long)off,
-			       (unsigned long long)sec->size, (unsigned long long)dat->size);
+		return tm_dat_err(dat, "%s at offset %llu: id %u, expected %u", what,
+				  (unsigned long long)off, sec->id, id);
+	if (!tm_dat_in_file(dat, off + sizeof(h), sec->size))
+		return tm_dat_err(dat, "%s at offset %llu: size %llu runs past the end of the file "
+				  "(%llu bytes)", what, (unsigned long long)off,
+				  (unsigned long long)sec->size, (unsigned long long)dat->size);
 	if ((sec->flags & TM_DAT_SEC_COMPRESSED) && dat->comp == TM_COMPRESS_NONE)
-		return dat_err(dat, "%s at offset %llu: compressed in a file without compression",
-			       what, (unsigned long long)off);
+		return tm_dat_err(dat, "%s at offset %llu: compressed in a file without "
+				  "compression", what, (unsigned long long)off);
 	return 0;
 }
 
@@ -70,26 +70,27 @@ static int dat_sec_inflate(struct tm_dat *dat, const struct dat_sec *sec, uint8_
 	uint32_t c, u;
 
 	if (sec->size < sizeof(h))
-		return dat_err(dat, "%s section at offset %llu: %llu bytes hold no block header",
-			       what, (unsigned long long)sec->off, (unsigned long long)sec->size);
-	if (dat_pread(dat, h, sizeof(h), body, what))
+		return tm_dat_err(dat, "%s section at offset %llu: %llu bytes hold no block "
+				  "header", what, (unsigned long long)sec->off,
+				  (unsigned long long)sec->size);
+	if (tm_dat_pread(dat, h, sizeof(h), body, what))
 		return -1;
 	c = tm_get32(h, dat->swap);
 	u = tm_get32(h + 4, dat->swap);
 	if (c > sec->size - sizeof(h))
-		return dat_err(dat, "%s section at offset %llu: block of %u bytes exceeds the "
-			       "section size %llu", what, (unsigned long long)sec->off, c,
-			       (unsigned long long)sec->size);
+		return tm_dat_err(dat, "%s section at offset %llu: block of %u bytes exceeds the "
+				  "section size %llu", what, (unsigned long long)sec->off, c,
+				  (unsigned long long)sec->size);
 	if (u > TM_DAT_MAX_INFLATE || (uint64_t)u > (uint64_t)c * TM_DAT_ZSTD_RATIO)
-		return dat_err(dat, "%s section at offset %llu: %u bytes cannot come from %u "
-			       "compressed bytes", what, (unsigned long long)sec->off, u, c);
+		return tm_dat_err(dat, "%s section at offset %llu: %u bytes cannot come from %u "
+				  "compressed bytes", what, (unsigned long long)sec->off, u, c);
 	in = malloc(c ? c : 1);
 	buf = malloc((size_t)u + 1);
 	if (!in || !buf) {
 		tm_fail(ENOMEM, "%s: %s section", dat->name, what);
 		goto fail;
 	}
-	if (dat_pread(dat, in, c, body + sizeof(h), what))
+	if (tm_dat_pread(dat, in, c, body + sizeof(h), what))
 		goto fail;
 	if (tm_codec_decompress(dat->codec, buf, u, in, c) < 0) {
 		tm_fail_prefix("%s: %s section at offset %llu", dat->name, what,
@@ -119,7 +120,7 @@ static int dat_sec_load(struct tm_dat *dat, uint64_t off, uint16_t id, uint8_t *
 	*out = malloc(sec.size ? sec.size : 1);
 	if (!*out)
 		return tm_fail(ENOMEM, "%s: %s section", dat->name, dat_sec_name(id));
-	if (dat_pread(dat, *out, sec.size, off + TM_DAT_SECTION_HDR_LEN, dat_sec_name(id))) {
+	if (tm_dat_pread(dat, *out, sec.size, off + TM_DAT_SECTION_HDR_LEN, dat_sec_name(id))) {
 		free(*out);
 		return -1;
 	}
@@ -136,14 +137,14 @@ static int dat_v7_metadata(struct tm_dat *dat, uint16_t id, uint64_t off)
 
 	if (dat_sec_load(dat, off, id, &body, &len))
 		return -1;
-	dat_rd_mem(&rd, dat, body, len, off, dat_sec_name(id));
+	tm_dat_rd_mem(&rd, dat, body, len, off, dat_sec_name(id));
 	switch (id) {
-	case TM_OPT_HEADER_INFO:	ret = dat_read_header_info(&rd); break;
-	case TM_OPT_FTRACE_EVENTS:	ret = dat_read_ftrace_formats(&rd); break;
-	case TM_OPT_EVENT_FORMATS:	ret = dat_read_event_formats(&rd); break;
-	case TM_OPT_KALLSYMS:		ret = dat_read_kallsyms(&rd); break;
-	case TM_OPT_PRINTK:		ret = dat_read_printk(&rd); break;
-	case TM_OPT_CMDLINES:		ret = dat_read_cmdlines(&rd); break;
+	case TM_OPT_HEADER_INFO:	ret = tm_dat_read_header_info(&rd); break;
+	case TM_OPT_FTRACE_EVENTS:	ret = tm_dat_read_ftrace_formats(&rd); break;
+	case TM_OPT_EVENT_FORMATS:	ret = tm_dat_read_event_formats(&rd); break;
+	case TM_OPT_KALLSYMS:		ret = tm_dat_read_kallsyms(&rd); break;
+	case TM_OPT_PRINTK:		ret = tm_dat_read_printk(&rd); break;
+	case TM_OPT_CMDLINES:		ret = tm_dat_read_cmdlines(&rd); break;
 	}
 	free(body);
 	return ret;
@@ -158,9 +159,9 @@ static int dat_v7_buffer_cpus(struct tm_dat *dat, struct dat_buffer *b, struct d
 	uint32_t cpu;
 	uint32_t i;
 
-	if (count > dat_rd_left(rd) / 20)
-		return dat_rd_err(rd, "%u CPU entries cannot fit in %llu bytes", count,
-				  (unsigned long long)dat_rd_left(rd));
+	if (count > tm_dat_rd_left(rd) / 20)
+		return tm_dat_rd_err(rd, "%u CPU entries cannot fit in %llu bytes", count,
+				     (unsigned long long)tm_dat_rd_left(rd));
 	b->cpus = calloc(count ? count : 1, sizeof(*b->cpus));
 	if (!b->cpus)
 		return tm_fail(ENOMEM, "%s: BUFFER option", dat->name);
@@ -168,23 +169,25 @@ static int dat_v7_buffer_cpus(struct tm_dat *dat, struct dat_buffer *b, struct d
 		struct dat_cpu *c = &b->cpus[i];
 		uint64_t need;
 
-		if (dat_rd_u32(rd, &cpu) || dat_rd_u64(rd, &c->off) || dat_rd_u64(rd, &c->size))
+		if (tm_dat_rd_u32(rd, &cpu) || tm_dat_rd_u64(rd, &c->off) ||
+		    tm_dat_rd_u64(rd, &c->size))
 			return -1;
 		if (cpu >= TM_DAT_MAX_CPUS)
-			return dat_rd_err(rd, "CPU id %u out of range", cpu);
+			return tm_dat_rd_err(rd, "CPU id %u out of range", cpu);
 		c->cpu = (int)cpu;
 		b->ncpu++;
 		need = c->size + (b->compressed ? 4 : 0);
 		if (c->size && (c->off < body || c->off > end || need > end - c->off))
-			return dat_err(dat, "%s CPU %u data at offset %llu: %llu bytes lie outside "
-				       "its section at offset %llu (%llu bytes)",
-				       dat_buf_label(b, label, sizeof(label)), cpu,
-				       (unsigned long long)c->off, (unsigned long long)need,
-				       (unsigned long long)sec->off, (unsigned long long)sec->size);
-		if (dat_check_blob(dat, b, c))
+			return tm_dat_err(dat, "%s CPU %u data at offset %llu: %llu bytes lie "
+					  "outside its section at offset %llu (%llu bytes)",
+					  tm_dat_buf_label(b, label, sizeof(label)), cpu,
+					  (unsigned long long)c->off, (unsigned long long)need,
+					  (unsigned long long)sec->off,
+					  (unsigned long long)sec->size);
+		if (tm_dat_check_blob(dat, b, c))
 			return -1;
 	}
-	return dat_buffer_finish(dat, b, rd->sec);
+	return tm_dat_buffer_finish(dat, b, rd->sec);
 }
 
 /* BUFFER (v7): u64 section, str name, str clock, u32 page size, u32 K, K entries. */
@@ -198,19 +201,19 @@ static int dat_v7_buffer(struct tm_dat *dat, const uint8_t *p, uint32_t len, uin
 	uint64_t off;
 	int i, ret = -1;
 
-	dat_rd_mem(&rd, dat, p, len, where, "BUFFER option");
+	tm_dat_rd_mem(&rd, dat, p, len, where, "BUFFER option");
 	rd.sec = where;
-	if (dat_rd_u64(&rd, &off) || dat_rd_str(&rd, &name) || dat_rd_str(&rd, &clock) ||
-	    dat_rd_u32(&rd, &page_size) || dat_rd_u32(&rd, &count))
+	if (tm_dat_rd_u64(&rd, &off) || tm_dat_rd_str(&rd, &name) || tm_dat_rd_str(&rd, &clock) ||
+	    tm_dat_rd_u32(&rd, &page_size) || tm_dat_rd_u32(&rd, &count))
 		goto out;
 	/* 3.1.6 uses the prologue's page size for the top buffer */
 	if (name[0] && (page_size < TM_DAT_MIN_PAGE || page_size > TM_DAT_MAX_PAGE)) {
-		dat_rd_err(&rd, "page size %u out of range", page_size);
+		tm_dat_rd_err(&rd, "page size %u out of range", page_size);
 		goto out;
 	}
 	if (dat_sec_header(dat, off, TM_OPT_BUFFER, &sec))
 		goto out;
-	i = dat_buffer_add(dat, name, where);
+	i = tm_dat_buffer_add(dat, name, where);
 	if (i < 0)
 		goto out;
 	b = &dat->bufs[i];
@@ -238,11 +241,11 @@ static int dat_v7_buffer_text(struct tm_dat *dat, const uint8_t *p, uint32_t len
 	uint64_t off;
 	int i, ret = -1;
 
-	dat_rd_mem(&rd, dat, p, len, where, "BUFFER_TEXT option");
-	if (dat_rd_u64(&rd, &off) || dat_rd_str(&rd, &name) || dat_rd_str(&rd, &clock) ||
+	tm_dat_rd_mem(&rd, dat, p, len, where, "BUFFER_TEXT option");
+	if (tm_dat_rd_u64(&rd, &off) || tm_dat_rd_str(&rd, &name) || tm_dat_rd_str(&rd, &clock) ||
 	    dat_sec_header(dat, off, TM_OPT_BUFFER_TEXT, &sec))
 		goto out;
-	i = dat_buffer_add(dat, name, where);
+	i = tm_dat_buffer_add(dat, name, where);
 	if (i < 0)
 		goto out;
 	b = &dat->bufs[i];
@@ -255,13 +258,13 @@ static int dat_v7_buffer_text(struct tm_dat *dat, const uint8_t *p, uint32_t len
 	b->text_size = sec.size;
 	if (b->compressed) {
 		if (sec.size < 4) {
-			dat_err(dat, "BUFFER_TEXT section at offset %llu: no chunk count",
-				(unsigned long long)off);
+			tm_dat_err(dat, "BUFFER_TEXT section at offset %llu: no chunk count",
+				   (unsigned long long)off);
 			goto out;
 		}
 		b->text_size -= 4;
-		if (dat_check_chunks(dat, b->text_off, b->text_size, 1, "latency text",
-				     &b->text_chunks, &off))
+		if (tm_dat_check_chunks(dat, b->text_off, b->text_size, 1, "latency text",
+					&b->text_chunks, &off))
 			goto out;
 	}
 	ret = 0;
@@ -293,7 +296,7 @@ static int dat_v7_option(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint
 	case TM_OPT_BUFFER_TEXT:
 		return dat_v7_buffer_text(dat, p, len, where);
 	default:
-		return dat_option_common(dat, id, p, len, where);
+		return tm_dat_option_common(dat, id, p, len, where);
 	}
 }
 
@@ -310,14 +313,14 @@ static int dat_v7_options(struct tm_dat *dat, uint64_t off, uint64_t *next)
 	*next = 0;
 	if (dat_sec_load(dat, off, TM_OPT_DONE, &body, &len))
 		return -1;
-	dat_rd_mem(&rd, dat, body, len, off, "options");
-	while (dat_rd_left(&rd) >= 6) {
+	tm_dat_rd_mem(&rd, dat, body, len, off, "options");
+	while (tm_dat_rd_left(&rd) >= 6) {
 		where = off + TM_DAT_SECTION_HDR_LEN + rd.pos;
-		if (dat_rd_u16(&rd, &id) || dat_rd_u32(&rd, &size))
+		if (tm_dat_rd_u16(&rd, &id) || tm_dat_rd_u32(&rd, &size))
 			goto out;
-		if (size > dat_rd_left(&rd)) {
-			dat_rd_err(&rd, "option %u of %u bytes runs past the section's end", id,
-				   size);
+		if (size > tm_dat_rd_left(&rd)) {
+			tm_dat_rd_err(&rd, "option %u of %u bytes runs past the section's end", id,
+				      size);
 			goto out;
 		}
 		if (id == TM_OPT_DONE) {
@@ -345,8 +348,8 @@ static int dat_v7_chain(struct tm_dat *dat, uint64_t first)
 	while (next) {
 		for (i = 0; i < n; i++)
 			if (seen[i] == next) {
-				dat_err(dat, "options section at offset %llu: the DONE chain loops "
-					"back to it", (unsigned long long)next);
+				tm_dat_err(dat, "options section at offset %llu: the DONE chain "
+					   "loops back to it", (unsigned long long)next);
 				goto out;
 			}
 		tmp = realloc(seen, (n + 1) * sizeof(*seen));
@@ -365,37 +368,37 @@ out:
 	return ret;
 }
 
-int dat_read_v7(struct tm_dat *dat, uint64_t pos)
+int tm_dat_read_v7(struct tm_dat *dat, uint64_t pos)
 {
 	struct dat_rd rd;
 	char *name = NULL;
 	uint64_t first;
 	int ret = -1;
 
-	dat_rd_file(&rd, dat, pos, pos + TM_DAT_MAX_STR, "compression name");
-	if (dat_rd_str(&rd, &name))
+	tm_dat_rd_file(&rd, dat, pos, pos + TM_DAT_MAX_STR, "compression name");
+	if (tm_dat_rd_str(&rd, &name))
 		goto out;
 	if (!strcmp(name, "zlib")) {
-		dat_err(dat, "compression name at offset %llu: 'zlib' is not supported "
-			"(zstd or none)", (unsigned long long)pos);
+		tm_dat_err(dat, "compression name at offset %llu: 'zlib' is not supported "
+			   "(zstd or none)", (unsigned long long)pos);
 		goto out;
 	}
 	if (tm_compression_parse(name, &dat->comp)) {
-		dat_err(dat, "compression name at offset %llu: unknown compression '%.40s'",
-			(unsigned long long)pos, name);
+		tm_dat_err(dat, "compression name at offset %llu: unknown compression '%.40s'",
+			   (unsigned long long)pos, name);
 		goto out;
 	}
 	rd.what = "compression version";
 	rd.end = rd.pos + TM_DAT_MAX_STR < dat->size ? rd.pos + TM_DAT_MAX_STR : dat->size;
-	if (dat_rd_str(&rd, &dat->comp_version))
+	if (tm_dat_rd_str(&rd, &dat->comp_version))
 		goto out;
 	rd.what = "options pointer";
 	rd.end = dat->size;
-	if (dat_rd_u64(&rd, &first))
+	if (tm_dat_rd_u64(&rd, &first))
 		goto out;
 	if (!first) {
 		rd.pos -= 8;
-		dat_rd_err(&rd, "the first options offset is 0");
+		tm_dat_rd_err(&rd, "the first options offset is 0");
 		goto out;
 	}
 	dat->codec = tm_codec_new(dat->comp, 0);
