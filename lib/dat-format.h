@@ -115,4 +115,20 @@ static inline bool tm_host_is_big_endian(void)
 	return __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 }
 
+/* An unsigned integer of size 1, 2, 4 or 8 bytes (a record's field). */
+static inline uint64_t tm_get_uint(const void *p, unsigned int size, bool swap)
+{
+	const uint8_t *b = p;
+	uint64_t v = 0;
+	unsigned int i;
+
+	if (!swap) {
+		memcpy((uint8_t *)&v + (tm_host_is_big_endian() ? 8 - size : 0), b, size);
+		return v;
+	}
+	for (i = 0; i < size; i++)
+		v = v << 8 | b[tm_host_is_big_endian() ? size - 1 - i : i];
+	return v;
+}
+
 #endif /* TM_DAT_FORMAT_H */

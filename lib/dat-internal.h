@@ -121,6 +121,8 @@ struct dat_rd {
 	const char	*what;		/* "header info", "options", ... */
 };
 
+/* dat-io.c: bounded reads, errors, labels. */
+
 /* Fail with "<file>: <message>" (EINVAL), always returns -1. */
 TM_HIDDEN int tm_dat_err(const struct tm_dat *dat, const char *fmt, ...) TM_PRINTF(2, 3);
 /* Same, naming where the reader stands ("... section at offset N" / "at offset N"). */
@@ -146,6 +148,8 @@ TM_HIDDEN int tm_dat_pread(struct tm_dat *dat, void *buf, uint64_t len, uint64_t
 TM_HIDDEN bool tm_dat_in_file(const struct tm_dat *dat, uint64_t off, uint64_t len);
 
 TM_HIDDEN void tm_dat_text_free(struct dat_text *t);
+/* "top buffer" or "buffer 'name'" for messages. */
+TM_HIDDEN const char *tm_dat_buf_label(const struct dat_buffer *b, char *buf, size_t size);
 /* Replace *dst by a copy of the option's string payload (NUL added if missing). */
 TM_HIDDEN int tm_dat_set_str(struct tm_dat *dat, char **dst, const uint8_t *p, uint32_t len);
 
@@ -166,8 +170,6 @@ TM_HIDDEN char *tm_dat_parse_clock(const char *text, size_t len);
 TM_HIDDEN int tm_dat_buffer_add(struct tm_dat *dat, const char *name, uint64_t where);
 /* After filling b->cpus[0..ncpu): sort, reject duplicate CPU ids, set slots. */
 TM_HIDDEN int tm_dat_buffer_finish(struct tm_dat *dat, struct dat_buffer *b, uint64_t where);
-/* "top buffer" or "buffer 'name'" for messages. */
-TM_HIDDEN const char *tm_dat_buf_label(const struct dat_buffer *b, char *buf, size_t size);
 /*
  * Check a CPU blob against the file: raw pages (whole pages inside the file)
  * or a chunk stream (count, headers and payloads add up to size).

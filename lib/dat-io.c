@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* dat-io.c - bounded reads of trace.dat bytes (file or section body) and the reader's errors. */
+/* dat-io.c - bounded reads of trace.dat bytes (file or section body), the reader's errors and labels. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,4 +201,13 @@ int tm_dat_set_str(struct tm_dat *dat, char **dst, const uint8_t *p, uint32_t le
 	free(*dst);
 	*dst = s;
 	return 0;
+}
+
+const char *tm_dat_buf_label(const struct dat_buffer *b, char *buf, size_t size)
+{
+	if (!b->name || !b->name[0])
+		snprintf(buf, size, "top buffer");
+	else
+		snprintf(buf, size, "buffer '%.60s'", b->name);
+	return buf;
 }

@@ -123,15 +123,6 @@ int tm_dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint
 	return 0;
 }
 
-const char *tm_dat_buf_label(const struct dat_buffer *b, char *buf, size_t size)
-{
-	if (!b->name || !b->name[0])
-		snprintf(buf, size, "top buffer");
-	else
-		snprintf(buf, size, "buffer '%.60s'", b->name);
-	return buf;
-}
-
 int tm_dat_buffer_add(struct tm_dat *dat, const char *name, uint64_t where)
 {
 	struct dat_buffer *bufs;

@@ -5,17 +5,7 @@
 #include <string.h>
 
 #include "dat-format.h"
-#include "write-priv.h"
-
-static void tm_v6_prologue(struct tm_write_ctx *w, struct tm_buf *b)
-{
-	uint8_t tail[2] = { tm_host_is_big_endian(), w->long_size };
-
-	tm_buf_put(b, TM_DAT_MAGIC, TM_DAT_MAGIC_LEN);
-	tm_buf_put(b, "6", 2);
-	tm_buf_put(b, tail, 2);
-	tm_buf_put32(b, w->page_size);
-}
+#include "dat-write-internal.h"
 
 static const struct tm_cpu_blob *tm_v6_blob(const struct tm_write_ctx *w, int cpu)
 {
@@ -57,7 +47,7 @@ int tm_dat_write_v6(struct tm_write_ctx *w)
 	struct tm_buf b = { 0 };
 	int ret = -1, i;
 
-	tm_v6_prologue(w, &b);
+	tm_write_prologue(w, &b);
 	for (i = 0; i < TM_META_COUNT; i++)
 		tm_buf_put(&b, w->payload[i].data, w->payload[i].len);
 	tm_buf_put32(&b, w->ncpus);

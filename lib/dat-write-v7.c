@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "dat-format.h"
-#include "write-priv.h"
+#include "dat-write-internal.h"
 
 /* Section descriptions, in the order their strings are stored (§4.3). */
 static const char *const tm_meta_desc[TM_META_COUNT] = {
@@ -75,12 +75,8 @@ static int tm_v7_section(struct tm_v7 *v, struct tm_buf *out, uint16_t id, uint3
 static void tm_v7_header(struct tm_write_ctx *w, struct tm_buf *b, uint64_t opt1_off)
 {
 	enum tm_compression c = w->compressed ? TM_COMPRESS_ZSTD : TM_COMPRESS_NONE;
-	uint8_t tail[2] = { tm_host_is_big_endian(), w->long_size };
 
-	tm_buf_put(b, TM_DAT_MAGIC, TM_DAT_MAGIC_LEN);
-	tm_buf_put(b, "7", 2);
-	tm_buf_put(b, tail, 2);
-	tm_buf_put32(b, w->page_size);
+	tm_write_prologue(w, b);
 	tm_buf_putstr(b, tm_compression_name(c));
 	tm_buf_putstr(b, tm_compression_version(c));
 	tm_buf_put64(b, opt1_off);

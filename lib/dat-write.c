@@ -1,70 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dat-write.c - tm_dat_write: checks, the §2 metadata payloads, the
- * common options and the byte moving shared by the v6 and v7 writers.
+ * dat-write.c - tm_dat_write: checks, page geometry, the CPUs with data and
+ * the §2 metadata payloads, then the version's layout writes the file.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "dat-format.h"
-#include "write-priv.h"
-
-#define TM_COPY_BLOCK	(1u << 20)	/* read/write fallback block */
-#define TM_CFR_MAX	(1u << 30)	/* copy_file_range request cap */
-
-void tm_buf_reserve(struct tm_buf *b, size_t more)
-{
-	size_t cap = b->cap ? b->cap : 4096;
-	uint8_t *p;
-
-	if (b->err || b->len + more <= b->cap)
-		return;
-	while (cap < b->len + more)
-		cap *= 2;
-	p = realloc(b->data, cap);
-	if (!p) {
-		b->err = ENOMEM;
-		return;
-	}
-	b->data = p;
-	b->cap = cap;
-}
-
-void tm_buf_put(struct tm_buf *b, const void *p, size_t len)
-{
-	tm_buf_reserve(b, len);
-	if (b->err || !len)
-		return;
-	memcpy(b->data + b->len, p, len);
-	b->len += len;
-}
-
-void tm_buf_put16(struct tm_buf *b, uint16_t v) { tm_buf_put(b, &v, sizeof(v)); }
-void tm_buf_put32(struct tm_buf *b, uint32_t v) { tm_buf_put(b, &v, sizeof(v)); }
-void tm_buf_put64(struct tm_buf *b, uint64_t v) { tm_buf_put(b, &v, sizeof(v)); }
-
-void tm_buf_putstr(struct tm_buf *b, const char *s)
-{
-	tm_buf_put(b, s, strlen(s) + 1);
-}
-
-void tm_buf_free(struct tm_buf *b)
-{
-	free(b->data);
-	memset(b, 0, sizeof(*b));
-}
-
-void tm_buf_option(struct tm_buf *b, uint16_t id, const void *data, uint32_t len)
-{
-	tm_buf_put16(b, id);
-	tm_buf_put32(b, len);
-	tm_buf_put(b, data, len);
-}
+#include "dat-write-internal.h"
+#include "tm-write.h"
 
 /* §2: the six metadata payloads, the same bytes in v6 and v7. */
 static void tm_build_payloads(struct tm_write_ctx *w)
@@ -103,125 +51,6 @@ static void tm_build_payloads(struct tm_write_ctx *w)
 	tm_buf_put(&p[TM_META_PRINTK], m->printk.data, m->printk.len);
 	tm_buf_put64(&p[TM_META_CMDLINES], m->cmdlines.len);
 	tm_buf_put(&p[TM_META_CMDLINES], m->cmdlines.data, m->cmdlines.len);
-}
-
-void tm_write_common_options(struct tm_write_ctx *w, struct tm_buf *b)
-{
-	const struct tm_meta *m = w->meta;
-	char version[64];
-	uint64_t id = 0;
-	int cpu;
-
-	if (m->trace_clock.len) {
-		/* the text with its NUL (our texts are always NUL-terminated) */
-		tm_buf_option(b, TM_OPT_TRACECLOCK, m->trace_clock.data,
-			      m->trace_clock.len + 1);
-	}
-	if (m->uname)
-		tm_buf_option(b, TM_OPT_UNAME, m->uname, strlen(m->uname) + 1);
-	snprintf(version, sizeof(version), "tracemap %s", TM_VERSION);
-	tm_buf_option(b, TM_OPT_VERSION, version, strlen(version) + 1);
-	if (getrandom(&id, sizeof(id), GRND_NONBLOCK) != sizeof(id))
-		id = ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)w;
-	tm_buf_option(b, TM_OPT_TRACEID, &id, sizeof(id));
-	for (cpu = 0; cpu < m->ncpus; cpu++) {
-		char head[32];
-		int n;
-
-		if (!m->stats[cpu].len)
-			continue;
-		n = snprintf(head, sizeof(head), "CPU: %d\n", cpu);
-		tm_buf_put16(b, TM_OPT_CPUSTAT);
-		tm_buf_put32(b, n + m->stats[cpu].len + 1);
-		tm_buf_put(b, head, n);
-		tm_buf_put(b, m->stats[cpu].data, m->stats[cpu].len + 1);
-	}
-}
-
-int tm_write_out(struct tm_write_ctx *w, const void *buf, size_t len)
-{
-	if (tm_write_all(w->fd, buf, len))
-		return tm_fail(errno, "write trace.dat");
-	w->pos += len;
-	return 0;
-}
-
-int tm_write_pad_to(struct tm_write_ctx *w, uint64_t to)
-{
-	static const uint8_t zero[4096];
-	size_t n;
-
-	while (w->pos < to) {
-		n = to - w->pos < sizeof(zero) ? to - w->pos : sizeof(zero);
-		if (tm_write_out(w, zero, n))
-			return -1;
-	}
-	return 0;
-}
-
-static int tm_copy_fallback(struct tm_write_ctx *w, int in, off_t off, uint64_t left,
-			    const char *path)
-{
-	size_t n;
-
-	if (!w->copy_buf) {
-		w->copy_buf = malloc(TM_COPY_BLOCK);
-		if (!w->copy_buf)
-			return tm_fail(ENOMEM, "copy %s", path);
-	}
-	while (left) {
-		n = left < TM_COPY_BLOCK ? left : TM_COPY_BLOCK;
-		if (tm_pread_all(in, w->copy_buf, n, off))
-			return tm_fail(errno, "read spool %s", path);
-		if (tm_write_all(w->fd, w->copy_buf, n))
-			return tm_fail(errno, "write trace.dat");
-		off += n;
-		left -= n;
-	}
-	return 0;
-}
-
-/* copy_file_range while the file system allows it; the rest by read/write. */
-static int tm_copy_spool(struct tm_write_ctx *w, int in, uint64_t len, const char *path)
-{
-	uint64_t left = len;
-	loff_t off = 0;
-	ssize_t n;
-
-	while (left && w->use_cfr) {
-		n = copy_file_range(in, &off, w->fd, NULL, left < TM_CFR_MAX ? left : TM_CFR_MAX, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
-			      errno == EOPNOTSUPP || errno == EBADF)) {
-			w->use_cfr = false;
-			break;
-		}
-		if (n < 0)
-			return tm_fail(errno, "copy spool %s to trace.dat", path);
-		if (n == 0)
-			return tm_failx(EIO, "spool %s is shorter than its %llu bytes", path,
-					(unsigned long long)len);
-		left -= n;
-	}
-	if (left && tm_copy_fallback(w, in, off, left, path))
-		return -1;
-	w->pos += len;
-	return 0;
-}
-
-int tm_write_blob(struct tm_write_ctx *w, const struct tm_cpu_blob *b)
-{
-	if (tm_write_pad_to(w, b->offset))
-		return -1;
-	if (w->compressed) {
-		uint32_t count = b->chunks;
-
-		/* the chunk count is host order, like trace-cmd writes it */
-		if (tm_write_out(w, &count, sizeof(count)))
-			return -1;
-	}
-	return tm_copy_spool(w, tm_spool_fd(b->spool), b->size, tm_spool_path(b->spool));
 }
 
 /* "field: <type> <name>;\toffset:N;\tsize:M;" of header_page. */
@@ -329,7 +158,7 @@ int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spool
 		 int ncpus, const struct tm_write_opts *opts)
 {
 	struct tm_write_ctx w = {
-		.fd = out_fd, .meta = meta, .opts = opts, .ncpus = ncpus,
+		.fd = out_fd, .meta = meta, .opts = opts, .ncpus = ncpus, .version = opts->version,
 		.compressed = opts->version == TM_DAT_VERSION_7 &&
 			      opts->compression == TM_COMPRESS_ZSTD,
 	};

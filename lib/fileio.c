@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* fileio.c - small whole-file and all-bytes I/O helpers. */
+/* fileio.c - small whole-file and all-bytes I/O helpers, tracefs-style text writes. */
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -102,4 +104,31 @@ int tm_path(char *buf, size_t len, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= len)
 		return tm_failx(ENAMETOOLONG, "path too long: %.80s...", buf);
 	return 0;
+}
+
+static int tm_put_text(const char *dir, const char *file, const char *text, int flags)
+{
+	char path[PATH_MAX];
+	int fd, ret = 0;
+
+	if (tm_path(path, sizeof(path), "%s/%s", dir, file))
+		return -1;
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
+	if (fd < 0)
+		return tm_fail(errno, "open %s", path);
+	if (tm_write_all(fd, text, strlen(text)))
+		ret = tm_fail(errno, "write '%s' to %s", text, path);
+	if (close(fd) && !ret)
+		ret = tm_fail(errno, "write '%s' to %s", text, path);
+	return ret;
+}
+
+int tm_file_write(const char *dir, const char *file, const char *text)
+{
+	return tm_put_text(dir, file, text, O_TRUNC);
+}
+
+int tm_file_append(const char *dir, const char *file, const char *text)
+{
+	return tm_put_text(dir, file, text, O_APPEND);
 }

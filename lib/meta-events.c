@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "write-priv.h"
+#include "meta-internal.h"
 
 void tm_text_free(struct tm_text *t)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "write-priv.h"
+#include "meta-internal.h"
 
 #define TM_KALLSYMS_DEFAULT	"/proc/kallsyms"
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session-internal.h"
+#include "internal.h"
 #include "tm-write.h"
 
 #define TM_CHUNK_BYTES	(128 * 1024)

@@ -324,8 +324,6 @@ struct tm_fastfmt *tm_fastfmt_compile(struct tep_handle *tep, const struct tep_e
 	int cap = 0, ls;
 	char conv;
 
-	if (ev->handler)
-		return tm_schedfmt_compile(tep, ev, swap);
 	if (!s || !event_plain(ev))
 		return NULL;
 	while (*s) {
@@ -375,37 +373,6 @@ fail:
 
 /* ---- rendering ---- */
 
-int tm_fastbuf_grow(struct tm_fastbuf *b, size_t more)
-{
-	size_t cap;
-	char *n;
-
-	cap = b->cap ? b->cap : 256;
-	while (cap < b->len + more)
-		cap *= 2;
-	n = realloc(b->buf, cap);
-	if (!n)
-		return -1;
-	b->buf = n;
-	b->cap = cap;
-	return 0;
-}
-
-
-uint64_t tm_fast_read(const uint8_t *p, unsigned int size, bool swap)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	if (!swap) {
-		memcpy((uint8_t *)&v + (tm_host_is_big_endian() ? 8 - size : 0), p, size);
-		return v;
-	}
-	for (i = 0; i < size; i++)
-		v = v << 8 | p[tm_host_is_big_endian() ? size - 1 - i : i];
-	return v;
-}
-
 static int put_num(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
 {
 	long long sv;
@@ -424,29 +391,6 @@ static int put_num(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
 		return 0;
 	}
 	return tm_fastbuf_dec(b, v, pc->is_signed);
-}
-
-int tm_fastbuf_dec(struct tm_fastbuf *b, uint64_t v, bool is_signed)
-{
-	unsigned int n = 1;
-	uint64_t t;
-	char *e;
-
-	if (tm_fastbuf_reserve(b, 21))
-		return -1;
-	if (is_signed && (int64_t)v < 0) {
-		b->buf[b->len++] = '-';
-		v = (uint64_t)0 - v;
-	}
-	for (t = v; t >= 10; t /= 10)
-		n++;
-	b->len += n;
-	e = b->buf + b->len;
-	do {
-		*--e = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return 0;
 }
 
 static int put_str(struct tm_fastbuf *b, const struct piece *pc, const char *str, size_t len)
@@ -531,15 +475,15 @@ static int simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 			return -1;
 		switch (pc->kind) {
 		case PIECE_NUM:
-			if (put_num(b, pc, tm_fast_read(data + pc->offset, pc->size, swap)))
+			if (put_num(b, pc, tm_get_uint(data + pc->offset, pc->size, swap)))
 				return -1;
 			break;
 		case PIECE_PTR:
-			if (put_ptr(b, tm_fast_read(data + pc->offset, 8, swap)))
+			if (put_ptr(b, tm_get_uint(data + pc->offset, 8, swap)))
 				return -1;
 			break;
 		case PIECE_SYM:
-			if (put_sym(b, pc, tm_fast_read(data + pc->offset, pc->size, swap)))
+			if (put_sym(b, pc, tm_get_uint(data + pc->offset, pc->size, swap)))
 				return -1;
 			break;
 		case PIECE_STR_FIELD:
@@ -548,7 +492,7 @@ static int simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 				return -1;
 			break;
 		default:
-			loc = (uint32_t)tm_fast_read(data + pc->offset, 4, swap);
+			loc = (uint32_t)tm_get_uint(data + pc->offset, 4, swap);
 			off = (loc & 0xffff) + (pc->rel ? pc->offset + 4 : 0);
 			if (off >= size)
 				return -1;

@@ -12,14 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "internal.h"
+#include "print-buf.h"
+
 struct tep_event;
 struct tep_handle;
-
-/* A growing output buffer the renderers append to. */
-struct tm_fastbuf {
-	char	*buf;
-	size_t	len, cap;
-};
 
 struct tm_fastfmt;
 
@@ -40,37 +37,13 @@ struct tm_fastfmt {
 	uint64_t			*comm_gen; /* bumped when a comm is registered */
 };
 
-/* The event's compiled format, or NULL to leave it to libtraceevent. */
-struct tm_fastfmt *tm_fastfmt_compile(struct tep_handle *tep, const struct tep_event *ev,
-				      bool swap);
+/* print-fast.c: the compiled format of a plain event (no handler), or NULL for libtraceevent. */
+TM_HIDDEN struct tm_fastfmt *tm_fastfmt_compile(struct tep_handle *tep,
+						const struct tep_event *ev, bool swap);
+/* print-fast.c: free a compiled format of either kind (NULL is fine). */
+TM_HIDDEN void tm_fastfmt_free(struct tm_fastfmt *f);
 /* print-sched.c: the sched_switch / sched_wakeup plugin handlers, or NULL. */
-struct tm_fastfmt *tm_schedfmt_compile(struct tep_handle *tep, const struct tep_event *ev,
-				       bool swap);
-void tm_fastfmt_free(struct tm_fastfmt *f);
-
-/* Helpers shared by the renderers. */
-int tm_fastbuf_grow(struct tm_fastbuf *b, size_t more);
-
-static inline int tm_fastbuf_reserve(struct tm_fastbuf *b, size_t more)
-{
-	return b->len + more <= b->cap ? 0 : tm_fastbuf_grow(b, more);
-}
-
-/* Appends n reserved bytes; short copies inline (most pieces are a few bytes). */
-static inline void tm_fastbuf_put(struct tm_fastbuf *b, const char *s, size_t n)
-{
-	char *d = b->buf + b->len;
-
-	b->len += n;
-	if (n > 16) {
-		__builtin_memcpy(d, s, n);
-		return;
-	}
-	while (n--)
-		*d++ = *s++;
-}
-/* Decimal (signed when neg_ok and the value is negative as int64). */
-int tm_fastbuf_dec(struct tm_fastbuf *b, uint64_t v, bool is_signed);
-uint64_t tm_fast_read(const uint8_t *p, unsigned int size, bool swap);
+TM_HIDDEN struct tm_fastfmt *tm_schedfmt_compile(struct tep_handle *tep,
+						 const struct tep_event *ev, bool swap);
 
 #endif /* TM_PRINT_FAST_H */

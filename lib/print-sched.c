@@ -12,6 +12,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "dat-format.h"
 #include "internal.h"
 #include "print-fast.h"
 
@@ -63,7 +64,7 @@ static bool num_field(const struct tep_format_field *f)
 static uint64_t num(const struct schedfmt *f, const struct tep_format_field *fld,
 		    const uint8_t *data)
 {
-	return tm_fast_read(data + fld->offset, (unsigned int)fld->size, f->base.swap);
+	return tm_get_uint(data + fld->offset, (unsigned int)fld->size, f->base.swap);
 }
 
 /* Values whose %d, %lld and zero-extended readings all print the same. */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session-internal.h"
+#include "session-events.h"
 
 struct tm_ev_match {
 	const char	*dir;		/* instance directory */
@@ -36,7 +36,7 @@ static int tm_ev_enable(struct tm_ev_match *m, const char *rel)
 	if (m->filter) {
 		if (tm_path(file, sizeof(file), "events/%s/filter", rel))
 			return -1;
-		if (tm_sess_write(m->dir, file, m->filter)) {
+		if (tm_file_write(m->dir, file, m->filter)) {
 			if (errno == EINVAL) {
 				char name[PATH_MAX], *slash;
 
@@ -51,7 +51,7 @@ static int tm_ev_enable(struct tm_ev_match *m, const char *rel)
 		}
 	}
 	if (tm_path(file, sizeof(file), "events/%s/enable", rel) ||
-	    tm_sess_write(m->dir, file, "1"))
+	    tm_file_write(m->dir, file, "1"))
 		return -1;
 	m->matched++;
 	return 0;

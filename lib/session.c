@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* session.c - tracemap's private instance: create, configure, start/stop, remove. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session-internal.h"
+#include "session-events.h"
 
 struct tm_session {
 	char	*tracefs;
@@ -20,39 +18,12 @@ struct tm_session {
 	bool	created;
 };
 
-static int tm_sess_put(const char *dir, const char *file, const char *text, int flags)
-{
-	char path[PATH_MAX];
-	int fd, ret = 0;
-
-	if (tm_path(path, sizeof(path), "%s/%s", dir, file))
-		return -1;
-	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
-	if (fd < 0)
-		return tm_fail(errno, "open %s", path);
-	if (tm_write_all(fd, text, strlen(text)))
-		ret = tm_fail(errno, "write '%s' to %s", text, path);
-	if (close(fd) && !ret)
-		ret = tm_fail(errno, "write '%s' to %s", text, path);
-	return ret;
-}
-
-int tm_sess_write(const char *dir, const char *file, const char *text)
-{
-	return tm_sess_put(dir, file, text, O_TRUNC);
-}
-
-int tm_sess_append(const char *dir, const char *file, const char *text)
-{
-	return tm_sess_put(dir, file, text, O_APPEND);
-}
-
 static int tm_sess_write_ul(const char *dir, const char *file, unsigned long v)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%lu", v);
-	return tm_sess_write(dir, file, buf);
+	return tm_file_write(dir, file, buf);
 }
 
 /* "-O name" sets options/name to 1, "-O noname" sets options/name to 0. */
@@ -72,12 +43,12 @@ static int tm_sess_option(const char *dir, const char *opt)
 		return -1;
 	if (!*name || strchr(name, '/') || access(path, F_OK))
 		return tm_failx(EINVAL, "unknown tracefs option '%s' (see tracemap list -o)", opt);
-	return tm_sess_write(dir, rel, val);
+	return tm_file_write(dir, rel, val);
 }
 
 static int tm_sess_clock(const char *dir, const char *clock)
 {
-	if (!tm_sess_write(dir, "trace_clock", clock))
+	if (!tm_file_write(dir, "trace_clock", clock))
 		return 0;
 	if (errno == EINVAL)
 		return tm_failx(EINVAL, "unknown trace clock '%s' (see tracemap list -c)", clock);
@@ -108,7 +79,7 @@ static int tm_sess_configure(struct tm_session *s, const struct tm_session_opts 
 {
 	const char *d = s->dir;
 
-	if (tm_sess_write(d, "tracing_on", "0"))
+	if (tm_file_write(d, "tracing_on", "0"))
 		return -1;
 	if (o->subbuf_kb && tm_sess_write_ul(d, "buffer_subbuf_size_kb", o->subbuf_kb))
 		return -1;
@@ -121,9 +92,9 @@ static int tm_sess_configure(struct tm_session *s, const struct tm_session_opts 
 			return -1;
 	if (o->wakeup_percent >= 0 && tm_sess_write_ul(d, "buffer_percent", o->wakeup_percent))
 		return -1;
-	if (o->cpumask && tm_sess_write(d, "tracing_cpumask", o->cpumask))
+	if (o->cpumask && tm_file_write(d, "tracing_cpumask", o->cpumask))
 		return -1;
-	if (o->follow_children && tm_sess_write(d, "options/event-fork", "1"))
+	if (o->follow_children && tm_file_write(d, "options/event-fork", "1"))
 		return -1;
 	if (tm_sess_enable_events(d, o->events, o->nr_events))
 		return -1;
@@ -168,7 +139,7 @@ int tm_session_destroy(struct tm_session *s)
 		return 0;
 	if (s->created) {
 		/* tracing off first; every fd and mapping of the instance must be closed */
-		tm_sess_write(s->dir, "tracing_on", "0");
+		tm_file_write(s->dir, "tracing_on", "0");
 		if (rmdir(s->dir) && errno != ENOENT)
 			ret = tm_fail(errno, "remove instance %s (tracemap reset removes it later)",
 				      s->dir);
@@ -212,7 +183,7 @@ static int tm_sess_pids(struct tm_session *s, const char *file, const pid_t *pid
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++)
 		len += snprintf(buf + len, cap - len, "%s%d", i ? " " : "", (int)pids[i]);
-	ret = tm_sess_append(s->dir, file, buf);
+	ret = tm_file_append(s->dir, file, buf);
 	free(buf);
 	return ret;
 }
@@ -229,12 +200,12 @@ int tm_session_add_notrace_pids(struct tm_session *s, const pid_t *pids, size_t 
 
 int tm_session_start(struct tm_session *s)
 {
-	return tm_sess_write(s->dir, "tracing_on", "1");
+	return tm_file_write(s->dir, "tracing_on", "1");
 }
 
 int tm_session_stop(struct tm_session *s)
 {
-	return tm_sess_write(s->dir, "tracing_on", "0");
+	return tm_file_write(s->dir, "tracing_on", "0");
 }
 
 static void tm_kstat_line(struct tm_cpu_kstats *st, const char *key, uint64_t v)

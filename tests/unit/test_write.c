@@ -14,7 +14,7 @@
 
 #include "internal.h"
 #include "tm_test.h"
-#include "write-priv.h"
+#include "meta-internal.h"
 
 #define PAGE	4096
 #define NCPUS	2

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* session-events.h - enabling the -e specs of a session (session-events.c). Private. */
+#ifndef TM_SESSION_EVENTS_H
+#define TM_SESSION_EVENTS_H
+
+#include "internal.h"
+#include "tm-record.h"
+
+/* Enable the events of specs in instance dir and set their filters; -1 + message. */
+TM_HIDDEN int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs,
+				    size_t n);
+
+#endif /* TM_SESSION_EVENTS_H */
