@@ -45,6 +45,18 @@ static long num_arg(struct argp_state *state, const char *what, const char *s,
 	return v;
 }
 
+static long version_arg(struct argp_state *state, const char *s)
+{
+	int oldest, newest;
+	long v;
+
+	tm_dat_version_range(&oldest, &newest);
+	v = num_arg(state, "file version", s, oldest, newest);
+	if (!tm_dat_version_supported((int)v))
+		argp_error(state, "unsupported file version %ld", v);
+	return v;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct record_opts *o = state->input;
@@ -54,7 +66,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		state->child_inputs[0] = &o->cap;
 		break;
 	case 'o': o->output = arg; break;
-	case OPT_FILE_VERSION: o->file_version = num_arg(state, "file version", arg, 6, 7); break;
+	case OPT_FILE_VERSION: o->file_version = version_arg(state, arg); break;
 	case OPT_COMPRESSION:
 		if (tm_compression_parse(arg, &o->compression))
 			argp_error(state, "%s", tm_last_error());
@@ -63,9 +75,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_LEVEL: o->level = num_arg(state, "compression level", arg, 1, 19); break;
 	case OPT_FAIL_ON_LOSS: o->fail_on_loss = true; break;
 	case ARGP_KEY_END:
-		if (o->file_version == 6 && o->compression_set &&
+		if (!tm_dat_version_compressed((int)o->file_version) && o->compression_set &&
 		    o->compression != TM_COMPRESS_NONE)
-			argp_error(state, "--file-version 6 files are uncompressed");
+			argp_error(state, "--file-version %ld files are uncompressed",
+				   o->file_version);
 		if (!*o->output)
 			argp_error(state, "empty output file name");
 		break;
@@ -100,7 +113,7 @@ int cmd_record(int argc, char **argv)
 
 	capture_opts_init(&o.cap);
 	argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &o);
-	if (o.file_version == 6)
+	if (!tm_dat_version_compressed((int)o.file_version))
 		o.compression = TM_COMPRESS_NONE;
 	ret = record_run(&o);
 	capture_opts_free(&o.cap);

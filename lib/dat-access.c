@@ -35,7 +35,7 @@ int tm_dat_cpus(const struct tm_dat *dat)
 
 	if (dat->cpucount >= 0)
 		return dat->cpucount;
-	if (dat->version < 7)
+	if (dat->header_cpus >= 0)
 		return dat->header_cpus;
 	for (i = 0; i < dat->nbuf; i++)
 		if (dat->bufs[i].slots > n)

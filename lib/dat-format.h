@@ -16,8 +16,6 @@
 #define TM_DAT_MAGIC		"\x17\x08\x44tracing"
 #define TM_DAT_MAGIC_LEN	10
 #define TM_DAT_PROLOGUE_LEN	18	/* magic, "6\0"/"7\0", endian, long size, page size */
-#define TM_DAT_VERSION_6	6
-#define TM_DAT_VERSION_7	7
 
 /* §3 version 6 tags: 10 bytes each, NUL included */
 #define TM_DAT_TAG_LEN		10

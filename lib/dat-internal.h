@@ -65,6 +65,7 @@ struct tm_dat {
 	uint64_t	size;		/* file size: the bound of every offset */
 
 	int		version;
+	const struct tm_dat_version_ops *layout;	/* reads the version's layout */
 	bool		big_endian;
 	bool		swap;
 	int		long_size;
@@ -74,7 +75,7 @@ struct tm_dat {
 	char		*comp_version;
 	struct tm_codec	*codec;
 
-	int		header_cpus;	/* v6 header count */
+	int		header_cpus;	/* v6 header count, -1 if none */
 	int		cpucount;	/* CPUCOUNT option, -1 if none */
 
 	struct dat_text	header_page;
@@ -181,9 +182,5 @@ TM_HIDDEN int tm_dat_check_chunks(struct tm_dat *dat, uint64_t off, uint64_t siz
 
 /* dat-access.c: one CPU's entry (entries sorted by CPU id), or NULL. */
 TM_HIDDEN const struct dat_cpu *tm_dat_find_cpu(const struct tm_dat *dat, int buf, int cpu);
-
-/* dat-v6.c / dat-v7.c: everything after the prologue. */
-TM_HIDDEN int tm_dat_read_v6(struct tm_dat *dat, uint64_t pos);
-TM_HIDDEN int tm_dat_read_v7(struct tm_dat *dat, uint64_t pos);
 
 #endif /* TM_DAT_INTERNAL_H */

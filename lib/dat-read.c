@@ -10,6 +10,7 @@
 
 #include "dat-internal.h"
 #include "dat-format.h"
+#include "dat-version.h"
 
 static int dat_check_file(struct tm_dat *dat)
 {
@@ -29,6 +30,7 @@ static int dat_check_file(struct tm_dat *dat)
 static int dat_read_prologue(struct tm_dat *dat)
 {
 	uint8_t p[TM_DAT_PROLOGUE_LEN];
+	char known[64];
 
 	if (dat->size < TM_DAT_PROLOGUE_LEN)
 		return tm_dat_err(dat, "file of %llu bytes is too short for a trace.dat prologue "
@@ -37,13 +39,16 @@ static int dat_read_prologue(struct tm_dat *dat)
 		return -1;
 	if (memcmp(p, TM_DAT_MAGIC, TM_DAT_MAGIC_LEN))
 		return tm_dat_err(dat, "not a trace.dat file: bad magic at offset 0");
+	tm_dat_versions_text(known, sizeof(known), " and ");
 	if (p[10] < '0' || p[10] > '9' || p[11] != '\0')
-		return tm_dat_err(dat, "unsupported file version \"%.2s\" at offset 10 (6 and 7 "
-				  "are known)", isprint(p[10]) && isprint(p[11]) ? (char *)p + 10 : "?");
+		return tm_dat_err(dat, "unsupported file version \"%.2s\" at offset 10 (%s are "
+				  "known)", isprint(p[10]) && isprint(p[11]) ? (char *)p + 10 : "?",
+				  known);
 	dat->version = p[10] - '0';
-	if (dat->version > TM_DAT_VERSION_7)
-		return tm_dat_err(dat, "unsupported file version %d at offset 10 (6 and 7 are known)",
-				  dat->version);
+	dat->layout = tm_dat_version_reader(dat->version);
+	if (!dat->layout)
+		return tm_dat_err(dat, "unsupported file version %d at offset 10 (%s are known)",
+				  dat->version, known);
 	if (p[12] > 1)
 		return tm_dat_err(dat, "bad endian flag %u at offset 12", p[12]);
 	dat->big_endian = p[12];
@@ -69,6 +74,7 @@ static struct tm_dat *dat_open(int fd, const char *name, bool own)
 	dat->fd = fd;
 	dat->own_fd = own;
 	dat->cpucount = -1;
+	dat->header_cpus = -1;
 	dat->name = strdup(name);
 	dat->bufs = calloc(1, sizeof(*dat->bufs));
 	if (!dat->name || !dat->bufs || !(dat->bufs[0].name = strdup(""))) {
@@ -79,8 +85,7 @@ static struct tm_dat *dat_open(int fd, const char *name, bool own)
 	if (dat_check_file(dat) || dat_read_prologue(dat))
 		goto fail;
 	dat->bufs[0].page_size = dat->page_size;
-	if (dat->version < TM_DAT_VERSION_7 ? tm_dat_read_v6(dat, TM_DAT_PROLOGUE_LEN)
-					    : tm_dat_read_v7(dat, TM_DAT_PROLOGUE_LEN))
+	if (dat->layout->read(dat, TM_DAT_PROLOGUE_LEN))
 		goto fail;
 	return dat;
 fail:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dat-internal.h"
+#include "dat-version.h"
 #include "dat-format.h"
 
 /* BUFFER (v6): u64 offset of the instance's flyrecord tag, str name. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dat-internal.h"
+#include "dat-version.h"
 #include "dat-format.h"
 
 struct dat_sec {

@@ -66,8 +66,4 @@ static inline uint64_t tm_align_up(uint64_t v, uint64_t a)
 	return (v + a - 1) / a * a;
 }
 
-/* dat-write-v6.c / dat-write-v7.c: the whole file in that version's layout; -1 + message. */
-TM_HIDDEN int tm_dat_write_v6(struct tm_write_ctx *w);
-TM_HIDDEN int tm_dat_write_v7(struct tm_write_ctx *w);
-
 #endif /* TM_DAT_WRITE_INTERNAL_H */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dat-format.h"
+#include "dat-version.h"
 #include "dat-write-internal.h"
 
 static const struct tm_cpu_blob *tm_v6_blob(const struct tm_write_ctx *w, int cpu)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dat-format.h"
+#include "dat-version.h"
 #include "dat-write-internal.h"
 
 /* Section descriptions, in the order their strings are stored (§4.3). */

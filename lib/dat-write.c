@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "dat-format.h"
+#include "dat-version.h"
 #include "dat-write-internal.h"
 #include "tm-write.h"
 
@@ -138,8 +139,13 @@ static int tm_write_check(int out_fd, const struct tm_write_opts *opts, int ncpu
 	struct stat st;
 	off_t pos;
 
-	if (opts->version != TM_DAT_VERSION_6 && opts->version != TM_DAT_VERSION_7)
-		return tm_failx(EINVAL, "trace.dat: file version %d (use 6 or 7)", opts->version);
+	char known[64];
+
+	if (!tm_dat_version_find(opts->version)) {
+		tm_dat_versions_text(known, sizeof(known), " or ");
+		return tm_failx(EINVAL, "trace.dat: file version %d (use %s)", opts->version,
+				known);
+	}
 	if (ncpus < 0)
 		return tm_failx(EINVAL, "trace.dat: bad CPU count %d", ncpus);
 	if (fstat(out_fd, &st))
@@ -159,14 +165,15 @@ int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spool
 {
 	struct tm_write_ctx w = {
 		.fd = out_fd, .meta = meta, .opts = opts, .ncpus = ncpus, .version = opts->version,
-		.compressed = opts->version == TM_DAT_VERSION_7 &&
-			      opts->compression == TM_COMPRESS_ZSTD,
 	};
+	const struct tm_dat_version_ops *layout;
 	int ret = -1, i;
 	bool regular;
 
 	if (tm_write_check(out_fd, opts, ncpus, &regular))
 		return -1;
+	layout = tm_dat_version_find(opts->version);
+	w.compressed = layout->compression && opts->compression == TM_COMPRESS_ZSTD;
 	w.use_cfr = regular;
 	if (tm_write_geometry(&w) || tm_write_blobs(&w, spools))
 		goto out;
@@ -177,10 +184,7 @@ int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spool
 			goto out;
 		}
 	}
-	if (opts->version == TM_DAT_VERSION_6)
-		ret = tm_dat_write_v6(&w);
-	else
-		ret = tm_dat_write_v7(&w);
+	ret = layout->write(&w);
 out:
 	for (i = 0; i < TM_META_COUNT; i++)
 		tm_buf_free(&w.payload[i]);

@@ -65,7 +65,8 @@ static int tm_output_make_spools(struct tm_output *out)
 {
 	const struct tm_output_opts *o = &out->opts;
 	struct tm_spool_opts so = {
-		.compression = o->version == 6 ? TM_COMPRESS_NONE : o->compression,
+		.compression = tm_dat_version_compressed(o->version) ? o->compression
+								     : TM_COMPRESS_NONE,
 		.level = o->level,
 		.page_size = o->page_size,
 		.chunk_pages = o->page_size < TM_CHUNK_BYTES ? TM_CHUNK_BYTES / o->page_size : 1,
@@ -139,7 +140,8 @@ int tm_output_write(struct tm_output *out, const struct tm_session *s)
 	const struct tm_output_opts *o = &out->opts;
 	struct tm_write_opts wo = {
 		.version = o->version,
-		.compression = o->version == 6 ? TM_COMPRESS_NONE : o->compression,
+		.compression = tm_dat_version_compressed(o->version) ? o->compression
+								     : TM_COMPRESS_NONE,
 		.level = o->level,
 		.page_size = o->page_size,
 	};

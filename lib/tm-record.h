@@ -172,8 +172,8 @@ void tm_recorder_destroy(struct tm_recorder *rec);
 
 struct tm_output_opts {
 	const char		*path;		/* output file, "-" = stdout */
-	int			version;	/* 6 or 7 */
-	enum tm_compression	compression;	/* v7 only */
+	int			version;	/* tm_dat_version_supported() */
+	enum tm_compression	compression;	/* if tm_dat_version_compressed() */
 	int			level;
 	size_t			page_size;
 	int			ncpus;

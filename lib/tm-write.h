@@ -56,9 +56,18 @@ size_t tm_meta_event_count(const struct tm_meta *meta);
 const char *tm_meta_warning(const struct tm_meta *meta);
 void tm_meta_free(struct tm_meta *meta);
 
+/* ---- trace.dat versions (dat-version.c) ---- */
+
+/* True when this library writes (and reads) files of version: 6 and 7. Never fails. */
+bool tm_dat_version_supported(int version);
+/* True when files of version can hold compressed data (7; 6 is always uncompressed). */
+bool tm_dat_version_compressed(int version);
+/* The oldest and the newest version this library writes. Never fails. */
+void tm_dat_version_range(int *oldest, int *newest);
+
 struct tm_write_opts {
-	int			version;	/* 6 or 7 */
-	enum tm_compression	compression;	/* v7 only; v6 is always none */
+	int			version;	/* tm_dat_version_supported() */
+	enum tm_compression	compression;	/* if tm_dat_version_compressed(); else none */
 	int			level;		/* metadata compression level */
 	const char		*clock;		/* trace clock name; NULL: the meta's */
 	uint32_t		page_size;	/* sub-buffer size; 0: from header_page */
