@@ -353,7 +353,7 @@ static int run_report(const struct report_opts *o)
 		ret = list_events(tm_events_tep(ev));
 		goto out;
 	}
-	p = tm_printer_new(tm_events_tep(ev), &o->print, stdout);
+	p = tm_printer_new(ev, &o->print, stdout);
 	if (!p || tm_printer_set_buffer(p, 0, NULL, tm_dat_clock(dat))) {
 		ret = tm_cmd_fail("report");
 		goto out;

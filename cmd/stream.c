@@ -178,7 +178,7 @@ static int open_decoder(struct stream *s)
 	free_systems(sys);
 	if (!s->ev)
 		return -1;
-	s->printer = tm_printer_new(tm_events_tep(s->ev), &po, stdout);
+	s->printer = tm_printer_new(s->ev, &po, stdout);
 	if (!s->printer)
 		return -1;
 	if (s->o->cap.clock && tm_printer_set_buffer(s->printer, 0, NULL, s->o->cap.clock))

@@ -11,12 +11,14 @@
 #include <traceevent/event-parse.h>
 
 #include "internal.h"
+#include "print-internal.h"
 #include "tm-dat.h"
 #include "tm-events.h"
 
 struct tm_events {
 	struct tep_handle	*tep;
 	struct tep_plugin_list	*plugins;
+	uint64_t		names_gen;	/* bumped when a reload renamed a task */
 };
 
 static bool host_big_endian(void)
@@ -66,6 +68,11 @@ void tm_events_free(struct tm_events *ev)
 struct tep_handle *tm_events_tep(const struct tm_events *ev)
 {
 	return ev->tep;
+}
+
+const uint64_t *tm_events_names_gen(const struct tm_events *ev)
+{
+	return &ev->names_gen;
 }
 
 /* libtraceevent wants NUL-terminated text for these. */
@@ -280,7 +287,8 @@ struct tm_events *tm_events_from_tracefs(const char *tracefs_dir, const char *co
 	snprintf(path, sizeof(path), "%s/printk_formats", tracefs_dir);
 	if (parse_file(ev, path, tep_parse_printk_formats, "printk formats"))
 		goto fail;
-	if (tm_events_reload_cmdlines(ev, tracefs_dir))
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", tracefs_dir);
+	if (parse_file(ev, path, tep_parse_saved_cmdlines, "saved cmdlines"))
 		goto fail;
 	return ev;
 fail:
@@ -288,12 +296,48 @@ fail:
 	return NULL;
 }
 
+/*
+ * One "pid comm" line of saved_cmdlines: 1 when it named the pid anew.
+ * tep_parse_saved_cmdlines() keeps the first name of a pid, so a task
+ * renamed since the last read would keep its old name: override it.
+ */
+static int reload_line(struct tm_events *ev, const char *line)
+{
+	char *comm = NULL;
+	int pid, ret = 0;
+
+	if (sscanf(line, "%d %m[^\n]", &pid, &comm) != 2)
+		return tm_failx(EINVAL, "cannot parse the saved cmdlines");
+	if (strcmp(tep_data_comm_from_pid(ev->tep, pid), comm)) {
+		ret = tep_override_comm(ev->tep, comm, pid) ? tm_fail(ENOMEM, "saved cmdlines")
+							    : 1;
+	}
+	free(comm);
+	return ret;
+}
+
 int tm_events_reload_cmdlines(struct tm_events *ev, const char *tracefs_dir)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], *text, *line, *save = NULL;
+	bool renamed = false;
+	int ret = 0, r;
 
 	snprintf(path, sizeof(path), "%s/saved_cmdlines", tracefs_dir);
-	return parse_file(ev, path, tep_parse_saved_cmdlines, "saved cmdlines");
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line && !ret;
+	     line = strtok_r(NULL, "\n", &save)) {
+		r = reload_line(ev, line);
+		if (r < 0)
+			ret = -1;
+		renamed |= r > 0;
+	}
+	free(text);
+	/* printers cache task columns: a new generation makes them look names up again */
+	if (renamed)
+		ev->names_gen++;
+	return ret;
 }
 
 /* ---- -F filters: shown if any plain filter matches and no -v filter does ---- */

@@ -11,8 +11,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "internal.h"
-#include "tm-events.h"
+#include "print-internal.h"
 
 /* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
 static size_t utf8_len(const unsigned char *s, size_t n)

@@ -16,7 +16,7 @@
 
 #include "internal.h"
 #include "print-fast.h"
-#include "tm-events.h"
+#include "print-internal.h"
 
 #define TM_MAX_BUFFERS	64
 #define TM_NAME_COLS	20	/* event names are padded to this width */
@@ -70,6 +70,8 @@ struct tm_printer {
 	bool			compile;	/* try compiled formats (not -R, not JSON) */
 	struct comm_entry	*comms;		/* TM_COMM_CACHE */
 	uint64_t		comm_gen;	/* bumped whenever a comm may have changed */
+	const uint64_t		*names_gen;	/* the events handle's: reloads renamed tasks */
+	uint64_t		names_seen;	/* *names_gen when comm_gen last followed it */
 	struct tm_fastbuf	obuf;		/* output not yet handed to out */
 	bool			swap;		/* file byte order differs from ours */
 };
@@ -90,9 +92,10 @@ static bool clock_in_usecs(const char *clock)
 	return false;
 }
 
-struct tm_printer *tm_printer_new(struct tep_handle *tep, const struct tm_print_opts *opts,
+struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_print_opts *opts,
 				  FILE *out)
 {
+	struct tep_handle *tep = tm_events_tep(ev);
 	struct tm_printer *p = calloc(1, sizeof(*p));
 
 	if (!p) {
@@ -108,6 +111,8 @@ struct tm_printer *tm_printer_new(struct tep_handle *tep, const struct tm_print_
 	p->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	p->compile = !opts->raw && !opts->json && !opts->tep_only;
 	p->comm_gen = 1;
+	p->names_gen = tm_events_names_gen(ev);
+	p->names_seen = *p->names_gen;
 	p->slots = calloc(TM_EVENT_IDS, sizeof(*p->slots));
 	p->comms = calloc(TM_COMM_CACHE, sizeof(*p->comms));
 	if (!p->slots || !p->comms) {
@@ -140,11 +145,6 @@ void tm_printer_free(struct tm_printer *p)
 	free(p->obuf.buf);
 	trace_seq_destroy(&p->seq);
 	free(p);
-}
-
-void tm_printer_comms_changed(struct tm_printer *p)
-{
-	p->comm_gen++;
 }
 
 uint64_t tm_printer_count(const struct tm_printer *p)
@@ -508,6 +508,11 @@ int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
 
 	if (p->opts.json)
 		return print_json(p, &r, rec);
+	if (*p->names_gen != p->names_seen) {
+		/* a reload renamed tasks: the cached task columns are stale */
+		p->names_seen = *p->names_gen;
+		p->comm_gen++;
+	}
 	/* prefix, drop notice, task, name: each bounded to 256 bytes */
 	if (tm_fastbuf_reserve(&p->obuf, 1536))
 		return tm_fail(ENOMEM, "output buffer");

@@ -39,8 +39,10 @@ struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins);
 struct tm_events *tm_events_from_tracefs(const char *tracefs_dir, const char *const *systems,
 					 const char *kallsyms, bool no_plugins);
 /*
- * Re-read saved_cmdlines (live use: new tasks appear while streaming); then
- * call tm_printer_comms_changed() on printers using this handle.
+ * Re-read saved_cmdlines (live use: tasks appear and are renamed while
+ * streaming): new pids get their names, renamed ones the new name, and
+ * printers made from ev print them from their next record on. -1 with a
+ * message when the file cannot be read or parsed (names read so far stay).
  */
 int tm_events_reload_cmdlines(struct tm_events *ev, const char *tracefs_dir);
 struct tep_handle *tm_events_tep(const struct tm_events *ev);
@@ -113,7 +115,11 @@ struct tm_print_opts {
 
 struct tm_printer;
 
-struct tm_printer *tm_printer_new(struct tep_handle *tep, const struct tm_print_opts *opts,
+/*
+ * A printer of ev's events to out (task names follow tm_events_reload_cmdlines()).
+ * ev must outlive it. NULL with ENOMEM.
+ */
+struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_print_opts *opts,
 				  FILE *out);
 /*
  * Describe buffer number buf: its name ("" or NULL for the top level) and
@@ -129,8 +135,6 @@ int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const
  */
 int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec);
 int tm_printer_flush(struct tm_printer *p);
-/* Task names in the tep handle changed behind the printer's back: drop its cache. */
-void tm_printer_comms_changed(struct tm_printer *p);
 /*
  * Print only a "CPU:n [N EVENTS DROPPED]" line (a JSON object with --json):
  * for a loss no later record of that CPU can carry (stream, at its end).
@@ -145,10 +149,5 @@ void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_t ts,
 /* Events printed so far. */
 uint64_t tm_printer_count(const struct tm_printer *p);
 void tm_printer_free(struct tm_printer *p);
-
-/* print-json.c (used by tm_printer_event when opts.json) */
-struct trace_seq;
-void tm_json_event(struct tep_handle *tep, struct trace_seq *s, const struct tm_event_rec *rec,
-		   const char *comm, const char *buffer_name);
 
 #endif /* TM_EVENTS_H */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 # stream.bats - `tracemap stream` on the live kernel: order across CPUs, the
-# latency of a marker, pipes closed by the reader, signals, JSON, loss.
+# latency of a marker, pipes closed by the reader, signals, task renames, JSON, loss.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -139,6 +139,31 @@ load_cpus() {
 		grep -q "signal-mark-$sig" "$TM_TMP/out"
 		grep -q '^CPU  *events' "$ST_ERR"
 	done
+}
+
+@test "stream: a task renamed mid-stream prints under its new name" {
+	local pid
+	stream_start -e sched:sched_process_hang
+	# a shell writes markers until they print under its name, renames itself
+	# (/proc/self/comm), then writes until they print under the new one
+	bash -c 'for ((i = 0; i < 100; i++)); do
+			echo "rename-before-$i" >"$1"
+			grep -qE "bash-$$ +\[.*rename-before" "$2" && break
+			sleep 0.1
+		done
+		echo tm-renamed >/proc/self/comm
+		for ((i = 0; i < 100; i++)); do
+			echo "rename-after-$i" >"$1"
+			grep -qE "tm-renamed-$$ +\[.*rename-after" "$2" && break
+			sleep 0.1
+		done' _ "$TRACEFS/instances/$ST_INST/trace_marker" "$TM_TMP/out" &
+	pid=$!
+	wait "$pid"
+	kill -INT "$ST_PID"
+	stream_wait
+	[ "$ST_STATUS" -eq 0 ]
+	grep -qE "bash-$pid +\[.*rename-before-" "$TM_TMP/out"
+	grep 'rename-after-' "$TM_TMP/out" | tail -n 1 | grep -qE "tm-renamed-$pid +\["
 }
 
 @test "stream: -q stops with COMMAND and prints no summary" {

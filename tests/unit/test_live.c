@@ -39,7 +39,7 @@ static int live_setup(struct live_fixture *x, const char *set, bool json)
 	x->f = open_memstream(&x->out, &x->out_len);
 	if (!x->f)
 		return -1;
-	x->p = tm_printer_new(tm_events_tep(x->ev), &po, x->f);
+	x->p = tm_printer_new(x->ev, &po, x->f);
 	if (!x->p)
 		return -1;
 	for (int cpu = 0; cpu < 2; cpu++) {

@@ -3,7 +3,11 @@
  * test_print.c - the event printer and merge on the fixtures' raw pages and
  * tracefs snapshot, compared byte for byte with trace-cmd's reports.
  */
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
 
 #include "internal.h"
 #include "tm-events.h"
@@ -84,7 +88,7 @@ static void check_report(struct tm_test *t, const char *set, const char *inst_se
 			TM_CHECK(add_raw(m, path, 1, cpu) == 0);
 		}
 	}
-	p = tm_printer_new(tm_events_tep(ev), &opts, f);
+	p = tm_printer_new(ev, &opts, f);
 	TM_REQUIRE(p);
 	if (inst_set)
 		TM_CHECK(tm_printer_set_buffer(p, 1, "fmtspec", "local") == 0);
@@ -139,7 +143,7 @@ static char *print_rounds(struct tm_test *t, const char *set, int rounds, bool n
 {
 	struct tm_print_opts opts = { .tep_only = tep_only };
 	struct tm_events *ev = snapshot_events(no_plugins);
-	struct tm_printer *p = ev ? tm_printer_new(tm_events_tep(ev), &opts, NULL) : NULL;
+	struct tm_printer *p = ev ? tm_printer_new(ev, &opts, NULL) : NULL;
 	char path[64], *out = NULL, *raw[2] = { NULL, NULL };
 	size_t rlen[2] = { 0, 0 }, off;
 	FILE *f = open_memstream(&out, len);
@@ -150,7 +154,7 @@ static char *print_rounds(struct tm_test *t, const char *set, int rounds, bool n
 		goto out;
 	}
 	tm_printer_free(p);
-	p = tm_printer_new(tm_events_tep(ev), &opts, f);
+	p = tm_printer_new(ev, &opts, f);
 	for (cpu = 0; cpu < 2; cpu++) {
 		snprintf(path, sizeof(path), "raw/%s.cpu%d.raw", set, cpu);
 		raw[cpu] = tm_read_file(tm_fixture(path), &rlen[cpu]);
@@ -197,7 +201,7 @@ TM_TEST(print_nsec_timestamps_have_nine_decimals)
 {
 	struct tm_print_opts opts = { .nsec = true };
 	struct tm_events *ev = snapshot_events(false);
-	struct tm_printer *p = ev ? tm_printer_new(tm_events_tep(ev), &opts, NULL) : NULL;
+	struct tm_printer *p = ev ? tm_printer_new(ev, &opts, NULL) : NULL;
 	char ts[64];
 
 	TM_REQUIRE(p);
@@ -205,7 +209,7 @@ TM_TEST(print_nsec_timestamps_have_nine_decimals)
 	TM_CHECK_STR(ts, "  1415.676475868");
 	tm_printer_free(p);
 	opts.nsec = false;
-	p = tm_printer_new(tm_events_tep(ev), &opts, NULL);
+	p = tm_printer_new(ev, &opts, NULL);
 	TM_REQUIRE(p);
 	tm_printer_format_ts(p, 0, 1415676475868ULL, ts, sizeof(ts));
 	TM_CHECK_STR(ts, "  1415.676476");
@@ -216,5 +220,95 @@ TM_TEST(print_nsec_timestamps_have_nine_decimals)
 	tm_printer_format_ts(p, 1, 123456789ULL, ts, sizeof(ts));
 	TM_CHECK_STR(ts, "   123456789");
 	tm_printer_free(p);
+	tm_events_free(ev);
+}
+
+/* The first sched_switch record of a task (pid > 0) in a raw page file. */
+static bool first_switch(struct tep_handle *tep, const char *raw, size_t len,
+			 struct tm_event_rec *rec)
+{
+	struct tep_record r = { 0 };
+	struct tep_event *e;
+	struct tm_page pg;
+	struct tm_rec pr;
+	int32_t pid;
+	size_t off;
+
+	for (off = 0; off + 4096 <= len; off += 4096) {
+		if (tm_page_init(&pg, raw + off, 4096, 8, false))
+			return false;
+		while (tm_page_next(&pg, &pr) > 0) {
+			r.data = (void *)pr.data;
+			r.size = (int)pr.size;
+			e = tep_find_event(tep, tep_data_type(tep, &r));
+			memcpy(&pid, (const uint8_t *)pr.data + 4, sizeof(pid));	/* common_pid */
+			if (!e || strcmp(e->name, "sched_switch") || pid <= 0)
+				continue;
+			*rec = (struct tm_event_rec){ .ts = pr.ts, .data = pr.data,
+						      .size = pr.size };
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The last line of a NUL-terminated text. */
+static const char *last_line(const char *s, size_t len)
+{
+	const char *p = s + len - 1;
+
+	while (p > s && p[-1] != '\n')
+		p--;
+	return p;
+}
+
+/*
+ * A task renamed after saved_cmdlines was first read prints under its new
+ * name once the cmdlines are reloaded, even from a trusted compiled format
+ * whose task column the printer had cached.
+ */
+TM_TEST(print_reloaded_cmdlines_rename_a_task)
+{
+	struct tm_print_opts opts = { 0 };
+	struct tm_events *ev = snapshot_events(false);
+	char *raw = NULL, *out = NULL, dir[] = "/tmp/tm-cmdlines-XXXXXX", path[64];
+	char line[64], want[64];
+	struct tm_event_rec rec;
+	struct tm_printer *p = NULL;
+	size_t rlen = 0, olen = 0;
+	FILE *f = open_memstream(&out, &olen);
+	int32_t pid;
+	int i, fd;
+
+	TM_REQUIRE(ev && f && mkdtemp(dir));
+	raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &rlen);
+	TM_REQUIRE(raw && first_switch(tm_events_tep(ev), raw, rlen, &rec));
+	memcpy(&pid, (const uint8_t *)rec.data + 4, sizeof(pid));	/* common_pid */
+	p = tm_printer_new(ev, &opts, f);
+	TM_REQUIRE(p);
+	/* past the checks: the compiled format is trusted and task columns are cached */
+	for (i = 0; i < 300; i++)
+		TM_CHECK_INT(tm_printer_event(p, &rec), 0);
+	TM_CHECK_INT(tm_printer_flush(p), 0);
+	fflush(f);
+	snprintf(want, sizeof(want), "tm-renamed-%d ", (int)pid);
+	TM_CHECK(!strstr(last_line(out, olen), want));
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	TM_REQUIRE(fd >= 0);
+	snprintf(line, sizeof(line), "%d tm-renamed\n", (int)pid);
+	TM_CHECK_INT(tm_write_all(fd, line, strlen(line)), 0);
+	close(fd);
+	TM_CHECK_INT(tm_events_reload_cmdlines(ev, dir), 0);
+	TM_CHECK_INT(tm_printer_event(p, &rec), 0);
+	TM_CHECK_INT(tm_printer_flush(p), 0);
+	fflush(f);
+	TM_CHECK(strstr(last_line(out, olen), want) != NULL);
+	unlink(path);
+	rmdir(dir);
+	tm_printer_free(p);
+	fclose(f);
+	free(out);
+	free(raw);
 	tm_events_free(ev);
 }

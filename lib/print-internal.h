@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * print-internal.h - what the printer (print.c) takes from its neighbours:
+ * the JSON form of a record (print-json.c) and the task-name generation of
+ * the events handle (events.c). Private to the library.
+ */
+#ifndef TM_PRINT_INTERNAL_H
+#define TM_PRINT_INTERNAL_H
+
+#include <stdint.h>
+
+#include "internal.h"
+#include "tm-events.h"
+
+struct tep_handle;
+struct trace_seq;
+
+/* One record as one JSON object (no newline) into s; comm names its task. */
+TM_HIDDEN void tm_json_event(struct tep_handle *tep, struct trace_seq *s,
+			     const struct tm_event_rec *rec, const char *comm,
+			     const char *buffer_name);
+/* A counter tm_events_reload_cmdlines() bumps when it renamed a task; valid while ev lives. */
+TM_HIDDEN const uint64_t *tm_events_names_gen(const struct tm_events *ev);
+
+#endif /* TM_PRINT_INTERNAL_H */
