@@ -173,30 +173,9 @@ static int list_events(struct tep_handle *tep)
 	return TM_EXIT_OK;
 }
 
-/* Where trace-cmd says a CPU's data is: the file offset, or for compressed
- * data its place in the uncompressed copy (page-aligned, after one page). */
-static uint64_t cpu_data_offset(struct tm_dat *dat, int cpu, uint64_t *virt)
-{
-	uint64_t size = tm_dat_buffer_cpu_size(dat, 0, cpu), off = 0;
-	uint32_t psize = tm_dat_page_size(dat);
-	struct tm_cursor *cur;
-
-	if (strcmp(tm_dat_compression(dat), "none")) {
-		off = *virt;
-		*virt = (*virt + size + psize - 1) / psize * psize;
-		return off;
-	}
-	cur = size ? tm_cursor_open(dat, 0, cpu) : NULL;
-	if (cur && tm_cursor_next_page(cur))
-		off = tm_cursor_offset(cur);
-	tm_cursor_close(cur);
-	return off;
-}
-
 static int print_stat(struct tm_dat *dat)
 {
 	struct tm_blob stats = tm_dat_cpustat(dat);
-	uint64_t virt = tm_dat_page_size(dat);
 	int cpu, ncpu = tm_dat_cpus(dat);
 
 	printf("cpus=%d\n", ncpu);
@@ -208,9 +187,8 @@ static int print_stat(struct tm_dat *dat)
 	else
 		printf(" No stats in this file\n");
 	for (cpu = 0; cpu < ncpu; cpu++) {
-		uint64_t off = cpu_data_offset(dat, cpu, &virt);
-
-		printf("CPU%d data recorded at offset=0x%llx\n", cpu, (unsigned long long)off);
+		printf("CPU%d data recorded at offset=0x%llx\n", cpu,
+		       (unsigned long long)tm_dat_stat_offset(dat, cpu));
 		printf("    %llu bytes in size\n",
 		       (unsigned long long)tm_dat_buffer_cpu_size(dat, 0, cpu));
 	}

@@ -6,12 +6,10 @@
  */
 #include <argp.h>
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,54 +101,6 @@ static uint64_t mono_ns(void)
 
 /* ---- setup ---- */
 
-static void free_systems(const char **sys)
-{
-	for (size_t i = 0; sys && sys[i]; i++)
-		free((char *)sys[i]);
-	free(sys);
-}
-
-/* True when -e e names a system (not an event, not a glob). */
-static bool is_system(const char *tracefs, const char *e, size_t len)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/events/%.*s", tracefs, (int)len, e);
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-/*
- * The event systems to parse formats of: the system of every -e, or all of
- * them (NULL) when one is "all", a glob system, or a bare event name.
- */
-static const char **event_systems(const struct capture_opts *o, const char *tracefs)
-{
-	const char **sys;
-
-	if (!o->nr_events)
-		return NULL;
-	sys = calloc(o->nr_events + 1, sizeof(*sys));
-	if (!sys)
-		return NULL;
-	for (size_t i = 0; i < o->nr_events; i++) {
-		const char *e = o->events[i].event, *colon = strchr(e, ':');
-		size_t len = colon ? (size_t)(colon - e) : strlen(e);
-		const char *glob = strpbrk(e, "*?[");
-
-		if (!strcmp(e, "all") || (glob && glob < e + len) ||
-		    (!colon && !is_system(tracefs, e, len)))
-			goto all;
-		sys[i] = strndup(e, len);
-		if (!sys[i])
-			goto all;
-	}
-	return sys;
-all:
-	free_systems(sys);
-	return NULL;
-}
-
 /*
  * stdout: the printer collects text in its own large buffer and hands it
  * over once per step; on a terminal stdio passes each line on at once.
@@ -165,7 +115,6 @@ static int setup_stdout(void)
 static int open_decoder(struct stream *s)
 {
 	const char *tracefs = tm_session_tracefs(s->cap.sess);
-	const char **sys = event_systems(&s->o->cap, tracefs);
 	struct tm_print_opts po = { .json = s->o->json };
 	struct tm_live_opts lo = {
 		.ncpus = s->cap.ncpus,
@@ -174,8 +123,8 @@ static int open_decoder(struct stream *s)
 		.out = stdout,
 	};
 
-	s->ev = tm_events_from_tracefs(tracefs, sys, "/proc/kallsyms", false);
-	free_systems(sys);
+	s->ev = tm_events_from_tracefs(tracefs, tm_session_event_systems(s->cap.sess),
+				       "/proc/kallsyms", false);
 	if (!s->ev)
 		return -1;
 	s->printer = tm_printer_new(s->ev, &po, stdout);

@@ -3,6 +3,7 @@
  * cursor.c - per-CPU page cursors over a trace.dat file: raw pages are read
  * one at a time with pread, chunk streams are decompressed one chunk at a
  * time, so memory stays at one page or one chunk whatever the file's size.
+ * Also where trace-cmd says a CPU's data lies (report --stat).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -282,4 +283,30 @@ void tm_cursor_close(struct tm_cursor *cur)
 	free(cur->in);
 	free(cur->out);
 	free(cur);
+}
+
+/* trace-cmd keeps compressed CPU data as one uncompressed copy: page-aligned, after one page. */
+static uint64_t cursor_virtual_offset(const struct tm_dat *dat, int cpu)
+{
+	uint64_t virt = dat->page_size;
+	int c;
+
+	for (c = 0; c < cpu; c++)
+		virt = (virt + tm_dat_buffer_cpu_size(dat, 0, c) + dat->page_size - 1) /
+		       dat->page_size * dat->page_size;
+	return virt;
+}
+
+uint64_t tm_dat_stat_offset(struct tm_dat *dat, int cpu)
+{
+	struct tm_cursor *cur;
+	uint64_t off = 0;
+
+	if (dat->comp != TM_COMPRESS_NONE)
+		return cursor_virtual_offset(dat, cpu);
+	cur = tm_dat_buffer_cpu_size(dat, 0, cpu) ? tm_cursor_open(dat, 0, cpu) : NULL;
+	if (cur && tm_cursor_next_page(cur))
+		off = tm_cursor_offset(cur);
+	tm_cursor_close(cur);
+	return off;
 }

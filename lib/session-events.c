@@ -5,6 +5,7 @@
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@ struct tm_ev_match {
 	const char	*spec;
 	const char	*filter;
 	int		matched;
+	char		***systems;	/* systems with an enabled event, NULL-terminated */
 };
 
 static bool tm_is_subdir(const char *parent, const char *name)
@@ -26,6 +28,24 @@ static bool tm_is_subdir(const char *parent, const char *name)
 	if (tm_path(path, sizeof(path), "%s/%s/enable", parent, name))
 		return false;
 	return !access(path, F_OK);
+}
+
+/* Add the system of rel ("sys" or "sys/event") to the list unless it is there. */
+static int tm_ev_add_system(struct tm_ev_match *m, const char *rel)
+{
+	size_t n, len = strcspn(rel, "/");
+	char **v = *m->systems;
+
+	for (n = 0; v[n]; n++)
+		if (strlen(v[n]) == len && !strncmp(v[n], rel, len))
+			return 0;
+	v = realloc(v, (n + 2) * sizeof(*v));
+	if (!v)
+		return tm_fail(ENOMEM, "event systems");
+	*m->systems = v;
+	v[n] = strndup(rel, len);
+	v[n + 1] = NULL;
+	return v[n] ? 0 : tm_fail(ENOMEM, "event systems");
 }
 
 /* Enable events/<rel> (a system or system/event) and set its filter. */
@@ -54,7 +74,7 @@ static int tm_ev_enable(struct tm_ev_match *m, const char *rel)
 	    tm_file_write(m->dir, file, "1"))
 		return -1;
 	m->matched++;
-	return 0;
+	return tm_ev_add_system(m, rel);
 }
 
 /* Events of one system whose names match pat. */
@@ -108,9 +128,10 @@ static int tm_ev_scan(struct tm_ev_match *m, const char *sys_pat, const char *ev
 	return ret;
 }
 
-static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec)
+static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char ***systems)
 {
-	struct tm_ev_match m = { .dir = dir, .spec = spec->event, .filter = spec->filter };
+	struct tm_ev_match m = { .dir = dir, .spec = spec->event, .filter = spec->filter,
+				 .systems = systems };
 	char sys[256];
 	const char *colon = strchr(spec->event, ':');
 	int ret;
@@ -136,10 +157,11 @@ static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec)
 	return 0;
 }
 
-int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, size_t n)
+int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, size_t n,
+			  char ***systems)
 {
 	for (size_t i = 0; i < n; i++)
-		if (tm_ev_apply(dir, &specs[i]))
+		if (tm_ev_apply(dir, &specs[i], systems))
 			return -1;
 	return 0;
 }

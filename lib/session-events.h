@@ -6,8 +6,12 @@
 #include "internal.h"
 #include "tm-record.h"
 
-/* Enable the events of specs in instance dir and set their filters; -1 + message. */
+/*
+ * Enable the events of specs in instance dir and set their filters; the
+ * system of each enabled event is added to *systems (a NULL-terminated
+ * malloc'ed list, unique names). -1 + message.
+ */
 TM_HIDDEN int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs,
-				    size_t n);
+				    size_t n, char ***systems);
 
 #endif /* TM_SESSION_EVENTS_H */

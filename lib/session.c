@@ -16,6 +16,7 @@ struct tm_session {
 	char	dir[PATH_MAX];
 	size_t	page_size;
 	bool	created;
+	char	**systems;	/* of the enabled events, NULL-terminated */
 };
 
 static int tm_sess_write_ul(const char *dir, const char *file, unsigned long v)
@@ -96,7 +97,7 @@ static int tm_sess_configure(struct tm_session *s, const struct tm_session_opts 
 		return -1;
 	if (o->follow_children && tm_file_write(d, "options/event-fork", "1"))
 		return -1;
-	if (tm_sess_enable_events(d, o->events, o->nr_events))
+	if (tm_sess_enable_events(d, o->events, o->nr_events, &s->systems))
 		return -1;
 	if (o->nr_pids && tm_session_add_pids(s, o->pids, o->nr_pids))
 		return -1;
@@ -112,7 +113,8 @@ struct tm_session *tm_session_create(const char *tracefs, const struct tm_sessio
 		return NULL;
 	}
 	s->tracefs = strdup(tracefs);
-	if (!s->tracefs) {
+	s->systems = calloc(1, sizeof(*s->systems));
+	if (!s->tracefs || !s->systems) {
 		tm_fail(ENOMEM, "session");
 		goto fail;
 	}
@@ -144,6 +146,7 @@ int tm_session_destroy(struct tm_session *s)
 			ret = tm_fail(errno, "remove instance %s (tracemap reset removes it later)",
 				      s->dir);
 	}
+	tm_strv_free(s->systems);
 	free(s->tracefs);
 	free(s);
 	return ret;
@@ -167,6 +170,11 @@ const char *tm_session_dir(const struct tm_session *s)
 size_t tm_session_page_size(const struct tm_session *s)
 {
 	return s->page_size;
+}
+
+const char *const *tm_session_event_systems(const struct tm_session *s)
+{
+	return (const char *const *)s->systems;
 }
 
 static int tm_sess_pids(struct tm_session *s, const char *file, const pid_t *pids, size_t n)

@@ -105,6 +105,14 @@ const void *tm_cursor_next_page(struct tm_cursor *cur);
 uint64_t tm_cursor_offset(const struct tm_cursor *cur);
 void tm_cursor_close(struct tm_cursor *cur);
 
+/*
+ * Where `trace-cmd report --stat` says CPU cpu's data of the top buffer is:
+ * the file offset of its first page, or for compressed data its place in
+ * trace-cmd's uncompressed copy (CPUs in order, page-aligned, after one
+ * page). 0 when the CPU has no (readable) uncompressed data; never fails.
+ */
+uint64_t tm_dat_stat_offset(struct tm_dat *dat, int cpu);
+
 /* A cursor over a text buffer's bytes; NULL with errno 0 when it is empty. */
 struct tm_cursor *tm_cursor_open_text(struct tm_dat *dat, int buf);
 /* Next piece of the text (a chunk, or up to 64 KiB), valid until the next call;

@@ -51,6 +51,11 @@ const char *tm_session_name(const struct tm_session *s);	/* "tracemap-<pid>" */
 const char *tm_session_dir(const struct tm_session *s);	/* .../instances/<name> */
 /* Sub-buffer size in bytes as the kernel uses it. */
 size_t tm_session_page_size(const struct tm_session *s);
+/*
+ * The event systems that have an event enabled in the instance, as a
+ * NULL-terminated list (empty without events) owned by the session.
+ */
+const char *const *tm_session_event_systems(const struct tm_session *s);
 /* Append pids to set_event_pid / set_event_notrace_pid (one write each). */
 int tm_session_add_pids(struct tm_session *s, const pid_t *pids, size_t n);
 int tm_session_add_notrace_pids(struct tm_session *s, const pid_t *pids, size_t n);
