@@ -64,16 +64,6 @@ static void *grow(struct argp_state *state, void *p, size_t n, size_t size)
 	return q;
 }
 
-static long num_arg(struct argp_state *state, const char *what, const char *s,
-		    long min, long max)
-{
-	long v;
-
-	if (!tm_parse_long(s, min, max, &v))
-		argp_error(state, "bad %s '%s' (expected %ld-%ld)", what, s, min, max);
-	return v;
-}
-
 static double duration_arg(struct argp_state *state, const char *s)
 {
 	char *end;
@@ -115,18 +105,18 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'e': add_event(state, o, arg); break;
 	case 'f': add_filter(state, o, arg); break;
-	case 'b': o->buffer_kb = num_arg(state, "buffer size", arg, 1, 1L << 30); break;
-	case OPT_SUBBUF: o->subbuf_kb = num_arg(state, "sub-buffer size", arg, 1, 1024); break;
+	case 'b': o->buffer_kb = tm_arg_long(state, "buffer size", arg, 1, 1L << 30); break;
+	case OPT_SUBBUF: o->subbuf_kb = tm_arg_long(state, "sub-buffer size", arg, 1, 1024); break;
 	case 'C': o->clock = arg; break;
 	case 'M': o->cpumask = arg; break;
 	case 'P':
 		o->pids = grow(state, o->pids, o->nr_pids, sizeof(*o->pids));
-		o->pids[o->nr_pids++] = (pid_t)num_arg(state, "pid", arg, 1, 1L << 22);
+		o->pids[o->nr_pids++] = (pid_t)tm_arg_long(state, "pid", arg, 1, 1L << 22);
 		break;
 	case 'F': o->trace_command = true; break;
 	case 'c': o->children = true; break;
 	case 'O': add_option(state, o, arg); break;
-	case OPT_WAKEUP: o->wakeup_percent = num_arg(state, "wakeup percent", arg, 0, 100); break;
+	case OPT_WAKEUP: o->wakeup_percent = tm_arg_long(state, "wakeup percent", arg, 0, 100); break;
 	case 'q': o->quiet = true; break;
 	case 'v': o->verbose = true; break;
 	case OPT_NO_MMAP: o->no_mmap = true; break;
@@ -148,10 +138,29 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-const struct argp capture_argp = {
+static const struct argp capture_argp = {
 	.options = capture_options,
 	.parser = capture_parse,
 };
+
+static const struct argp_child capture_children[] = {
+	{ &capture_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+void capture_parse_args(int argc, char **argv, const struct argp_option *options,
+			argp_parser_t parser, const char *doc, void *input)
+{
+	const struct argp argp = {
+		.options = options,
+		.parser = parser,
+		.args_doc = "[-- COMMAND [ARG...]]",
+		.doc = doc,
+		.children = capture_children,
+	};
+
+	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, input);
+}
 
 void capture_opts_init(struct capture_opts *o)
 {

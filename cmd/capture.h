@@ -35,8 +35,14 @@ struct capture_opts {
 	char			**command;	/* NULL-terminated, or NULL */
 };
 
-/* The shared options: a child of record's and stream's argp (input: struct capture_opts). */
-extern const struct argp capture_argp;
+/*
+ * Parse the command line of record or stream: its own options, parser and
+ * doc, with the capture options as a child argp whose input is the struct
+ * capture_opts the parser points state->child_inputs[0] at on
+ * ARGP_KEY_INIT. A usage error exits 2 (argp).
+ */
+void capture_parse_args(int argc, char **argv, const struct argp_option *options,
+			argp_parser_t parser, const char *doc, void *input);
 void capture_opts_init(struct capture_opts *o);
 void capture_opts_free(struct capture_opts *o);
 

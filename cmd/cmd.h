@@ -3,6 +3,7 @@
 #ifndef TM_CMD_H
 #define TM_CMD_H
 
+#include <argp.h>
 #include <stdbool.h>
 
 /* Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 events lost (--fail-on-loss). */
@@ -27,5 +28,7 @@ int tm_cmd_fail(const char *sub);
 
 /* Strict integer parsing for option arguments: whole string, in [min, max]. */
 bool tm_parse_long(const char *s, long min, long max, long *out);
+/* tm_parse_long() of an option argument, or argp_error() "bad <what> '<s>' (expected min-max)". */
+long tm_arg_long(struct argp_state *state, const char *what, const char *s, long min, long max);
 
 #endif /* TM_CMD_H */

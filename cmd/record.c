@@ -35,23 +35,13 @@ static const char doc[] =
 	"Exit status: 0 ok, 1 failure, 2 usage error, 3 events lost with --fail-on-loss.\n"
 	"See tracemap-record(1).";
 
-static long num_arg(struct argp_state *state, const char *what, const char *s,
-		    long min, long max)
-{
-	long v;
-
-	if (!tm_parse_long(s, min, max, &v))
-		argp_error(state, "bad %s '%s' (expected %ld-%ld)", what, s, min, max);
-	return v;
-}
-
 static long version_arg(struct argp_state *state, const char *s)
 {
 	int oldest, newest;
 	long v;
 
 	tm_dat_version_range(&oldest, &newest);
-	v = num_arg(state, "file version", s, oldest, newest);
+	v = tm_arg_long(state, "file version", s, oldest, newest);
 	if (!tm_dat_version_supported((int)v))
 		argp_error(state, "unsupported file version %ld", v);
 	return v;
@@ -72,7 +62,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "%s", tm_last_error());
 		o->compression_set = true;
 		break;
-	case OPT_LEVEL: o->level = num_arg(state, "compression level", arg, 1, 19); break;
+	case OPT_LEVEL: o->level = tm_arg_long(state, "compression level", arg, 1, 19); break;
 	case OPT_FAIL_ON_LOSS: o->fail_on_loss = true; break;
 	case ARGP_KEY_END:
 		if (!tm_dat_version_compressed((int)o->file_version) && o->compression_set &&
@@ -88,19 +78,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp_child children[] = {
-	{ &capture_argp, 0, NULL, 0 },
-	{ 0 }
-};
-
-static const struct argp record_argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[-- COMMAND [ARG...]]",
-	.doc = doc,
-	.children = children,
-};
-
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = {
@@ -112,7 +89,7 @@ int cmd_record(int argc, char **argv)
 	int ret;
 
 	capture_opts_init(&o.cap);
-	argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &o);
+	capture_parse_args(argc, argv, options, parse_opt, doc, &o);
 	if (!tm_dat_version_compressed((int)o.file_version))
 		o.compression = TM_COMPRESS_NONE;
 	ret = record_run(&o);

@@ -78,19 +78,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp_child children[] = {
-	{ &capture_argp, 0, NULL, 0 },
-	{ 0 }
-};
-
-static const struct argp stream_argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[-- COMMAND [ARG...]]",
-	.doc = doc,
-	.children = children,
-};
-
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -240,7 +227,7 @@ int cmd_stream(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	capture_opts_init(&o.cap);
-	argp_parse(&stream_argp, argc, argv, ARGP_IN_ORDER, NULL, &o);
+	capture_parse_args(argc, argv, options, parse_opt, doc, &o);
 	ret = stream_run(&o);
 	capture_opts_free(&o.cap);
 	return ret;

@@ -25,6 +25,15 @@ int tm_cmd_fail(const char *sub)
 	return TM_EXIT_FAIL;
 }
 
+long tm_arg_long(struct argp_state *state, const char *what, const char *s, long min, long max)
+{
+	long v = 0;
+
+	if (!tm_parse_long(s, min, max, &v))
+		argp_error(state, "bad %s '%s' (expected %ld-%ld)", what, s, min, max);
+	return v;
+}
+
 bool tm_parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;
