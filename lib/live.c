@@ -3,6 +3,9 @@
  * live.c - stream's page sink and live merge: per-CPU page queues filled by
  * the recorder threads, decoded and merged by timestamp on the main thread,
  * printed up to the point no page still in the ring buffers can precede.
+ * merge.c's heap serves files, whose sources end; here a CPU with nothing
+ * queued is not at its end, and each record printed is the smallest head
+ * of the CPUs' queues (a linear scan) that is under that bound.
  */
 #include <errno.h>
 #include <pthread.h>

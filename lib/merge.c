@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * merge.c - k-way merge by timestamp over per-CPU page sources (files or
- * live pages), with trace-cmd's tie order: lower buffer, then lower CPU.
+ * merge.c - k-way merge by timestamp over per-CPU page sources that hand out
+ * every page on demand (a file's cursors), with trace-cmd's tie order:
+ * lower buffer, then lower CPU. Live pages are merged by live.c: their
+ * sources are never exhausted and a record may only print once no page
+ * still in the ring buffers can precede it.
  */
 #include <errno.h>
 #include <stdlib.h>
