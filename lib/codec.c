@@ -57,11 +57,6 @@ void tm_codec_free(struct tm_codec *codec)
 	free(codec);
 }
 
-enum tm_compression tm_codec_kind(const struct tm_codec *codec)
-{
-	return codec->kind;
-}
-
 size_t tm_codec_bound(const struct tm_codec *codec, size_t len)
 {
 	return codec->kind == TM_COMPRESS_ZSTD ? ZSTD_compressBound(len) : len;

@@ -68,17 +68,28 @@ fail:
 	return NULL;
 }
 
-/* Count and offsets were checked at open; read the count again for the cursor. */
-static int cursor_start_chunks(struct tm_cursor *cur, uint64_t off, uint64_t size)
+/*
+ * Point the cursor at size bytes of data at off (a chunk stream: its count
+ * at off); the cursor is closed on failure. Count and offsets were checked
+ * at open: the count is read again for the cursor.
+ */
+static struct tm_cursor *cursor_start(struct tm_cursor *cur, uint64_t off, uint64_t size)
 {
 	uint8_t n[4];
 
-	if (tm_dat_pread(cur->dat, n, sizeof(n), off, cur->label))
-		return -1;
+	if (!cur->compressed) {
+		cur->pos = off;
+		cur->end = off + size;
+		return cur;
+	}
+	if (tm_dat_pread(cur->dat, n, sizeof(n), off, cur->label)) {
+		tm_cursor_close(cur);
+		return NULL;
+	}
 	cur->chunks_left = tm_get32(n, cur->dat->swap);
 	cur->pos = off + 4;
 	cur->end = off + 4 + size;
-	return 0;
+	return cur;
 }
 
 struct tm_cursor *tm_cursor_open(struct tm_dat *dat, int buf, int cpu)
@@ -98,14 +109,7 @@ struct tm_cursor *tm_cursor_open(struct tm_dat *dat, int buf, int cpu)
 		return NULL;
 	snprintf(cur->label, sizeof(cur->label), "%s CPU %d data",
 		 tm_dat_buf_label(b, label, sizeof(label)), cpu);
-	if (!b->compressed) {
-		cur->pos = c->off;
-		cur->end = c->off + c->size;
-	} else if (cursor_start_chunks(cur, c->off, c->size)) {
-		tm_cursor_close(cur);
-		return NULL;
-	}
-	return cur;
+	return cursor_start(cur, c->off, c->size);
 }
 
 struct tm_cursor *tm_cursor_open_text(struct tm_dat *dat, int buf)
@@ -123,14 +127,7 @@ struct tm_cursor *tm_cursor_open_text(struct tm_dat *dat, int buf)
 		return NULL;
 	snprintf(cur->label, sizeof(cur->label), "%s latency text",
 		 tm_dat_buf_label(b, label, sizeof(label)));
-	if (!b->compressed) {
-		cur->pos = b->text_off;
-		cur->end = b->text_off + b->text_size;
-	} else if (cursor_start_chunks(cur, b->text_off, b->text_size)) {
-		tm_cursor_close(cur);
-		return NULL;
-	}
-	return cur;
+	return cursor_start(cur, b->text_off, b->text_size);
 }
 
 static int cursor_grow(struct tm_cursor *cur, uint8_t **buf, size_t *cap, size_t want)

@@ -2,7 +2,7 @@
 /* dat-access.c - read-only accessors of an open trace.dat file and its timestamp adjustment. */
 #include "dat-internal.h"
 
-static struct tm_blob dat_blob(const struct dat_text *t)
+static struct tm_blob dat_blob(const struct tm_text *t)
 {
 	return (struct tm_blob){ .data = t->data ? t->data : "", .len = t->len };
 }
@@ -61,7 +61,7 @@ int tm_dat_buffer_count(const struct tm_dat *dat) { return dat->nbuf; }
 
 struct tm_blob tm_dat_ftrace_format(const struct tm_dat *dat, size_t i)
 {
-	static const struct dat_text none;
+	static const struct tm_text none;
 
 	return dat_blob(i < dat->nftrace ? &dat->ftrace[i] : &none);
 }
@@ -73,14 +73,14 @@ const char *tm_dat_system_name(const struct tm_dat *dat, size_t sys)
 
 size_t tm_dat_event_format_count(const struct tm_dat *dat, size_t sys)
 {
-	return sys < dat->nsys ? dat->sys[sys].count : 0;
+	return sys < dat->nsys ? dat->sys[sys].nformats : 0;
 }
 
 struct tm_blob tm_dat_event_format(const struct tm_dat *dat, size_t sys, size_t i)
 {
-	static const struct dat_text none;
+	static const struct tm_text none;
 
-	if (sys >= dat->nsys || i >= dat->sys[sys].count)
+	if (sys >= dat->nsys || i >= dat->sys[sys].nformats)
 		return dat_blob(&none);
 	return dat_blob(&dat->sys[sys].formats[i]);
 }

@@ -47,17 +47,6 @@ struct dat_buffer {
 	struct dat_cpu	*cpus;		/* sorted by CPU id */
 };
 
-struct dat_text {
-	char	*data;			/* NUL-terminated copy */
-	size_t	len;
-};
-
-struct dat_system {
-	char		*name;
-	size_t		count;
-	struct dat_text	*formats;
-};
-
 struct tm_dat {
 	char		*name;
 	int		fd;
@@ -78,22 +67,22 @@ struct tm_dat {
 	int		header_cpus;	/* v6 header count, -1 if none */
 	int		cpucount;	/* CPUCOUNT option, -1 if none */
 
-	struct dat_text	header_page;
-	struct dat_text	header_event;
+	struct tm_text	header_page;
+	struct tm_text	header_event;
 	size_t		nftrace;
-	struct dat_text	*ftrace;
+	struct tm_text	*ftrace;
 	size_t		nsys;
-	struct dat_system *sys;
-	struct dat_text	kallsyms;
-	struct dat_text	printk;
-	struct dat_text	cmdlines;
+	struct tm_meta_system *sys;
+	struct tm_text	kallsyms;
+	struct tm_text	printk;
+	struct tm_text	cmdlines;
 
 	/* options */
 	bool		has_traceclock;
 	char		*clock;
 	char		*uname;
 	char		*tracer_version;
-	struct dat_text	cpustat;
+	struct tm_text	cpustat;
 	bool		has_trace_id;
 	uint64_t	trace_id;
 	uint64_t	date_offset;	/* ns, DATE options (wrapping sum) */
@@ -141,26 +130,28 @@ TM_HIDDEN int tm_dat_rd_u64(struct dat_rd *rd, uint64_t *v);
 /* A NUL-terminated string: malloc'ed copy without the NUL. */
 TM_HIDDEN int tm_dat_rd_str(struct dat_rd *rd, char **out);
 /* len bytes into a malloc'ed NUL-terminated copy (len checked first). */
-TM_HIDDEN int tm_dat_rd_text(struct dat_rd *rd, uint64_t len, struct dat_text *out);
+TM_HIDDEN int tm_dat_rd_text(struct dat_rd *rd, uint64_t len, struct tm_text *out);
 /* Read [off, off + len) of the file; "what" names it in the truncation message. */
 TM_HIDDEN int tm_dat_pread(struct tm_dat *dat, void *buf, uint64_t len, uint64_t off,
 			   const char *what);
 /* off + len <= file size, without overflow. */
 TM_HIDDEN bool tm_dat_in_file(const struct tm_dat *dat, uint64_t off, uint64_t len);
 
-TM_HIDDEN void tm_dat_text_free(struct dat_text *t);
 /* "top buffer" or "buffer 'name'" for messages. */
 TM_HIDDEN const char *tm_dat_buf_label(const struct dat_buffer *b, char *buf, size_t size);
 /* Replace *dst by a copy of the option's string payload (NUL added if missing). */
 TM_HIDDEN int tm_dat_set_str(struct tm_dat *dat, char **dst, const uint8_t *p, uint32_t len);
 
 /* dat-meta.c: the §2 payloads, read through rd (file in v6, section body in v7). */
-TM_HIDDEN int tm_dat_read_header_info(struct dat_rd *rd);
-TM_HIDDEN int tm_dat_read_ftrace_formats(struct dat_rd *rd);
-TM_HIDDEN int tm_dat_read_event_formats(struct dat_rd *rd);
-TM_HIDDEN int tm_dat_read_kallsyms(struct dat_rd *rd);
-TM_HIDDEN int tm_dat_read_printk(struct dat_rd *rd);
-TM_HIDDEN int tm_dat_read_cmdlines(struct dat_rd *rd);
+struct tm_dat_meta_reader {
+	const char	*what;			/* names it in messages */
+	int		(*read)(struct dat_rd *rd);	/* -1 + message */
+};
+
+#define TM_DAT_META_PAYLOADS	6
+
+/* In file order: entry i is v7 section TM_OPT_HEADER_INFO + i. */
+TM_HIDDEN extern const struct tm_dat_meta_reader tm_dat_meta_readers[TM_DAT_META_PAYLOADS];
 
 /* dat-options.c: options common to v6 and v7 (not BUFFER and section pointers). */
 TM_HIDDEN int tm_dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint32_t len,
@@ -182,5 +173,42 @@ TM_HIDDEN int tm_dat_check_chunks(struct tm_dat *dat, uint64_t off, uint64_t siz
 
 /* dat-access.c: one CPU's entry (entries sorted by CPU id), or NULL. */
 TM_HIDDEN const struct dat_cpu *tm_dat_find_cpu(const struct tm_dat *dat, int buf, int cpu);
+
+/*
+ * Reader functions nothing outside the reader calls yet, kept out of
+ * tm-dat.h; the unit tests and the fuzz target check files through them.
+ */
+
+/*
+ * tm_dat_open() on an open descriptor (a regular file or memfd); name is used
+ * in messages. The caller keeps fd and closes it after tm_dat_close(). NULL + message.
+ */
+TM_HIDDEN struct tm_dat *tm_dat_open_fd(int fd, const char *name);
+TM_HIDDEN int tm_dat_version(const struct tm_dat *dat);
+/* "none" or "zstd". */
+TM_HIDDEN const char *tm_dat_compression(const struct tm_dat *dat);
+/* Library version string of the v7 header ("" for none and for v6). */
+TM_HIDDEN const char *tm_dat_compression_version(const struct tm_dat *dat);
+TM_HIDDEN struct tm_blob tm_dat_header_event(const struct tm_dat *dat);
+/* UNAME and VERSION options, NULL when absent. */
+TM_HIDDEN const char *tm_dat_uname(const struct tm_dat *dat);
+TM_HIDDEN const char *tm_dat_tracer_version(const struct tm_dat *dat);
+/* TRACEID option: true and *id set when present. */
+TM_HIDDEN bool tm_dat_trace_id(const struct tm_dat *dat, uint64_t *id);
+/* tm_dat_adjust_ts() without the DATE options (trace-cmd report --nodate). */
+TM_HIDDEN uint64_t tm_dat_adjust_ts_nodate(const struct tm_dat *dat, uint64_t ts);
+/* A TSC2NSEC option is present: times are ns whatever the clock (trace-cmd's IN_USECS). */
+TM_HIDDEN bool tm_dat_tsc2nsec(const struct tm_dat *dat);
+/* The buffer holds latency text (v6 "latency", v7 BUFFER_TEXT) instead of pages. */
+TM_HIDDEN bool tm_dat_buffer_is_text(const struct tm_dat *dat, int buf);
+/* File offset of the current page's data (or of its chunk when compressed). */
+TM_HIDDEN uint64_t tm_cursor_offset(const struct tm_cursor *cur);
+/* A cursor over a text buffer's bytes; NULL with errno 0 when it is empty. */
+TM_HIDDEN struct tm_cursor *tm_cursor_open_text(struct tm_dat *dat, int buf);
+/*
+ * Next piece of the text (a chunk, or up to 64 KiB), valid until the next
+ * call; NULL at the end (errno 0) or on error (errno set).
+ */
+TM_HIDDEN const void *tm_cursor_next_block(struct tm_cursor *cur, size_t *len);
 
 #endif /* TM_DAT_INTERNAL_H */

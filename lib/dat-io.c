@@ -88,37 +88,25 @@ int tm_dat_rd_bytes(struct dat_rd *rd, void *out, uint64_t len)
 	return 0;
 }
 
-int tm_dat_rd_u16(struct dat_rd *rd, uint16_t *v)
-{
-	uint8_t b[2];
-
-	if (tm_dat_rd_bytes(rd, b, sizeof(b)))
-		return -1;
-	*v = tm_get16(b, rd->dat->swap);
-	return 0;
-}
-
-int tm_dat_rd_u32(struct dat_rd *rd, uint32_t *v)
-{
-	uint8_t b[4];
-
-	if (tm_dat_rd_bytes(rd, b, sizeof(b)))
-		return -1;
-	*v = tm_get32(b, rd->dat->swap);
-	return 0;
-}
-
-int tm_dat_rd_u64(struct dat_rd *rd, uint64_t *v)
+/* A number of size bytes in the file's byte order into the uintN_t at out. */
+static int dat_rd_num(struct dat_rd *rd, void *out, unsigned int size)
 {
 	uint8_t b[8];
+	uint64_t v;
 
-	if (tm_dat_rd_bytes(rd, b, sizeof(b)))
+	if (tm_dat_rd_bytes(rd, b, size))
 		return -1;
-	*v = tm_get64(b, rd->dat->swap);
+	v = tm_get_uint(b, size, rd->dat->swap);
+	/* the low size bytes of v are the value as a uintN_t holds it */
+	memcpy(out, (uint8_t *)&v + (tm_host_is_big_endian() ? 8 - size : 0), size);
 	return 0;
 }
 
-int tm_dat_rd_text(struct dat_rd *rd, uint64_t len, struct dat_text *out)
+int tm_dat_rd_u16(struct dat_rd *rd, uint16_t *v) { return dat_rd_num(rd, v, sizeof(*v)); }
+int tm_dat_rd_u32(struct dat_rd *rd, uint32_t *v) { return dat_rd_num(rd, v, sizeof(*v)); }
+int tm_dat_rd_u64(struct dat_rd *rd, uint64_t *v) { return dat_rd_num(rd, v, sizeof(*v)); }
+
+int tm_dat_rd_text(struct dat_rd *rd, uint64_t len, struct tm_text *out)
 {
 	char *p;
 
@@ -134,7 +122,7 @@ int tm_dat_rd_text(struct dat_rd *rd, uint64_t len, struct dat_text *out)
 		return -1;
 	}
 	p[len] = '\0';
-	tm_dat_text_free(out);
+	tm_text_free(out);
 	out->data = p;
 	out->len = len;
 	return 0;
@@ -181,13 +169,6 @@ int tm_dat_rd_str(struct dat_rd *rd, char **out)
 		return -1;
 	}
 	return 0;
-}
-
-void tm_dat_text_free(struct dat_text *t)
-{
-	free(t->data);
-	t->data = NULL;
-	t->len = 0;
 }
 
 int tm_dat_set_str(struct tm_dat *dat, char **dst, const uint8_t *p, uint32_t len)

@@ -22,7 +22,7 @@ static int dat_expect_marker(struct dat_rd *rd, const char *marker)
 }
 
 /* Width of the page header's commit word: the size of "commit" in header_page. */
-static unsigned int dat_commit_size(const struct dat_text *hp, int long_size)
+static unsigned int dat_commit_size(const struct tm_text *hp, int long_size)
 {
 	const char *p = hp->data ? strstr(hp->data, " commit;") : NULL;
 	const char *nl, *size;
@@ -38,7 +38,7 @@ static unsigned int dat_commit_size(const struct dat_text *hp, int long_size)
 	return v == 4 || v == 8 ? (unsigned int)v : (unsigned int)long_size;
 }
 
-int tm_dat_read_header_info(struct dat_rd *rd)
+static int tm_dat_read_header_info(struct dat_rd *rd)
 {
 	struct tm_dat *dat = rd->dat;
 	uint64_t len;
@@ -53,20 +53,11 @@ int tm_dat_read_header_info(struct dat_rd *rd)
 	return 0;
 }
 
-static void dat_texts_free(struct dat_text *t, size_t n)
-{
-	size_t i;
-
-	for (i = 0; t && i < n; i++)
-		tm_dat_text_free(&t[i]);
-	free(t);
-}
-
 /* count format texts, each a u64 length and the text; *out replaced on success. */
-static int dat_read_formats(struct dat_rd *rd, uint32_t count, struct dat_text **out,
+static int dat_read_formats(struct dat_rd *rd, uint32_t count, struct tm_text **out,
 			    size_t *nout)
 {
-	struct dat_text *t;
+	struct tm_text *t;
 	uint64_t len;
 	uint32_t i;
 
@@ -78,7 +69,7 @@ static int dat_read_formats(struct dat_rd *rd, uint32_t count, struct dat_text *
 		return tm_fail(ENOMEM, "%s: %s", rd->dat->name, rd->what);
 	for (i = 0; i < count; i++) {
 		if (tm_dat_rd_u64(rd, &len) || tm_dat_rd_text(rd, len, &t[i])) {
-			dat_texts_free(t, count);
+			tm_texts_free(t, count);
 			return -1;
 		}
 	}
@@ -87,36 +78,25 @@ static int dat_read_formats(struct dat_rd *rd, uint32_t count, struct dat_text *
 	return 0;
 }
 
-int tm_dat_read_ftrace_formats(struct dat_rd *rd)
+static int tm_dat_read_ftrace_formats(struct dat_rd *rd)
 {
 	struct tm_dat *dat = rd->dat;
-	struct dat_text *t;
+	struct tm_text *t;
 	uint32_t count;
 	size_t n;
 
 	if (tm_dat_rd_u32(rd, &count) || dat_read_formats(rd, count, &t, &n))
 		return -1;
-	dat_texts_free(dat->ftrace, dat->nftrace);
+	tm_texts_free(dat->ftrace, dat->nftrace);
 	dat->ftrace = t;
 	dat->nftrace = n;
 	return 0;
 }
 
-static void dat_systems_free(struct dat_system *sys, size_t n)
-{
-	size_t i;
-
-	for (i = 0; sys && i < n; i++) {
-		free(sys[i].name);
-		dat_texts_free(sys[i].formats, sys[i].count);
-	}
-	free(sys);
-}
-
-int tm_dat_read_event_formats(struct dat_rd *rd)
+static int tm_dat_read_event_formats(struct dat_rd *rd)
 {
 	struct tm_dat *dat = rd->dat;
-	struct dat_system *sys;
+	struct tm_meta_system *sys;
 	uint32_t count, i, events;
 
 	if (tm_dat_rd_u32(rd, &count))
@@ -130,34 +110,43 @@ int tm_dat_read_event_formats(struct dat_rd *rd)
 		return tm_fail(ENOMEM, "%s: %s", dat->name, rd->what);
 	for (i = 0; i < count; i++) {
 		if (tm_dat_rd_str(rd, &sys[i].name) || tm_dat_rd_u32(rd, &events) ||
-		    dat_read_formats(rd, events, &sys[i].formats, &sys[i].count)) {
-			dat_systems_free(sys, count);
+		    dat_read_formats(rd, events, &sys[i].formats, &sys[i].nformats)) {
+			tm_systems_free(sys, count);
 			return -1;
 		}
 	}
-	dat_systems_free(dat->sys, dat->nsys);
+	tm_systems_free(dat->sys, dat->nsys);
 	dat->sys = sys;
 	dat->nsys = count;
 	return 0;
 }
 
-int tm_dat_read_kallsyms(struct dat_rd *rd)
+static int tm_dat_read_kallsyms(struct dat_rd *rd)
 {
 	uint32_t len;
 
 	return tm_dat_rd_u32(rd, &len) || tm_dat_rd_text(rd, len, &rd->dat->kallsyms) ? -1 : 0;
 }
 
-int tm_dat_read_printk(struct dat_rd *rd)
+static int tm_dat_read_printk(struct dat_rd *rd)
 {
 	uint32_t len;
 
 	return tm_dat_rd_u32(rd, &len) || tm_dat_rd_text(rd, len, &rd->dat->printk) ? -1 : 0;
 }
 
-int tm_dat_read_cmdlines(struct dat_rd *rd)
+static int tm_dat_read_cmdlines(struct dat_rd *rd)
 {
 	uint64_t len;
 
 	return tm_dat_rd_u64(rd, &len) || tm_dat_rd_text(rd, len, &rd->dat->cmdlines) ? -1 : 0;
 }
+
+const struct tm_dat_meta_reader tm_dat_meta_readers[TM_DAT_META_PAYLOADS] = {
+	{ "header info",	tm_dat_read_header_info },
+	{ "ftrace formats",	tm_dat_read_ftrace_formats },
+	{ "event formats",	tm_dat_read_event_formats },
+	{ "kallsyms",		tm_dat_read_kallsyms },
+	{ "printk formats",	tm_dat_read_printk },
+	{ "saved cmdlines",	tm_dat_read_cmdlines },
+};

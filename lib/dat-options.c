@@ -50,7 +50,7 @@ static uint64_t dat_option_number(const uint8_t *p, uint32_t len)
 /* As trace-cmd does for report --stat: each payload, its last byte turned into '\n'. */
 static int dat_add_cpustat(struct tm_dat *dat, const uint8_t *p, uint32_t len)
 {
-	struct dat_text *s = &dat->cpustat;
+	struct tm_text *s = &dat->cpustat;
 	char *n;
 
 	if (!len)

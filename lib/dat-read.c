@@ -125,24 +125,15 @@ struct tm_dat *tm_dat_open(const char *path)
 
 static void dat_free_meta(struct tm_dat *dat)
 {
-	size_t i, j;
+	struct tm_text *texts[] = {
+		&dat->header_page, &dat->header_event, &dat->kallsyms, &dat->printk,
+		&dat->cmdlines, &dat->cpustat,
+	};
 
-	tm_dat_text_free(&dat->header_page);
-	tm_dat_text_free(&dat->header_event);
-	for (i = 0; i < dat->nftrace; i++)
-		tm_dat_text_free(&dat->ftrace[i]);
-	free(dat->ftrace);
-	for (i = 0; i < dat->nsys; i++) {
-		for (j = 0; j < dat->sys[i].count; j++)
-			tm_dat_text_free(&dat->sys[i].formats[j]);
-		free(dat->sys[i].formats);
-		free(dat->sys[i].name);
-	}
-	free(dat->sys);
-	tm_dat_text_free(&dat->kallsyms);
-	tm_dat_text_free(&dat->printk);
-	tm_dat_text_free(&dat->cmdlines);
-	tm_dat_text_free(&dat->cpustat);
+	for (size_t i = 0; i < TM_ARRAY_SIZE(texts); i++)
+		tm_text_free(texts[i]);
+	tm_texts_free(dat->ftrace, dat->nftrace);
+	tm_systems_free(dat->sys, dat->nsys);
 }
 
 void tm_dat_close(struct tm_dat *dat)

@@ -82,7 +82,7 @@ out:
  */
 static int dat_v6_clock(struct tm_dat *dat, struct dat_rd *rd, struct dat_buffer *b, bool top)
 {
-	struct dat_text text = { 0 };
+	struct tm_text text = { 0 };
 	uint64_t len;
 	char *clock;
 
@@ -97,7 +97,7 @@ static int dat_v6_clock(struct tm_dat *dat, struct dat_rd *rd, struct dat_buffer
 	if (tm_dat_rd_text(rd, len, &text))
 		return -1;
 	clock = tm_dat_parse_clock(text.data, text.len);
-	tm_dat_text_free(&text);
+	tm_text_free(&text);
 	if (!clock)
 		return 0;
 	if (top) {
@@ -170,24 +170,12 @@ int tm_dat_read_v6(struct tm_dat *dat, uint64_t pos)
 	uint32_t cpus;
 	int i;
 
-	tm_dat_rd_file(&rd, dat, pos, dat->size, "header info");
-	if (tm_dat_read_header_info(&rd))
-		return -1;
-	rd.what = "ftrace formats";
-	if (tm_dat_read_ftrace_formats(&rd))
-		return -1;
-	rd.what = "event formats";
-	if (tm_dat_read_event_formats(&rd))
-		return -1;
-	rd.what = "kallsyms";
-	if (tm_dat_read_kallsyms(&rd))
-		return -1;
-	rd.what = "printk formats";
-	if (tm_dat_read_printk(&rd))
-		return -1;
-	rd.what = "saved cmdlines";
-	if (tm_dat_read_cmdlines(&rd))
-		return -1;
+	tm_dat_rd_file(&rd, dat, pos, dat->size, NULL);
+	for (i = 0; i < TM_DAT_META_PAYLOADS; i++) {
+		rd.what = tm_dat_meta_readers[i].what;
+		if (tm_dat_meta_readers[i].read(&rd))
+			return -1;
+	}
 	rd.what = "CPU count";
 	if (tm_dat_rd_u32(&rd, &cpus))
 		return -1;

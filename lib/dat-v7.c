@@ -134,19 +134,12 @@ static int dat_v7_metadata(struct tm_dat *dat, uint16_t id, uint64_t off)
 	uint8_t *body;
 	uint64_t len;
 	struct dat_rd rd;
-	int ret = -1;
+	int ret;
 
 	if (dat_sec_load(dat, off, id, &body, &len))
 		return -1;
 	tm_dat_rd_mem(&rd, dat, body, len, off, dat_sec_name(id));
-	switch (id) {
-	case TM_OPT_HEADER_INFO:	ret = tm_dat_read_header_info(&rd); break;
-	case TM_OPT_FTRACE_EVENTS:	ret = tm_dat_read_ftrace_formats(&rd); break;
-	case TM_OPT_EVENT_FORMATS:	ret = tm_dat_read_event_formats(&rd); break;
-	case TM_OPT_KALLSYMS:		ret = tm_dat_read_kallsyms(&rd); break;
-	case TM_OPT_PRINTK:		ret = tm_dat_read_printk(&rd); break;
-	case TM_OPT_CMDLINES:		ret = tm_dat_read_cmdlines(&rd); break;
-	}
+	ret = tm_dat_meta_readers[id - TM_OPT_HEADER_INFO].read(&rd);
 	free(body);
 	return ret;
 }
@@ -191,43 +184,68 @@ static int dat_v7_buffer_cpus(struct tm_dat *dat, struct dat_buffer *b, struct d
 	return tm_dat_buffer_finish(dat, b, rd->sec);
 }
 
+/* What BUFFER and BUFFER_TEXT options begin with: u64 section, str name, str clock. */
+struct dat_v7_head {
+	uint64_t	off;
+	char		*name;
+	char		*clock;
+};
+
+static int dat_v7_read_head(struct dat_rd *rd, struct dat_v7_head *h)
+{
+	return tm_dat_rd_u64(rd, &h->off) || tm_dat_rd_str(rd, &h->name) ||
+	       tm_dat_rd_str(rd, &h->clock) ? -1 : 0;
+}
+
+/* The buffer the option describes, its section (id) checked; NULL + message. */
+static struct dat_buffer *dat_v7_head_buffer(struct tm_dat *dat, struct dat_v7_head *h,
+					     uint16_t id, uint64_t where, struct dat_sec *sec)
+{
+	struct dat_buffer *b;
+	int i;
+
+	if (dat_sec_header(dat, h->off, id, sec))
+		return NULL;
+	i = tm_dat_buffer_add(dat, h->name, where);
+	if (i < 0)
+		return NULL;
+	b = &dat->bufs[i];
+	b->clock = h->clock;
+	h->clock = NULL;
+	b->where = h->off;
+	b->compressed = sec->flags & TM_DAT_SEC_COMPRESSED;
+	return b;
+}
+
 /* BUFFER (v7): u64 section, str name, str clock, u32 page size, u32 K, K entries. */
 static int dat_v7_buffer(struct tm_dat *dat, const uint8_t *p, uint32_t len, uint64_t where)
 {
+	struct dat_v7_head h = { 0 };
 	struct dat_buffer *b;
 	struct dat_sec sec;
 	struct dat_rd rd;
-	char *name = NULL, *clock = NULL;
 	uint32_t page_size, count;
-	uint64_t off;
-	int i, ret = -1;
+	int ret = -1;
 
 	tm_dat_rd_mem(&rd, dat, p, len, where, "BUFFER option");
 	rd.sec = where;
-	if (tm_dat_rd_u64(&rd, &off) || tm_dat_rd_str(&rd, &name) || tm_dat_rd_str(&rd, &clock) ||
-	    tm_dat_rd_u32(&rd, &page_size) || tm_dat_rd_u32(&rd, &count))
+	if (dat_v7_read_head(&rd, &h) || tm_dat_rd_u32(&rd, &page_size) ||
+	    tm_dat_rd_u32(&rd, &count))
 		goto out;
 	/* 3.1.6 uses the prologue's page size for the top buffer */
-	if (name[0] && (page_size < TM_DAT_MIN_PAGE || page_size > TM_DAT_MAX_PAGE)) {
+	if (h.name[0] && (page_size < TM_DAT_MIN_PAGE || page_size > TM_DAT_MAX_PAGE)) {
 		tm_dat_rd_err(&rd, "page size %u out of range", page_size);
 		goto out;
 	}
-	if (dat_sec_header(dat, off, TM_OPT_BUFFER, &sec))
+	b = dat_v7_head_buffer(dat, &h, TM_OPT_BUFFER, where, &sec);
+	if (!b)
 		goto out;
-	i = tm_dat_buffer_add(dat, name, where);
-	if (i < 0)
-		goto out;
-	b = &dat->bufs[i];
-	b->clock = clock;
-	clock = NULL;
-	if (name[0])
+	if (h.name[0])
 		b->page_size = page_size;
-	b->where = off;
-	b->compressed = sec.flags & TM_DAT_SEC_COMPRESSED;
 	ret = dat_v7_buffer_cpus(dat, b, &rd, count, &sec);
 out:
-	free(name);
-	free(clock);
+	free(h.name);
+	free(h.clock);
 	return ret;
 }
 
@@ -235,26 +253,21 @@ out:
 static int dat_v7_buffer_text(struct tm_dat *dat, const uint8_t *p, uint32_t len,
 			      uint64_t where)
 {
+	struct dat_v7_head h = { 0 };
 	struct dat_buffer *b;
 	struct dat_sec sec;
 	struct dat_rd rd;
-	char *name = NULL, *clock = NULL;
 	uint64_t off;
-	int i, ret = -1;
+	int ret = -1;
 
 	tm_dat_rd_mem(&rd, dat, p, len, where, "BUFFER_TEXT option");
-	if (tm_dat_rd_u64(&rd, &off) || tm_dat_rd_str(&rd, &name) || tm_dat_rd_str(&rd, &clock) ||
-	    dat_sec_header(dat, off, TM_OPT_BUFFER_TEXT, &sec))
+	if (dat_v7_read_head(&rd, &h))
 		goto out;
-	i = tm_dat_buffer_add(dat, name, where);
-	if (i < 0)
+	b = dat_v7_head_buffer(dat, &h, TM_OPT_BUFFER_TEXT, where, &sec);
+	if (!b)
 		goto out;
-	b = &dat->bufs[i];
-	b->clock = clock;
-	clock = NULL;
-	b->where = off;
+	off = h.off;
 	b->text = true;
-	b->compressed = sec.flags & TM_DAT_SEC_COMPRESSED;
 	b->text_off = off + TM_DAT_SECTION_HDR_LEN;
 	b->text_size = sec.size;
 	if (b->compressed) {
@@ -270,8 +283,8 @@ static int dat_v7_buffer_text(struct tm_dat *dat, const uint8_t *p, uint32_t len
 	}
 	ret = 0;
 out:
-	free(name);
-	free(clock);
+	free(h.name);
+	free(h.clock);
 	return ret;
 }
 

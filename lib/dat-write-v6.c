@@ -8,16 +8,6 @@
 #include "dat-version.h"
 #include "dat-write-internal.h"
 
-static const struct tm_cpu_blob *tm_v6_blob(const struct tm_write_ctx *w, int cpu)
-{
-	int i;
-
-	for (i = 0; i < w->nblobs; i++)
-		if (w->blobs[i].cpu == cpu)
-			return &w->blobs[i];
-	return NULL;
-}
-
 /* Flyrecord: CPU table, clock record, then page-aligned data. */
 static void tm_v6_flyrecord(struct tm_write_ctx *w, struct tm_buf *b)
 {
@@ -34,8 +24,9 @@ static void tm_v6_flyrecord(struct tm_write_ctx *w, struct tm_buf *b)
 		data += w->blobs[i].size;
 	}
 	tm_buf_put(b, TM_DAT_TAG_FLYRECORD, TM_DAT_TAG_LEN);
-	for (cpu = 0; cpu < w->ncpus; cpu++) {
-		blob = tm_v6_blob(w, cpu);
+	/* a row for every CPU; the blobs are the CPUs with data, in CPU order */
+	for (cpu = 0, i = 0; cpu < w->ncpus; cpu++) {
+		blob = i < w->nblobs && w->blobs[i].cpu == cpu ? &w->blobs[i++] : NULL;
 		tm_buf_put64(b, blob ? blob->offset : 0);
 		tm_buf_put64(b, blob ? blob->size : 0);
 	}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* fileio.c - small whole-file and all-bytes I/O helpers, tracefs-style text writes. */
+/* fileio.c - small whole-file and all-bytes I/O helpers, text blobs, tracefs-style text writes. */
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
@@ -52,6 +52,33 @@ fail:
 	free(buf);
 	close(fd);
 	return NULL;
+}
+
+void tm_text_free(struct tm_text *t)
+{
+	free(t->data);
+	t->data = NULL;
+	t->len = 0;
+}
+
+void tm_texts_free(struct tm_text *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; t && i < n; i++)
+		tm_text_free(&t[i]);
+	free(t);
+}
+
+void tm_systems_free(struct tm_meta_system *sys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; sys && i < n; i++) {
+		free(sys[i].name);
+		tm_texts_free(sys[i].formats, sys[i].nformats);
+	}
+	free(sys);
 }
 
 int tm_write_all(int fd, const void *buf, size_t len)

@@ -22,6 +22,26 @@ TM_HIDDEN int tm_failx(int err, const char *fmt, ...) TM_PRINTF(2, 3);
 /* Prefix the current message with "<fmt>: " (keeps errno). Returns -1. */
 TM_HIDDEN int tm_fail_prefix(const char *fmt, ...) TM_PRINTF(1, 2);
 
+/* A malloc'ed text blob (a file's content, a format, a section payload). */
+struct tm_text {
+	char	*data;
+	size_t	len;
+};
+
+/* The format texts of one event system. */
+struct tm_meta_system {
+	char		*name;
+	size_t		nformats;
+	struct tm_text	*formats;	/* events/<name>/<event>/format */
+};
+
+/* fileio.c: free a text's bytes and empty it. */
+TM_HIDDEN void tm_text_free(struct tm_text *t);
+/* Free n texts and the array (NULL is fine). */
+TM_HIDDEN void tm_texts_free(struct tm_text *t, size_t n);
+/* Free n systems (names, formats) and the array (NULL is fine). */
+TM_HIDDEN void tm_systems_free(struct tm_meta_system *sys, size_t n);
+
 /* snprintf a path into buf; -1 with ENAMETOOLONG (message set) if it does not fit. */
 TM_HIDDEN int tm_path(char *buf, size_t len, const char *fmt, ...) TM_PRINTF(3, 4);
 /* Read a whole (small) file into a malloc'ed NUL-terminated buffer. */
@@ -34,5 +54,53 @@ TM_HIDDEN int tm_pread_all(int fd, void *buf, size_t len, off_t off);
 TM_HIDDEN int tm_file_write(const char *dir, const char *file, const char *text);
 /* Like tm_file_write() without O_TRUNC (tracefs pid lists append). */
 TM_HIDDEN int tm_file_append(const char *dir, const char *file, const char *text);
+
+/*
+ * ---- Entry points only the unit tests call, kept out of the public
+ * headers (each module's own; nothing in cmd/ needs them yet) ----
+ */
+
+/* merge.c: any per-CPU page source; tm_merge_add_dat() adds a file's. */
+
+/* Next page of a source, or NULL: end (errno 0) or error (errno, message set). */
+typedef const void *(*tm_page_next_fn)(void *ctx);
+typedef void (*tm_page_close_fn)(void *ctx);
+
+struct tm_page_source {
+	int		buffer;		/* ties: lower buffer first, then lower cpu */
+	int		cpu;
+	size_t		page_size;
+	unsigned int	commit_size;	/* 4 or 8 */
+	bool		big_endian;
+	tm_page_next_fn	next_page;
+	tm_page_close_fn close;		/* may be NULL; called by tm_merge_free() */
+	void		*ctx;
+	/* File-wide, monotonic timestamp adjustment (DATE, OFFSET, TSC2NSEC); may be NULL. */
+	uint64_t	(*adjust_ts)(const struct tm_dat *dat, uint64_t ts);
+	const struct tm_dat *adjust_ctx;
+};
+
+/* Add a source before the first tm_merge_next(); -1 + message (EBUSY after it, ENOMEM). */
+TM_HIDDEN int tm_merge_add(struct tm_merge *m, const struct tm_page_source *src);
+
+/* live.c: what the live merge saw of one CPU. */
+struct tm_live_cpu_stats {
+	uint64_t	pages;		/* pages received */
+	uint64_t	records;	/* data records decoded */
+	uint64_t	lost_pages;	/* pages flagged with missed events */
+	uint64_t	lost_stored;	/* counts stored on them */
+	uint64_t	waits;		/* times the recorder thread waited for room */
+};
+
+TM_HIDDEN void tm_live_get_stats(struct tm_live *lv, int cpu, struct tm_live_cpu_stats *st);
+
+/* page.c: number of data records in the page, or -1 if it is corrupt (message set). */
+TM_HIDDEN int tm_page_count(const void *page, size_t page_size, unsigned int commit_size,
+			    bool big_endian);
+
+/* instance.c: the pid of a "tracemap-<pid>" name, or -1 if the name is not one of ours. */
+TM_HIDDEN pid_t tm_instance_owner(const char *name);
+/* instance.c: true when name is ours and its owner process is gone (or is not tracemap). */
+TM_HIDDEN bool tm_instance_is_stale(const char *name);
 
 #endif /* TM_INTERNAL_H */

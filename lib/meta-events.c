@@ -10,13 +10,6 @@
 
 #include "meta-internal.h"
 
-void tm_text_free(struct tm_text *t)
-{
-	free(t->data);
-	t->data = NULL;
-	t->len = 0;
-}
-
 static int tm_text_read(struct tm_text *t, const char *path)
 {
 	t->data = tm_read_file(path, &t->len);

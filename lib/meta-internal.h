@@ -12,18 +12,6 @@
 
 #include "internal.h"
 
-/* A malloc'ed text blob. */
-struct tm_text {
-	char	*data;
-	size_t	len;
-};
-
-struct tm_meta_system {
-	char		*name;
-	size_t		nformats;
-	struct tm_text	*formats;	/* events/<name>/<event>/format */
-};
-
 struct tm_meta {
 	struct tm_text		header_page;
 	struct tm_text		header_event;
@@ -45,7 +33,35 @@ struct tm_meta {
 /* meta-events.c: header files, ftrace formats and the enabled events' formats; -1 + message. */
 TM_HIDDEN int tm_meta_read_events(struct tm_meta *meta, const char *tracefs,
 				  const char *instance);
-/* Free a text's bytes and empty it. */
-TM_HIDDEN void tm_text_free(struct tm_text *t);
+
+/*
+ * Metadata functions only the unit tests call (tm_meta_collect() uses the
+ * defaults); they build files from a directory laid out like tracefs.
+ */
+
+/* Where tm_meta_collect_opts() reads from. */
+struct tm_meta_opts {
+	const char	*tracefs;	/* tracefs, or a directory laid out like it */
+	const char	*instance;	/* NULL or "": the top level */
+	int		ncpus;		/* stats of cpus [0, ncpus) */
+	const char	*kallsyms;	/* file stored as kallsyms; NULL: /proc/kallsyms */
+};
+
+/*
+ * Like tm_meta_collect(), from any directory laid out like tracefs. Without
+ * a set_event file every event system under events/ (except ftrace) is
+ * stored whole; missing printk_formats, saved_cmdlines and per_cpu stats are
+ * stored empty. The event formats always come from <tracefs>/events.
+ */
+TM_HIDDEN struct tm_meta *tm_meta_collect_opts(const struct tm_meta_opts *opts);
+/* Replace the kallsyms text; -1 with ENOMEM. */
+TM_HIDDEN int tm_meta_set_kallsyms(struct tm_meta *meta, const char *text, size_t len);
+/* Text of per_cpu/cpuN/stats (the writer prefixes "CPU: N\n"); -1: no such CPU, ENOMEM. */
+TM_HIDDEN int tm_meta_set_stats(struct tm_meta *meta, int cpu, const char *text, size_t len);
+/* Text of a trace_clock file; the bracketed name becomes the clock. -1 with ENOMEM. */
+TM_HIDDEN int tm_meta_set_trace_clock(struct tm_meta *meta, const char *text, size_t len);
+TM_HIDDEN int tm_meta_cpus(const struct tm_meta *meta);
+/* Number of stored event formats outside the ftrace system. */
+TM_HIDDEN size_t tm_meta_event_count(const struct tm_meta *meta);
 
 #endif /* TM_META_INTERNAL_H */

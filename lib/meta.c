@@ -219,29 +219,17 @@ int tm_meta_set_trace_clock(struct tm_meta *meta, const char *text, size_t len)
 
 void tm_meta_free(struct tm_meta *meta)
 {
-	size_t i, j;
-
 	if (!meta)
 		return;
 	tm_text_free(&meta->header_page);
 	tm_text_free(&meta->header_event);
-	for (i = 0; i < meta->nftrace; i++)
-		tm_text_free(&meta->ftrace[i]);
-	free(meta->ftrace);
-	for (i = 0; i < meta->nsystems; i++) {
-		for (j = 0; j < meta->systems[i].nformats; j++)
-			tm_text_free(&meta->systems[i].formats[j]);
-		free(meta->systems[i].formats);
-		free(meta->systems[i].name);
-	}
-	free(meta->systems);
+	tm_texts_free(meta->ftrace, meta->nftrace);
+	tm_systems_free(meta->systems, meta->nsystems);
 	tm_text_free(&meta->kallsyms);
 	tm_text_free(&meta->printk);
 	tm_text_free(&meta->cmdlines);
 	tm_text_free(&meta->trace_clock);
-	for (i = 0; meta->stats && i < (size_t)meta->ncpus; i++)
-		tm_text_free(&meta->stats[i]);
-	free(meta->stats);
+	tm_texts_free(meta->stats, (size_t)meta->ncpus);
 	free(meta->uname);
 	free(meta);
 }

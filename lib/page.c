@@ -50,6 +50,23 @@ static int tm_page_corrupt(const struct tm_page *pg)
 			tm_page_header_size(pg->commit_size) + pg->off, pg->len);
 }
 
+/* A data record at pg->off: hdr header bytes, then size payload bytes; 1, or -1 if it overruns. */
+static inline int tm_page_data(struct tm_page *pg, struct tm_rec *rec, uint32_t hdr,
+			       uint32_t size, uint32_t delta)
+{
+	uint32_t total = hdr + size;
+
+	if (total > pg->len - pg->off)
+		return tm_page_corrupt(pg);
+	pg->ts += delta;
+	rec->ts = pg->ts;
+	rec->offset = tm_page_header_size(pg->commit_size) + pg->off;
+	rec->data = pg->base + rec->offset + hdr;
+	rec->size = size;
+	pg->off += total;
+	return 1;
+}
+
 int tm_page_next(struct tm_page *pg, struct tm_rec *rec)
 {
 	const uint8_t *data = pg->base + tm_page_header_size(pg->commit_size);
@@ -57,7 +74,7 @@ int tm_page_next(struct tm_page *pg, struct tm_rec *rec)
 	while (pg->off + 4 <= pg->len) {
 		const uint8_t *p = data + pg->off;
 		uint32_t w = tm_get32(p, pg->swap), type_len, delta, arg = 0;
-		uint32_t total, size;
+		uint32_t total;
 
 		if (pg->big_endian) {
 			type_len = w >> 27;
@@ -93,29 +110,9 @@ int tm_page_next(struct tm_page *pg, struct tm_rec *rec)
 			/* bound array[0] first: rounding a huge value up would wrap */
 			if (arg < 4 || arg - 4 > pg->len - pg->off - 8)
 				return tm_page_corrupt(pg);
-			size = (arg - 4 + 3) & ~3u;
-			total = 8 + size;
-			if (total > pg->len - pg->off)
-				return tm_page_corrupt(pg);
-			pg->ts += delta;
-			rec->ts = pg->ts;
-			rec->data = p + 8;
-			rec->size = size;
-			rec->offset = tm_page_header_size(pg->commit_size) + pg->off;
-			pg->off += total;
-			return 1;
+			return tm_page_data(pg, rec, 8, (arg - 4 + 3) & ~3u, delta);
 		default:
-			size = type_len * 4;
-			total = 4 + size;
-			if (total > pg->len - pg->off)
-				return tm_page_corrupt(pg);
-			pg->ts += delta;
-			rec->ts = pg->ts;
-			rec->data = p + 4;
-			rec->size = size;
-			rec->offset = tm_page_header_size(pg->commit_size) + pg->off;
-			pg->off += total;
-			return 1;
+			return tm_page_data(pg, rec, 4, type_len * 4, delta);
 		}
 		if (total < 4 || total > pg->len - pg->off)
 			return tm_page_corrupt(pg);

@@ -7,6 +7,8 @@
 #ifndef TM_PRINT_INTERNAL_H
 #define TM_PRINT_INTERNAL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "internal.h"
@@ -21,5 +23,18 @@ TM_HIDDEN void tm_json_event(struct tep_handle *tep, struct trace_seq *s,
 			     const char *buffer_name);
 /* A counter tm_events_reload_cmdlines() bumps when it renamed a task; valid while ev lives. */
 TM_HIDDEN const uint64_t *tm_events_names_gen(const struct tm_events *ev);
+
+/*
+ * Printer functions only the unit tests call (nothing in cmd/ needs them
+ * yet): print one page's records in order, format a timestamp, count.
+ */
+TM_HIDDEN int tm_printer_page(struct tm_printer *p, int buf, int cpu, const void *page,
+			      size_t page_size, unsigned int commit_size, bool big_endian,
+			      struct tm_filter *filter);
+/* The timestamp as report prints it (" 1415.676476" style, no colon). */
+TM_HIDDEN void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_t ts,
+				    char *out, size_t len);
+/* Events printed so far. */
+TM_HIDDEN uint64_t tm_printer_count(const struct tm_printer *p);
 
 #endif /* TM_PRINT_INTERNAL_H */

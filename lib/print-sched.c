@@ -7,6 +7,7 @@
  * prev_state text is not guessed: it is learnt from libtraceevent's own
  * output the first time each state value appears (print.c passes it in).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,11 +45,6 @@ struct schedfmt {
 	struct seen_comm		*seen;
 };
 
-static const struct tep_format_field *field(const struct tep_event *ev, const char *name)
-{
-	return tep_find_any_field((struct tep_event *)ev, name);
-}
-
 static bool comm_field(const struct tep_format_field *f)
 {
 	return f && (f->flags & TEP_FIELD_IS_ARRAY) && !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
@@ -59,6 +55,51 @@ static bool num_field(const struct tep_format_field *f)
 {
 	return f && !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) &&
 	       (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
+}
+
+/* A field a handler reads: where it goes in struct schedfmt and what it must be. */
+struct sched_field {
+	bool		is_switch;	/* sched_switch's, else sched_wakeup(_new)'s */
+	const char	*name;
+	size_t		slot;		/* offsetof the field pointer */
+	char		kind;		/* 'c' comm (a char array), 'n' number, '?' number or absent */
+};
+
+#define SLOT(m)	offsetof(struct schedfmt, m)
+
+static const struct sched_field sched_fields[] = {
+	{ true, "prev_comm", SLOT(prev_comm), 'c' },
+	{ true, "prev_pid", SLOT(prev_pid), 'n' },
+	{ true, "prev_prio", SLOT(prev_prio), 'n' },
+	{ true, "prev_state", SLOT(prev_state), 'n' },
+	{ true, "next_comm", SLOT(next_comm), 'c' },
+	{ true, "next_pid", SLOT(next_pid), 'n' },
+	{ true, "next_prio", SLOT(next_prio), 'n' },
+	{ false, "comm", SLOT(comm), 'c' },
+	{ false, "pid", SLOT(pid), 'n' },
+	{ false, "prio", SLOT(prio), 'n' },
+	{ false, "success", SLOT(success), '?' },	/* older kernels lack these two */
+	{ false, "target_cpu", SLOT(target_cpu), '?' },
+};
+
+/* Look up the fields of the event's handler; false when one is missing or of the wrong kind. */
+static bool bind_fields(struct schedfmt *f, const struct tep_event *ev)
+{
+	const struct tep_format_field **slot, *fld;
+	const struct sched_field *t;
+	bool ok = true;
+
+	for (t = sched_fields; t < sched_fields + TM_ARRAY_SIZE(sched_fields); t++) {
+		if (t->is_switch != f->is_switch)
+			continue;
+		fld = tep_find_any_field((struct tep_event *)ev, t->name);
+		slot = (const struct tep_format_field **)((char *)f + t->slot);
+		*slot = fld;
+		if (!fld && t->kind == '?')
+			continue;
+		ok &= t->kind == 'c' ? comm_field(fld) : num_field(fld);
+	}
+	return ok;
 }
 
 static uint64_t num(const struct schedfmt *f, const struct tep_format_field *fld,
@@ -284,27 +325,11 @@ struct tm_fastfmt *tm_schedfmt_compile(struct tep_handle *tep, const struct tep_
 	if (!strcmp(ev->name, "sched_switch")) {
 		f->is_switch = true;
 		f->base.ops = &switch_ops;
-		f->prev_comm = field(ev, "prev_comm");
-		f->prev_pid = field(ev, "prev_pid");
-		f->prev_prio = field(ev, "prev_prio");
-		f->prev_state = field(ev, "prev_state");
-		f->next_comm = field(ev, "next_comm");
-		f->next_pid = field(ev, "next_pid");
-		f->next_prio = field(ev, "next_prio");
-		if (comm_field(f->prev_comm) && num_field(f->prev_pid) &&
-		    num_field(f->prev_prio) && num_field(f->prev_state) &&
-		    comm_field(f->next_comm) && num_field(f->next_pid) && num_field(f->next_prio))
+		if (bind_fields(f, ev))
 			return &f->base;
 	} else if (!strcmp(ev->name, "sched_wakeup") || !strcmp(ev->name, "sched_wakeup_new")) {
 		f->base.ops = &wakeup_ops;
-		f->comm = field(ev, "comm");
-		f->pid = field(ev, "pid");
-		f->prio = field(ev, "prio");
-		f->success = field(ev, "success");
-		f->target_cpu = field(ev, "target_cpu");
-		if (comm_field(f->comm) && num_field(f->pid) && num_field(f->prio) &&
-		    (!f->success || num_field(f->success)) &&
-		    (!f->target_cpu || num_field(f->target_cpu)))
+		if (bind_fields(f, ev))
 			return &f->base;
 	}
 	sched_free(&f->base);

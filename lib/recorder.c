@@ -211,6 +211,15 @@ int tm_recorder_start(struct tm_recorder *rec, pid_t *tids, size_t *ntids)
 	return 0;
 }
 
+/* The message of the first CPU whose thread failed. */
+static const char *recorder_error(const struct tm_recorder *rec)
+{
+	for (int cpu = 0; cpu < rec->ncpus; cpu++)
+		if (rec->cpus[cpu].st.error)
+			return rec->cpus[cpu].err;
+	return NULL;
+}
+
 int tm_recorder_stop(struct tm_recorder *rec)
 {
 	uint64_t one = 1;
@@ -226,21 +235,13 @@ int tm_recorder_stop(struct tm_recorder *rec)
 		c->started = false;
 	}
 	if (tm_recorder_failed(rec))
-		return tm_failx(EIO, "%s", tm_recorder_error(rec));
+		return tm_failx(EIO, "%s", recorder_error(rec));
 	return 0;
 }
 
 bool tm_recorder_failed(const struct tm_recorder *rec)
 {
 	return atomic_load(&((struct tm_recorder *)rec)->failed);
-}
-
-const char *tm_recorder_error(const struct tm_recorder *rec)
-{
-	for (int cpu = 0; cpu < rec->ncpus; cpu++)
-		if (rec->cpus[cpu].st.error)
-			return rec->cpus[cpu].err;
-	return NULL;
 }
 
 void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,

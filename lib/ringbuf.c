@@ -169,11 +169,6 @@ const char *tm_ring_fallback_reason(const struct tm_ring *r)
 	return r->mapped ? NULL : r->reason;
 }
 
-size_t tm_ring_page_size(const struct tm_ring *r)
-{
-	return r->page_size;
-}
-
 /*
  * Hand out stage bytes [emitted, cursor) as a page of their own (spec §7.7):
  * its time stamp is the running time before the first of them, so every

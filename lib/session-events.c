@@ -77,15 +77,22 @@ static int tm_ev_enable(struct tm_ev_match *m, const char *rel)
 	return tm_ev_add_system(m, rel);
 }
 
-/* Events of one system whose names match pat. */
-static int tm_ev_scan_system(struct tm_ev_match *m, const char *sys, const char *pat)
+/*
+ * The directories of events/ (sys NULL) or events/<sys> whose names match
+ * pat. Under events/ with ev_pat, the matching events of each matching
+ * system are enabled; otherwise each match itself (a whole system, or an
+ * event of sys).
+ */
+static int tm_ev_scan(struct tm_ev_match *m, const char *sys, const char *pat,
+		      const char *ev_pat)
 {
 	char path[PATH_MAX], rel[PATH_MAX];
 	struct dirent *d;
 	int ret = 0;
 	DIR *dir;
 
-	if (tm_path(path, sizeof(path), "%s/events/%s", m->dir, sys))
+	if (sys ? tm_path(path, sizeof(path), "%s/events/%s", m->dir, sys)
+		: tm_path(path, sizeof(path), "%s/events", m->dir))
 		return -1;
 	dir = opendir(path);
 	if (!dir)
@@ -93,34 +100,11 @@ static int tm_ev_scan_system(struct tm_ev_match *m, const char *sys, const char 
 	while (!ret && (d = readdir(dir))) {
 		if (!tm_is_subdir(path, d->d_name) || fnmatch(pat, d->d_name, 0))
 			continue;
-		ret = tm_path(rel, sizeof(rel), "%s/%s", sys, d->d_name) ?:
-		      tm_ev_enable(m, rel);
-	}
-	closedir(dir);
-	return ret;
-}
-
-/*
- * Walk the systems: sys_pat selects systems; ev_pat NULL enables whole
- * systems, otherwise the matching events inside them.
- */
-static int tm_ev_scan(struct tm_ev_match *m, const char *sys_pat, const char *ev_pat)
-{
-	char path[PATH_MAX];
-	struct dirent *d;
-	int ret = 0;
-	DIR *dir;
-
-	if (tm_path(path, sizeof(path), "%s/events", m->dir))
-		return -1;
-	dir = opendir(path);
-	if (!dir)
-		return tm_fail(errno, "open %s", path);
-	while (!ret && (d = readdir(dir))) {
-		if (!tm_is_subdir(path, d->d_name) || fnmatch(sys_pat, d->d_name, 0))
-			continue;
-		if (ev_pat)
-			ret = tm_ev_scan_system(m, d->d_name, ev_pat);
+		if (sys)
+			ret = tm_path(rel, sizeof(rel), "%s/%s", sys, d->d_name) ?:
+			      tm_ev_enable(m, rel);
+		else if (ev_pat)
+			ret = tm_ev_scan(m, d->d_name, ev_pat, NULL);
 		else
 			ret = tm_ev_enable(m, d->d_name);
 	}
@@ -139,15 +123,15 @@ static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char *
 	if (!*spec->event || strchr(spec->event, '/'))
 		return tm_failx(EINVAL, "bad event name '%s'", spec->event);
 	if (!strcmp(spec->event, "all")) {
-		ret = tm_ev_scan(&m, "*", NULL);
+		ret = tm_ev_scan(&m, NULL, "*", NULL);
 	} else if (colon) {
 		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec->event), spec->event);
-		ret = tm_ev_scan(&m, *sys ? sys : "*", colon[1] ? colon + 1 : "*");
+		ret = tm_ev_scan(&m, NULL, *sys ? sys : "*", colon[1] ? colon + 1 : "*");
 	} else {
 		/* a system name first, as trace-cmd does; else an event of any system */
-		ret = tm_ev_scan(&m, spec->event, NULL);
+		ret = tm_ev_scan(&m, NULL, spec->event, NULL);
 		if (!ret && !m.matched)
-			ret = tm_ev_scan(&m, "*", spec->event);
+			ret = tm_ev_scan(&m, NULL, "*", spec->event);
 	}
 	if (ret)
 		return -1;

@@ -12,25 +12,27 @@ struct tm_codec;
 
 /* Parse "none"/"zstd"; -1 (message set) for anything else. */
 int tm_compression_parse(const char *name, enum tm_compression *out);
+/* "none" or "zstd". */
 const char *tm_compression_name(enum tm_compression c);
 /* Library version string stored in the v7 header ("" for none). */
 const char *tm_compression_version(enum tm_compression c);
 
-/* One codec per thread: it owns zstd's compression/decompression contexts. */
+/* One codec per thread: it owns zstd's contexts (level: zstd's). NULL with ENOMEM. */
 struct tm_codec *tm_codec_new(enum tm_compression c, int level);
+/* Free the codec (NULL is fine). */
 void tm_codec_free(struct tm_codec *codec);
-enum tm_compression tm_codec_kind(const struct tm_codec *codec);
-/* Worst-case compressed size of len input bytes. */
+/* Worst-case compressed size of len input bytes. Cannot fail. */
 size_t tm_codec_bound(const struct tm_codec *codec, size_t len);
 /*
  * Compress src into dst as one independent frame without a content-size field
- * (as trace-cmd writes them). Returns the compressed size or -1.
+ * (as trace-cmd writes them). Returns the compressed size, or -1 + message
+ * (zstd's error, e.g. dst too small).
  */
 ssize_t tm_codec_compress(struct tm_codec *codec, void *dst, size_t cap,
 			  const void *src, size_t len);
 /*
  * Decompress one frame whose uncompressed size must be exactly want bytes.
- * Returns want or -1 (corrupt frame, wrong size).
+ * Returns want, or -1 + message (EIO: corrupt frame, wrong size).
  */
 ssize_t tm_codec_decompress(struct tm_codec *codec, void *dst, size_t want,
 			    const void *src, size_t len);

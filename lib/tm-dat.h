@@ -2,7 +2,7 @@
 /*
  * tm-dat.h - reading trace.dat files (v6 and v7, none/zstd): metadata,
  * options, buffers, and per-CPU page cursors that decompress one chunk at a
- * time (dat-read.c, dat-access.c, dat-v6.c, dat-v7.c, cursor.c).
+ * time (dat-read.c, dat-access.c, cursor.c).
  */
 #ifndef TM_DAT_H
 #define TM_DAT_H
@@ -21,102 +21,97 @@ struct tm_blob {
 };
 
 /*
- * Open and validate a trace.dat file. On error returns NULL with a message
- * "<path>: <what was wrong> at offset <n>". Needs a seekable file.
+ * Every function taking a dat needs one tm_dat_open() returned. Accessors
+ * cannot fail; the others return NULL or -1 with errno set and a message
+ * in tm_last_error() naming the file and the offset of what was wrong.
  */
+
+/* Open and check a trace.dat file ("-": standard input, a regular file); NULL + message. */
 struct tm_dat *tm_dat_open(const char *path);
-/*
- * The same on an open descriptor (a regular file or memfd); name is used in
- * messages. The caller keeps fd and closes it after tm_dat_close().
- * tm_dat_open("-") reads standard input (which must then be a regular file).
- */
-struct tm_dat *tm_dat_open_fd(int fd, const char *name);
+/* Close the file and free everything of it (NULL is fine). */
 void tm_dat_close(struct tm_dat *dat);
 
+/* The name messages use: the path given, or "standard input". */
 const char *tm_dat_path(const struct tm_dat *dat);
-int tm_dat_version(const struct tm_dat *dat);
+/* True when the file's numbers (and its pages) are big-endian. */
 bool tm_dat_big_endian(const struct tm_dat *dat);
+/* Size of a long on the recording machine: 4 or 8. */
 int tm_dat_long_size(const struct tm_dat *dat);
+/* Page (sub-buffer) size of the prologue, in bytes. */
 uint32_t tm_dat_page_size(const struct tm_dat *dat);
-const char *tm_dat_compression(const struct tm_dat *dat);	/* "none", "zstd" */
-/* Library version string of the v7 header ("" for none and for v6). */
-const char *tm_dat_compression_version(const struct tm_dat *dat);
-/* Width of a page's commit word (size of "commit" in header_page, else the long size). */
+/* Width of a page's commit word: size of "commit" in header_page, else the long size. */
 unsigned int tm_dat_commit_size(const struct tm_dat *dat);
-/* CPU count of the file (CPUCOUNT option, else the v6 header count). */
+/* CPU count of the file: CPUCOUNT option, else the v6 header count, else the CPU slots. */
 int tm_dat_cpus(const struct tm_dat *dat);
 
-/* Metadata (§2). Empty blobs (len 0) when the file lacks them. */
+/* Metadata (§2); a blob is empty (len 0) when the file lacks it. */
+
+/* The header_page format text. */
 struct tm_blob tm_dat_header_page(const struct tm_dat *dat);
-struct tm_blob tm_dat_header_event(const struct tm_dat *dat);
+/* Number of ftrace event formats. */
 size_t tm_dat_ftrace_format_count(const struct tm_dat *dat);
+/* Format text i of the ftrace events (empty past the count). */
 struct tm_blob tm_dat_ftrace_format(const struct tm_dat *dat, size_t i);
+/* Number of event systems with formats. */
 size_t tm_dat_system_count(const struct tm_dat *dat);
+/* Name of event system sys, NULL past the count. */
 const char *tm_dat_system_name(const struct tm_dat *dat, size_t sys);
+/* Number of event formats of system sys (0 past the count). */
 size_t tm_dat_event_format_count(const struct tm_dat *dat, size_t sys);
+/* Format text i of system sys (empty past the counts). */
 struct tm_blob tm_dat_event_format(const struct tm_dat *dat, size_t sys, size_t i);
+/* The stored /proc/kallsyms text. */
 struct tm_blob tm_dat_kallsyms(const struct tm_dat *dat);
+/* The stored printk_formats text. */
 struct tm_blob tm_dat_printk(const struct tm_dat *dat);
+/* The stored saved_cmdlines text. */
 struct tm_blob tm_dat_cmdlines(const struct tm_dat *dat);
 
-/* Options (§5). NULL / empty when absent. */
-const char *tm_dat_clock(const struct tm_dat *dat);		/* "local" */
-struct tm_blob tm_dat_cpustat(const struct tm_dat *dat);	/* concatenated, as report --stat */
-const char *tm_dat_uname(const struct tm_dat *dat);
-const char *tm_dat_tracer_version(const struct tm_dat *dat);
-/* TRACEID option: true and *id set when present. */
-bool tm_dat_trace_id(const struct tm_dat *dat, uint64_t *id);
+/* Options (§5). */
+
+/* The trace clock ("local"): TRACECLOCK option or the top buffer's; NULL if none. */
+const char *tm_dat_clock(const struct tm_dat *dat);
+/* The CPUSTAT options concatenated, each ending in a newline (report --stat). */
+struct tm_blob tm_dat_cpustat(const struct tm_dat *dat);
 /*
  * A record's time as `trace-cmd report` shows it: TSC2NSEC's (ts * mult) >>
- * shift, then + DATE (us -> ns) + OFFSET. Cursors hand out raw pages; callers
- * apply this to each tm_rec.ts (skip it for --raw-ts).
+ * shift, then + DATE (us -> ns) + OFFSET. Cursors hand out raw pages: apply
+ * this to each record's time.
  */
 uint64_t tm_dat_adjust_ts(const struct tm_dat *dat, uint64_t ts);
-/* The same without the DATE options (report --nodate). */
-uint64_t tm_dat_adjust_ts_nodate(const struct tm_dat *dat, uint64_t ts);
-/* A TSC2NSEC option is present: times are ns whatever the clock (trace-cmd's IN_USECS). */
-bool tm_dat_tsc2nsec(const struct tm_dat *dat);
 
 /* Buffers: index 0 is the top-level buffer (name ""), then instances. */
+
+/* Number of buffers, at least 1. */
 int tm_dat_buffer_count(const struct tm_dat *dat);
+/* Name of buffer buf ("" for the top level), NULL for an unknown buf. */
 const char *tm_dat_buffer_name(const struct tm_dat *dat, int buf);
+/* Trace clock of buffer buf (else the file's), NULL when unknown. */
 const char *tm_dat_buffer_clock(const struct tm_dat *dat, int buf);
+/* Page size of buffer buf in bytes, 0 for an unknown buf. */
 uint32_t tm_dat_buffer_page_size(const struct tm_dat *dat, int buf);
-/* Number of CPU slots of a buffer (max CPU id + 1); slots may be empty. */
+/* Number of CPU slots of buffer buf (max CPU id + 1; slots may be empty), 0 if unknown. */
 int tm_dat_buffer_cpus(const struct tm_dat *dat, int buf);
-/* Raw (uncompressed) data bytes stored for one CPU of a buffer, 0 if none. */
+/* Raw (uncompressed) data bytes stored for one CPU of buffer buf, 0 if none. */
 uint64_t tm_dat_buffer_cpu_size(const struct tm_dat *dat, int buf, int cpu);
-/*
- * The buffer holds latency text (v6 "latency" tag, v7 BUFFER_TEXT) instead of
- * per-CPU pages: read it with tm_cursor_open_text().
- */
-bool tm_dat_buffer_is_text(const struct tm_dat *dat, int buf);
 
-/*
- * A cursor over one CPU's pages. Pages come out one at a time; compressed
- * data is decompressed one chunk at a time (memory: one chunk).
- * tm_cursor_open returns NULL with errno 0 for a CPU without data.
- */
+/* Cursors: one CPU's pages one at a time; compressed data one chunk at a time. */
+
+/* A cursor over CPU cpu of buffer buf; NULL with errno 0 when it has no data, else + message. */
 struct tm_cursor *tm_cursor_open(struct tm_dat *dat, int buf, int cpu);
-/* Next page (page_size bytes, valid until the next call), or NULL at the end
- * (errno 0) or on error (errno set, message in tm_last_error()). */
+/*
+ * Next page (page_size bytes, valid until the next call), NULL at the end
+ * (errno 0), or NULL on a bad chunk or page (errno and message set).
+ */
 const void *tm_cursor_next_page(struct tm_cursor *cur);
-/* File offset of the current page's data (or of its chunk when compressed). */
-uint64_t tm_cursor_offset(const struct tm_cursor *cur);
+/* Free the cursor (NULL is fine). */
 void tm_cursor_close(struct tm_cursor *cur);
-
 /*
  * Where `trace-cmd report --stat` says CPU cpu's data of the top buffer is:
  * the file offset of its first page, or for compressed data its place in
  * trace-cmd's uncompressed copy (CPUs in order, page-aligned, after one
- * page). 0 when the CPU has no (readable) uncompressed data; never fails.
+ * page). 0 when the CPU has no readable uncompressed data; cannot fail.
  */
 uint64_t tm_dat_stat_offset(struct tm_dat *dat, int cpu);
-
-/* A cursor over a text buffer's bytes; NULL with errno 0 when it is empty. */
-struct tm_cursor *tm_cursor_open_text(struct tm_dat *dat, int buf);
-/* Next piece of the text (a chunk, or up to 64 KiB), valid until the next call;
- * NULL at the end (errno 0) or on error (errno set). */
-const void *tm_cursor_next_block(struct tm_cursor *cur, size_t *len);
 
 #endif /* TM_DAT_H */

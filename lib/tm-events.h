@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tm-events.h - decoding and printing events: the libtraceevent handle
- * (events.c), event filters (events.c), the k-way timestamp merge over
- * per-CPU page sources (merge.c) and the trace-cmd compatible text and JSON
- * printers (print.c, print-json.c). Works on trace.dat files and on live
- * pages alike: nothing here needs a file except tm_events_from_dat() and
- * tm_merge_add_dat().
+ * (events.c), event filters (events.c), the k-way timestamp merge over a
+ * file's per-CPU pages (merge.c) and the trace-cmd compatible text and JSON
+ * printer (print.c, print-json.c). The handle and the printer serve live
+ * pages too (tm-live.h); only tm_events_from_dat() and the merge need a file.
  */
 #ifndef TM_EVENTS_H
 #define TM_EVENTS_H
@@ -18,23 +17,27 @@
 struct tep_handle;
 struct tm_dat;
 
+/*
+ * Functions returning a pointer give NULL, those returning int -1, with
+ * errno set and a one-line message in tm_last_error().
+ */
+
 /* ---- events.c: the tep handle ---- */
 
 struct tm_events;
 
 /*
- * A tep handle from a trace.dat file's metadata: header page, ftrace and
- * event formats, kallsyms, printk formats, saved cmdlines. Plugins are
- * loaded first, as trace-cmd loads them, unless no_plugins (report -N).
+ * A tep handle from a trace.dat file's metadata (header page, ftrace and
+ * event formats, kallsyms, printk formats, saved cmdlines), plugins loaded
+ * first as trace-cmd does unless no_plugins (report -N). NULL + message.
  */
 struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins);
-
 /*
  * A tep handle from a live tracefs (or a copy of one): tracefs_dir holds
  * events/header_page, events/<system>/<event>/format, printk_formats and
  * saved_cmdlines. systems is a NULL-terminated list of the event systems to
  * parse (NULL: all of them; "ftrace" is always parsed). kallsyms is a path
- * ("/proc/kallsyms"), or NULL to skip symbols.
+ * ("/proc/kallsyms"), or NULL to skip symbols. NULL + message.
  */
 struct tm_events *tm_events_from_tracefs(const char *tracefs_dir, const char *const *systems,
 					 const char *kallsyms, bool no_plugins);
@@ -45,7 +48,9 @@ struct tm_events *tm_events_from_tracefs(const char *tracefs_dir, const char *co
  * message when the file cannot be read or parsed (names read so far stay).
  */
 int tm_events_reload_cmdlines(struct tm_events *ev, const char *tracefs_dir);
+/* The libtraceevent handle (owned by ev). */
 struct tep_handle *tm_events_tep(const struct tm_events *ev);
+/* Free the handle and unload its plugins (NULL is fine). */
 void tm_events_free(struct tm_events *ev);
 
 /* ---- one record ready to print ---- */
@@ -63,45 +68,34 @@ struct tm_event_rec {
 
 struct tm_filter;
 
+/* An empty filter set (passes everything) for tep's events; NULL with ENOMEM. */
 struct tm_filter *tm_filter_new(struct tep_handle *tep);
-/* Add one -F expression; invert puts it in the "hide matches" set (-v). */
+/* Add one -F expression; invert puts it in the "hide matches" set (-v). -1 + message. */
 int tm_filter_add(struct tm_filter *f, const char *expr, bool invert);
-/* True when the record should be printed. */
+/* True when the record should be printed (f NULL: always). */
 bool tm_filter_pass(struct tm_filter *f, const struct tm_event_rec *rec);
+/* Free the filters (NULL is fine). */
 void tm_filter_free(struct tm_filter *f);
 
-/* ---- merge.c: timestamp-ordered records from many per-CPU page sources ---- */
-
-/* Next page of a source, or NULL: end (errno 0) or error (errno, message set). */
-typedef const void *(*tm_page_next_fn)(void *ctx);
-typedef void (*tm_page_close_fn)(void *ctx);
-
-struct tm_page_source {
-	int		buffer;		/* ties: lower buffer first, then lower cpu */
-	int		cpu;
-	size_t		page_size;
-	unsigned int	commit_size;	/* 4 or 8 */
-	bool		big_endian;
-	tm_page_next_fn	next_page;
-	tm_page_close_fn close;		/* may be NULL; called by tm_merge_free() */
-	void		*ctx;
-	/* File-wide, monotonic timestamp adjustment (DATE, OFFSET, TSC2NSEC); may be NULL. */
-	uint64_t	(*adjust_ts)(const struct tm_dat *dat, uint64_t ts);
-	const struct tm_dat *adjust_ctx;
-};
+/* ---- merge.c: a file's records in timestamp order across CPUs and buffers ---- */
 
 struct tm_merge;
 
+/* An empty merge; NULL with ENOMEM. */
 struct tm_merge *tm_merge_new(void);
-int tm_merge_add(struct tm_merge *m, const struct tm_page_source *src);
 /*
  * Add every CPU with data of buffer buf of a file; cpu_mask (bit n = CPU n,
- * NULL = all, nbits long) selects CPUs.
+ * NULL = all, nbits long) selects CPUs. Ties: lower buffer, then lower CPU
+ * first. -1 + message (a cursor could not be opened; ENOMEM).
  */
 int tm_merge_add_dat(struct tm_merge *m, struct tm_dat *dat, int buf,
 		     const uint64_t *cpu_mask, int nbits);
-/* 1 with *rec filled (valid until the next call), 0 at the end, -1 on error. */
+/*
+ * The next record, its time adjusted as tm_dat_adjust_ts(): 1 with *rec
+ * filled (valid until the next call), 0 at the end, -1 on a bad page (message set).
+ */
 int tm_merge_next(struct tm_merge *m, struct tm_event_rec *rec);
+/* Free the merge and close its cursors (NULL is fine). */
 void tm_merge_free(struct tm_merge *m);
 
 /* ---- print.c / print-json.c: text like trace-cmd report, or JSON lines ---- */
@@ -123,31 +117,27 @@ struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_pr
 				  FILE *out);
 /*
  * Describe buffer number buf: its name ("" or NULL for the top level) and
- * trace clock (NULL: "local"). Records of unknown buffers print as the top one.
- * Once a named buffer exists, every line gets trace-cmd's "name: " prefix.
+ * trace clock (NULL: "local"). Records of unknown buffers print as the top
+ * one. Once a named buffer exists, every line gets trace-cmd's "name: "
+ * prefix. -1 + message: buf >= 64, a name over 256 bytes, ENOMEM.
  */
 int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const char *clock);
 /*
- * Print one record (with its "CPU:n [.. EVENTS DROPPED]" line if any). Text
- * is collected in the printer's buffer and handed to out in large writes:
- * call tm_printer_flush() before writing to out directly (tm_printer_free()
- * flushes too).
+ * Print one record (with its "CPU:n [.. EVENTS DROPPED]" line if any) into
+ * the printer's buffer, handed to out in large writes: call
+ * tm_printer_flush() before writing to out directly. -1 + message (ENOMEM,
+ * a failed write).
  */
 int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec);
+/* Hand the buffered text to out; -1 + message when the write fails. */
 int tm_printer_flush(struct tm_printer *p);
 /*
  * Print only a "CPU:n [N EVENTS DROPPED]" line (a JSON object with --json):
  * for a loss no later record of that CPU can carry (stream, at its end).
+ * -1 with ENOMEM.
  */
 int tm_printer_dropped(struct tm_printer *p, int buf, int cpu, int64_t missed);
-/* Print every record of one page of a CPU, in order (stream: no merge). */
-int tm_printer_page(struct tm_printer *p, int buf, int cpu, const void *page, size_t page_size,
-		    unsigned int commit_size, bool big_endian, struct tm_filter *filter);
-/* The timestamp as report prints it (" 1415.676476" style, no colon). */
-void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_t ts,
-			  char *out, size_t len);
-/* Events printed so far. */
-uint64_t tm_printer_count(const struct tm_printer *p);
+/* Flush and free the printer (NULL is fine). */
 void tm_printer_free(struct tm_printer *p);
 
 #endif /* TM_EVENTS_H */

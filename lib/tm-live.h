@@ -25,24 +25,21 @@ struct tm_live_opts {
 	FILE			*out;		/* the printer's stream: flushed once per step */
 };
 
-struct tm_live_cpu_stats {
-	uint64_t	pages;		/* pages received */
-	uint64_t	records;	/* data records decoded */
-	uint64_t	lost_pages;	/* pages flagged with missed events */
-	uint64_t	lost_stored;	/* counts stored on them */
-	uint64_t	waits;		/* times the recorder thread waited for room */
-};
-
 struct tm_live;
 
+/* The live merge of opts->ncpus CPUs printing through opts->printer; NULL with ENOMEM. */
 struct tm_live *tm_live_new(const struct tm_live_opts *opts);
+/* Free the queues (after the recorder stopped; NULL is fine). */
 void tm_live_free(struct tm_live *lv);
-/* The sink for tm_recorder_create(): page() copies into the CPU's queue, flush() stamps the time. */
+/*
+ * The sink for tm_recorder_create(): page() copies into the CPU's queue
+ * (-1: a page of the wrong size, ENOMEM), flush() stamps the time.
+ */
 struct tm_page_sink tm_live_sink(struct tm_live *lv);
 
 /*
  * Wait up to timeout_ms for a CPU's drain round to end (returns at once if one
- * ended since the last call).
+ * ended since the last call). Cannot fail.
  */
 void tm_live_wait(struct tm_live *lv, int timeout_ms);
 /*
@@ -51,14 +48,13 @@ void tm_live_wait(struct tm_live *lv, int timeout_ms);
  * precede: a record of a page that arrived at time a is printed once every
  * other CPU has finished a drain round that began after a. With final (the
  * recorder is stopped) print everything. Flushes the output once. Returns 1
- * when it stopped early with more to print, 0 when caught up, -1 on error
- * (a failed write has errno EPIPE/EBADF when the reader went away).
+ * when it stopped early with more to print, 0 when caught up, -1 + message
+ * (a corrupt page; a failed write has errno EPIPE/EBADF when the reader went away).
  */
 int tm_live_step(struct tm_live *lv, bool final);
 /* From now on page() never waits for room (call before the final drain). */
 void tm_live_set_unbounded(struct tm_live *lv);
 /* From now on every page is dropped (the reader of the output left). */
 void tm_live_discard(struct tm_live *lv);
-void tm_live_get_stats(struct tm_live *lv, int cpu, struct tm_live_cpu_stats *st);
 
 #endif /* TM_LIVE_H */

@@ -32,16 +32,13 @@ struct tm_rec {
 };
 
 /*
- * Check the page header and prepare iteration. Returns -1 (message set)
- * when the commit length exceeds the page.
+ * Check the page header and prepare iteration. Returns -1 + message
+ * (EINVAL) when the commit length exceeds the page.
  */
 int tm_page_init(struct tm_page *pg, const void *page, size_t page_size,
 		 unsigned int commit_size, bool big_endian);
-/* Next data record: 1 with *rec filled, 0 at the end, -1 on a corrupt record. */
+/* Next data record: 1 with *rec filled, 0 at the end, -1 + message on a corrupt record. */
 int tm_page_next(struct tm_page *pg, struct tm_rec *rec);
-/* Number of data records in the page, or -1 if it is corrupt. */
-int tm_page_count(const void *page, size_t page_size, unsigned int commit_size,
-		  bool big_endian);
 /* Offset of the first record (8 + commit_size). */
 static inline size_t tm_page_header_size(unsigned int commit_size)
 {

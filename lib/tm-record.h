@@ -36,19 +36,28 @@ struct tm_session_opts {
 	const char		*cpumask;	/* tracing_cpumask text, NULL = all */
 };
 
+/*
+ * Functions returning a pointer give NULL, those returning int -1, with
+ * errno set and a one-line message in tm_last_error() naming the tracefs
+ * file, CPU or spool that failed. Accessors cannot fail.
+ */
+
 struct tm_session;
 
 /*
  * Create instances/tracemap-<our pid> under tracefs and configure it with
  * tracing off. Anything refused (unknown event, bad filter, clock, option)
- * fails with a one-line message and leaves no instance behind.
+ * fails with a one-line message and leaves no instance behind: NULL.
  */
 struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts);
-/* Remove the instance (every mapping/fd of it must be closed first); -1 if rmdir failed. */
+/* Remove the instance (every mapping/fd of it closed first) and free s; -1 if rmdir failed. */
 int tm_session_destroy(struct tm_session *s);
+/* The tracefs directory the session was created under. */
 const char *tm_session_tracefs(const struct tm_session *s);
-const char *tm_session_name(const struct tm_session *s);	/* "tracemap-<pid>" */
-const char *tm_session_dir(const struct tm_session *s);	/* .../instances/<name> */
+/* The instance name, "tracemap-<pid>". */
+const char *tm_session_name(const struct tm_session *s);
+/* The instance directory, <tracefs>/instances/<name>. */
+const char *tm_session_dir(const struct tm_session *s);
 /* Sub-buffer size in bytes as the kernel uses it. */
 size_t tm_session_page_size(const struct tm_session *s);
 /*
@@ -56,11 +65,13 @@ size_t tm_session_page_size(const struct tm_session *s);
  * NULL-terminated list (empty without events) owned by the session.
  */
 const char *const *tm_session_event_systems(const struct tm_session *s);
-/* Append pids to set_event_pid / set_event_notrace_pid (one write each). */
+/* Append pids to set_event_pid (one write); -1 + message. */
 int tm_session_add_pids(struct tm_session *s, const pid_t *pids, size_t n);
+/* Append pids to set_event_notrace_pid (one write); -1 + message. */
 int tm_session_add_notrace_pids(struct tm_session *s, const pid_t *pids, size_t n);
-/* tracing_on 1 / 0 in the instance. */
+/* tracing_on 1 in the instance; -1 + message. */
 int tm_session_start(struct tm_session *s);
+/* tracing_on 0 in the instance; -1 + message. */
 int tm_session_stop(struct tm_session *s);
 
 /* per_cpu/cpuN/stats of the instance. */
@@ -71,12 +82,14 @@ struct tm_cpu_kstats {
 	uint64_t	dropped;
 	uint64_t	read;
 };
+
+/* Read per_cpu/cpu<cpu>/stats of the instance into *st; -1 + message. */
 int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_kstats *st);
 
 /*
  * Parse a hex CPU mask ("3", "0x3", "ff,ffffffff") into set[0..ncpus): true
- * for each CPU selected. Fails on bad text, on bits >= ncpus set, or when no
- * CPU is selected.
+ * for each CPU selected. -1 + message (EINVAL) on bad text, on bits >= ncpus
+ * set, or when no CPU is selected.
  */
 int tm_cpumask_parse(const char *text, bool *set, int ncpus);
 
@@ -91,30 +104,34 @@ typedef int (*tm_ring_emit_fn)(void *ctx, const void *page, size_t size);
  * Open per_cpu/cpu<cpu>/trace_pipe_raw of instance directory dir. With
  * use_mmap the buffer is mapped when the kernel allows it and the read()
  * path is used otherwise (ENODEV, EINVAL, EBUSY, no mmap support).
- * page_size is the sub-buffer size the read() path reads at a time.
+ * page_size is the sub-buffer size the read() path reads at a time. NULL +
+ * message when the file cannot be opened or memory runs out.
  */
 struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_size, bool use_mmap);
+/* Unmap and close (NULL is fine). */
 void tm_ring_close(struct tm_ring *r);
+/* The trace_pipe_raw descriptor, for poll(). */
 int tm_ring_fd(const struct tm_ring *r);
+/* True when the buffer is mapped (else the read() path runs). */
 bool tm_ring_mapped(const struct tm_ring *r);
 /* Why the read() path runs ("--no-mmap", "mmap: <errno text>"), NULL when mapped. */
 const char *tm_ring_fallback_reason(const struct tm_ring *r);
-size_t tm_ring_page_size(const struct tm_ring *r);
 /*
  * Hand every finished page to emit, until the buffer is empty. With final
  * (at stop, after tracing is off) the partial page being filled is emitted
- * too. Returns the number of pages emitted or -1.
+ * too. Returns the number of pages emitted, or -1 + message (a failed
+ * ioctl or read, a corrupt page, or what emit returned).
  */
 int tm_ring_drain(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx);
 /*
  * Live mode (stream), mapped path: every drain also hands out the records
  * committed on the reader sub-buffer so far, as a page of their own (spec
  * §7.7), and later drains only what follows them. The read() path gets
- * partial pages from the kernel anyway.
+ * partial pages from the kernel anyway. -1 with ENOMEM.
  */
 int tm_ring_set_partial(struct tm_ring *r, bool on);
 
-/* read() path, usable on its own: one page into buf; 0 when empty (EAGAIN). */
+/* read() path, usable on its own: one page into buf; 0 when empty (EAGAIN), -1 + message. */
 ssize_t tm_ring_read_page(int fd, void *buf, size_t size);
 
 /* ---- the recorder: one thread per CPU ---- */
@@ -153,24 +170,25 @@ struct tm_cpu_record_stats {
 
 struct tm_recorder;
 
-/* Open every selected CPU's ring (no threads yet). */
+/* Open every selected CPU's ring (no threads yet); NULL + message naming the CPU. */
 struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_size,
 				       const struct tm_recorder_opts *opts,
 				       const struct tm_page_sink *sink);
 /*
  * Start the threads (with every signal blocked in them). tids gets the
- * thread ids (n filled in *ntids) for set_event_notrace_pid.
+ * thread ids (n filled in *ntids) for set_event_notrace_pid. -1 + message.
  */
 int tm_recorder_start(struct tm_recorder *rec, pid_t *tids, size_t *ntids);
-/* Wake the threads for a final drain and join them. Turn tracing off first. */
+/* Wake the threads for a final drain and join them (tracing off first); -1: a thread's message. */
 int tm_recorder_stop(struct tm_recorder *rec);
-/* True once a thread failed (its error is in the stats; the message in tm_recorder_error). */
+/* True once a thread failed (its errno is in the stats; tm_recorder_stop() returns its message). */
 bool tm_recorder_failed(const struct tm_recorder *rec);
-const char *tm_recorder_error(const struct tm_recorder *rec);
+/* What the thread of cpu saw so far (zeroes for an unknown cpu). */
 void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,
 			   struct tm_cpu_record_stats *st);
+/* Why cpu runs the read() path (tm_ring_fallback_reason()), NULL when mapped or unknown. */
 const char *tm_recorder_fallback_reason(const struct tm_recorder *rec, int cpu);
-/* Close every ring (unmap) and free. */
+/* Close every ring (unmap) and free (NULL is fine). */
 void tm_recorder_destroy(struct tm_recorder *rec);
 
 /* ---- record's sink: per-CPU spools, then one trace.dat (output.c) ---- */
@@ -190,16 +208,22 @@ struct tm_output;
 /*
  * Open (create, not truncate) the output so an unwritable path fails before
  * tracing starts, and create <output>.cpuN.spool for each recorded CPU
- * ($TMPDIR/tracemap-<pid>.cpuN.spool for stdout).
+ * ($TMPDIR/tracemap-<pid>.cpuN.spool for stdout). NULL + message naming the
+ * file (a terminal on stdout is refused too).
  */
 struct tm_output *tm_output_open(const struct tm_output_opts *opts);
 /* The sink that appends each CPU's pages to its spool. */
 struct tm_page_sink tm_output_sink(struct tm_output *out);
-/* At stop, with the instance still there: finish spools, collect metadata, write the file. */
+/*
+ * At stop, with the instance still there: finish spools, collect metadata,
+ * write the file. -1 + message naming the output.
+ */
 int tm_output_write(struct tm_output *out, const struct tm_session *s);
+/* A warning of the metadata collection (kallsyms addresses zero), or NULL. */
 const char *tm_output_warning(const struct tm_output *out);
+/* Spool statistics of cpu (zeroes when it has no spool). */
 void tm_output_spool_stats(const struct tm_output *out, int cpu, struct tm_spool_stats *st);
-/* Remove the spools; unless ok, also remove an output file we created. */
+/* Remove the spools; unless ok, also remove an output file we created (NULL is fine). */
 void tm_output_close(struct tm_output *out, bool ok);
 
 #endif /* TM_RECORD_H */

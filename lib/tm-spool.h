@@ -44,21 +44,26 @@ struct tm_spool_stats {
  * compressed: chunks back to back, each u32 compressed size, u32 uncompressed
  * size (host order), one independent zstd frame of whole pages; none: the raw
  * pages. Either way it is exactly a trace.dat CPU blob minus the chunk count.
+ * NULL + message naming the path (EEXIST: a spool is left from an earlier run).
  */
 struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *opts);
-/* Append one whole page (page_size bytes). Compresses when a chunk fills. */
+/* Append one whole page (page_size bytes); compresses when a chunk fills. -1 + message. */
 int tm_spool_add_page(struct tm_spool *spool, const void *page);
-/* Compress and write a partial last chunk. Call once, at stop. */
+/* Compress and write a partial last chunk. Call once, at stop. -1 + message. */
 int tm_spool_finish(struct tm_spool *spool);
+/* Pages, bytes and chunks so far. */
 void tm_spool_get_stats(const struct tm_spool *spool, struct tm_spool_stats *st);
 /* fd of the spool file, for the writer (read from offset 0). */
 int tm_spool_fd(const struct tm_spool *spool);
+/* The spool file's path. */
 const char *tm_spool_path(const struct tm_spool *spool);
+/* How its chunks are stored. */
 enum tm_compression tm_spool_compression(const struct tm_spool *spool);
+/* Size of the pages it holds. */
 size_t tm_spool_page_size(const struct tm_spool *spool);
 /* True once tm_spool_finish succeeded (the writer requires it). */
 bool tm_spool_finished(const struct tm_spool *spool);
-/* Close; unlink the file too when remove is true. */
+/* Close; unlink the file too when remove is true (NULL is fine). */
 void tm_spool_destroy(struct tm_spool *spool, bool remove);
 
 #endif /* TM_SPOOL_H */

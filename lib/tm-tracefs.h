@@ -18,19 +18,17 @@
  */
 const char *tm_tracefs_open(bool need_write);
 
-/* "tracemap-<pid>" into buf. */
+/* "tracemap-<pid>" into buf (cut at len). */
 void tm_instance_name(char *buf, size_t len, pid_t pid);
-/* The pid of a "tracemap-<pid>" name, or -1 if the name is not one of ours. */
-pid_t tm_instance_owner(const char *name);
-/* True when name is ours and its owner process is gone (or is not tracemap). */
-bool tm_instance_is_stale(const char *name);
 /*
- * Names of stale tracemap instances under tracefs dir, as a NULL-terminated
- * malloc'ed array (free with tm_strv_free). NULL on error.
+ * Names of stale tracemap instances under tracefs dir (their owner process
+ * is gone, or is not tracemap), as a NULL-terminated malloc'ed array (free
+ * with tm_strv_free). NULL + message when instances/ cannot be read.
  */
 char **tm_instance_list_stale(const char *tracefs);
+/* Free a NULL-terminated string list and its strings (NULL is fine). */
 void tm_strv_free(char **v);
-/* rmdir instances/<name>: the kernel tears the buffer down. */
+/* rmdir instances/<name>: the kernel tears the buffer down. -1 + message (not for ENOENT). */
 int tm_instance_remove(const char *tracefs, const char *name);
 
 #endif /* TM_TRACEFS_H */

@@ -21,48 +21,23 @@ struct tm_meta;
  * stored in their own section), the whole /proc/kallsyms (tm_meta_warning()
  * says when its addresses read as zero; kptr_restrict is never changed),
  * printk_formats, saved_cmdlines, uname, trace_clock, and per-CPU stats for
- * cpus [0, ncpus).
- * Call after tracing stopped, so stats are final.
+ * cpus [0, ncpus). Call after tracing stopped, so stats are final. NULL +
+ * message naming the file that could not be read.
  */
-struct tm_meta *tm_meta_collect(const char *tracefs, const char *instance, int ncpus);
-
-/* Where tm_meta_collect_opts reads from; tm_meta_collect uses the defaults. */
-struct tm_meta_opts {
-	const char	*tracefs;	/* tracefs, or a directory laid out like it */
-	const char	*instance;	/* NULL or "": the top level */
-	int		ncpus;		/* stats of cpus [0, ncpus) */
-	const char	*kallsyms;	/* file stored as kallsyms; NULL: /proc/kallsyms */
-};
-
-/*
- * Like tm_meta_collect, from any directory laid out like tracefs. Without a
- * set_event file every event system under events/ (except ftrace) is stored
- * whole; missing printk_formats, saved_cmdlines and per_cpu stats are stored
- * empty. The event formats always come from <tracefs>/events.
- */
-struct tm_meta *tm_meta_collect_opts(const struct tm_meta_opts *opts);
-/* Replace pieces of collected metadata (tests, tools that rebuild files). */
-int tm_meta_set_kallsyms(struct tm_meta *meta, const char *text, size_t len);
-/* Text of per_cpu/cpuN/stats; the writer prefixes "CPU: N\n". */
-int tm_meta_set_stats(struct tm_meta *meta, int cpu, const char *text, size_t len);
-/* Text of a trace_clock file; the bracketed name becomes the clock. */
-int tm_meta_set_trace_clock(struct tm_meta *meta, const char *text, size_t len);
-/* Selected trace clock ("local"), NULL if trace_clock had none. */
+struct tm_meta *tm_meta_collect(const char *tracefs, const char *instance, int ncpus);/* Selected trace clock ("local"), NULL if trace_clock had none. */
 const char *tm_meta_clock(const struct tm_meta *meta);
-int tm_meta_cpus(const struct tm_meta *meta);
-/* Number of stored event formats outside the ftrace system. */
-size_t tm_meta_event_count(const struct tm_meta *meta);
 /* A warning collected on the way (e.g. kallsyms addresses zero), or NULL. */
 const char *tm_meta_warning(const struct tm_meta *meta);
+/* Free the metadata (NULL is fine). */
 void tm_meta_free(struct tm_meta *meta);
 
 /* ---- trace.dat versions (dat-version.c) ---- */
 
-/* True when this library writes (and reads) files of version: 6 and 7. Never fails. */
+/* True when this library writes (and reads) files of version: 6 and 7. Cannot fail. */
 bool tm_dat_version_supported(int version);
 /* True when files of version can hold compressed data (7; 6 is always uncompressed). */
 bool tm_dat_version_compressed(int version);
-/* The oldest and the newest version this library writes. Never fails. */
+/* The oldest and the newest version this library writes. Cannot fail. */
 void tm_dat_version_range(int *oldest, int *newest);
 
 struct tm_write_opts {
@@ -82,7 +57,8 @@ struct tm_write_opts {
  * otherwise. File offsets count from the first byte written: a regular file
  * must be positioned at 0. Layout (spec §9.2 layout 1): v7 header, sections
  * 16-21, options (DONE -> second options), BUFFER section, options with the
- * BUFFER option, strings. v6: spec §3 with an options block.
+ * BUFFER option, strings. v6: spec §3 with an options block. -1 + message
+ * (bad options or spools: EINVAL; a failed read or write: its errno).
  */
 int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spools,
 		 int ncpus, const struct tm_write_opts *opts);

@@ -81,24 +81,35 @@ tm_status() {
 	fi
 }
 
+# tm_bg TIMEOUT OUT ERR SUBCOMMAND ARGS...: start `tracemap SUBCOMMAND -v ARGS`
+# in the background (stdout to OUT, stderr to ERR), bounded by TIMEOUT seconds,
+# and wait until its instance traces. Sets TM_BG (the timeout wrapper's pid),
+# TM_INST (tracemap-<pid>) and TM_PID.
+tm_bg() {
+	local limit=$1 out=$2 err=$3 sub=$4 i
+	shift 4
+	TM_INST=
+	timeout -s KILL "$limit" "$TRACEMAP" "$sub" -v "$@" >"$out" 2>"$err" &
+	TM_BG=$!
+	for ((i = 0; i < 600; i++)); do
+		TM_INST=$(sed -n 's/.*instance \(tracemap-[0-9]*\),.*/\1/p' "$err")
+		[ -n "$TM_INST" ] &&
+			[ "$(cat "$TRACEFS/instances/$TM_INST/tracing_on" 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	[ -n "$TM_INST" ] || { cat "$err" >&2; return 1; }
+	TM_PID=${TM_INST#tracemap-}
+}
+
 # Start `tracemap record -v ARGS` in the background, bounded by TIMEOUT seconds,
 # and wait until its instance traces. Sets REC_ERR (its stderr), REC_BG (the
 # timeout wrapper's pid), REC_INST (tracemap-<pid>) and REC_PID.
 tm_record_bg() {
-	local limit=$1 i
+	local limit=$1
 	shift
 	REC_ERR=$TM_TMP/rec.err
-	REC_INST=
-	timeout -s KILL "$limit" "$TRACEMAP" record -v "$@" 2>"$REC_ERR" &
-	REC_BG=$!
-	for ((i = 0; i < 600; i++)); do
-		REC_INST=$(sed -n 's/.*instance \(tracemap-[0-9]*\),.*/\1/p' "$REC_ERR")
-		[ -n "$REC_INST" ] &&
-			[ "$(cat "$TRACEFS/instances/$REC_INST/tracing_on" 2>/dev/null)" = 1 ] && break
-		sleep 0.05
-	done
-	[ -n "$REC_INST" ] || { cat "$REC_ERR" >&2; return 1; }
-	REC_PID=${REC_INST#tracemap-}
+	tm_bg "$limit" "$TM_TMP/rec.out" "$REC_ERR" record "$@" || return 1
+	REC_BG=$TM_BG REC_INST=$TM_INST REC_PID=$TM_PID
 }
 
 # tm_need WHAT CMD...: a test's prerequisite. Where CMD fails the test skips,

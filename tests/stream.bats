@@ -16,18 +16,9 @@ teardown() { tm_kernel_teardown; }
 # Start `tracemap stream ARGS` in the background, stdout to $TM_TMP/out (or
 # to $STREAM_OUT), and wait until its instance traces. Sets ST_BG, ST_PID, ST_INST.
 stream_start() {
-	local i out=${STREAM_OUT:-$TM_TMP/out}
 	ST_ERR=$TM_TMP/err
-	timeout -s KILL 60 "$TRACEMAP" stream -v "$@" >"$out" 2>"$ST_ERR" &
-	ST_BG=$!
-	for ((i = 0; i < 600; i++)); do
-		ST_INST=$(sed -n 's/.*instance \(tracemap-[0-9]*\),.*/\1/p' "$ST_ERR")
-		[ -n "$ST_INST" ] &&
-			[ "$(cat "$TRACEFS/instances/$ST_INST/tracing_on" 2>/dev/null)" = 1 ] && break
-		sleep 0.05
-	done
-	[ -n "$ST_INST" ] || { cat "$ST_ERR" >&2; return 1; }
-	ST_PID=${ST_INST#tracemap-}
+	tm_bg 60 "${STREAM_OUT:-$TM_TMP/out}" "$ST_ERR" stream "$@" || return 1
+	ST_BG=$TM_BG ST_INST=$TM_INST ST_PID=$TM_PID
 }
 
 stream_wait() {

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "dat-internal.h"
 #include "internal.h"
 #include "tracemap.h"
 

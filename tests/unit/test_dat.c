@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dat-internal.h"
 #include "internal.h"
 #include "tm_test.h"
 #include "dat-format.h"

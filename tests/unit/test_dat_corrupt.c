@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "dat-internal.h"
 #include "internal.h"
 #include "tm_test.h"
 #include "dat-format.h"
@@ -66,6 +67,16 @@ static bool msg_ok(void)
 		t->failures++;						\
 	}								\
 } while (0)
+
+/* The last error is one good line and names want. */
+static void check_error(struct tm_test *t, const char *fixture, const char *want)
+{
+	CHECK_MSG(want);
+	if (!strstr(tm_last_error(), want)) {
+		fprintf(stderr, "  %s: \"%s\" lacks \"%s\"\n", fixture, tm_last_error(), want);
+		t->failures++;
+	}
+}
 
 /*
  * Walk every page and record: 0 with *records set, or -1 when a cursor
@@ -193,12 +204,7 @@ static void expect_open_fail(struct tm_test *t, const char *fixture, size_t off,
 			want);
 		t->failures++;
 	} else {
-		CHECK_MSG(want);
-		if (!strstr(tm_last_error(), want)) {
-			fprintf(stderr, "  %s: \"%s\" lacks \"%s\"\n", fixture, tm_last_error(),
-				want);
-			t->failures++;
-		}
+		check_error(t, fixture, want);
 	}
 	close_mem(&m);
 	free(buf);
@@ -284,12 +290,7 @@ static void expect_cursor_fail(struct tm_test *t, const char *fixture, size_t of
 	TM_CHECK(m.dat != NULL);
 	if (m.dat) {
 		TM_CHECK_INT(walk_all(m.dat, &records), -1);
-		CHECK_MSG(want);
-		if (!strstr(tm_last_error(), want)) {
-			fprintf(stderr, "  %s: \"%s\" lacks \"%s\"\n", fixture, tm_last_error(),
-				want);
-			t->failures++;
-		}
+		check_error(t, fixture, want);
 	}
 	close_mem(&m);
 	free(buf);

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "dat-internal.h"
 #include "internal.h"
 #include "tm_test.h"
 

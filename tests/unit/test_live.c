@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "print-internal.h"
 #include "tm-live.h"
 #include "tm_test.h"
 

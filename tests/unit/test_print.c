@@ -10,6 +10,7 @@
 #include <traceevent/event-parse.h>
 
 #include "internal.h"
+#include "print-internal.h"
 #include "tm-events.h"
 #include "tm_test.h"
 

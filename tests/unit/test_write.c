@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dat-internal.h"
 #include "internal.h"
 #include "tm_test.h"
 #include "meta-internal.h"
