@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
-# build.bats - the build's own promises: install layout, SPDX lines, README, CI entry.
+# build.bats - the build's own promises: install layout, SPDX lines, README, CI entry,
+# sources that depend on each other one way only, documented public headers.
 
 load helpers
 
@@ -44,4 +45,34 @@ load helpers
 	rm -rf "$out"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"missing build dependency: libtracefs"* ]]
+}
+
+@test "build: no include cycle between the sources of lib/ and cmd/ (tests/include-cycles.sh)" {
+	run bash "$TM_ROOT/tests/include-cycles.sh"
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	[[ "$output" == "include graph: "*", no cycle" ]]
+}
+
+@test "build: the cycle check finds a cycle through a shared header" {
+	local tree
+	tree=$(mktemp -d)
+	mkdir -p "$tree/lib" "$tree/cmd" "$tree/tests"
+	cp "$TM_ROOT/tests/include-cycles.sh" "$tree/tests/"
+	# a.c calls b_fn through ab.h, b.c calls a_fn through ab.h: a cycle
+	printf 'int a_fn(void);\nint b_fn(void);\n' >"$tree/lib/ab.h"
+	printf '#include "ab.h"\nint a_fn(void)\n{\n\treturn b_fn();\n}\n' >"$tree/lib/a.c"
+	printf '#include "ab.h"\nint b_fn(void)\n{\n\treturn a_fn();\n}\n' >"$tree/lib/b.c"
+	printf 'int main(void)\n{\n\treturn 0;\n}\n' >"$tree/cmd/m.c"
+	run bash "$tree/tests/include-cycles.sh"
+	rm -rf "$tree"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cycle: lib/a.c lib/b.c"* || "$output" == *"cycle: lib/b.c lib/a.c"* ]]
+}
+
+@test "build: every function of the public headers has its own comment" {
+	run awk '/^[A-Za-z].*[ *]tm_[a-z0-9_]+\(/ && prev !~ /\*\/[ \t]*$/ {
+			print FILENAME ":" FNR ": " $0; bad = 1 }
+		{ prev = $0 }
+		END { exit bad }' "$TM_ROOT"/lib/tracemap.h "$TM_ROOT"/lib/tm-*.h
+	[ "$status" -eq 0 ] || { echo "no comment of its own: $output" >&2; return 1; }
 }
