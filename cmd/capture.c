@@ -116,7 +116,9 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case 'F': o->trace_command = true; break;
 	case 'c': o->children = true; break;
 	case 'O': add_option(state, o, arg); break;
-	case OPT_WAKEUP: o->wakeup_percent = tm_arg_long(state, "wakeup percent", arg, 0, 100); break;
+	case OPT_WAKEUP:
+		o->wakeup_percent = tm_arg_long(state, "wakeup percent", arg, 0, 100);
+		break;
 	case 'q': o->quiet = true; break;
 	case 'v': o->verbose = true; break;
 	case OPT_NO_MMAP: o->no_mmap = true; break;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* dat-io.c - bounded reads of trace.dat bytes (file or section body), the reader's errors and labels. */
+/* dat-io.c - bounded reads of trace.dat bytes (file or section body), the reader's messages. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* dat-version.c - the table of trace.dat versions: what each one can hold, its reader and writer. */
+/* dat-version.c - the table of trace.dat versions: what each holds, its reader, its writer. */
 #include <stdio.h>
 
 #include "dat-version.h"

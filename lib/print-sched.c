@@ -62,7 +62,7 @@ struct sched_field {
 	bool		is_switch;	/* sched_switch's, else sched_wakeup(_new)'s */
 	const char	*name;
 	size_t		slot;		/* offsetof the field pointer */
-	char		kind;		/* 'c' comm (a char array), 'n' number, '?' number or absent */
+	char		kind;		/* 'c' comm (char array), 'n' number, '?' number or absent */
 };
 
 #define SLOT(m)	offsetof(struct schedfmt, m)

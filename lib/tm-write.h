@@ -24,7 +24,8 @@ struct tm_meta;
  * cpus [0, ncpus). Call after tracing stopped, so stats are final. NULL +
  * message naming the file that could not be read.
  */
-struct tm_meta *tm_meta_collect(const char *tracefs, const char *instance, int ncpus);/* Selected trace clock ("local"), NULL if trace_clock had none. */
+struct tm_meta *tm_meta_collect(const char *tracefs, const char *instance, int ncpus);
+/* Selected trace clock ("local"), NULL if trace_clock had none. */
 const char *tm_meta_clock(const struct tm_meta *meta);
 /* A warning collected on the way (e.g. kallsyms addresses zero), or NULL. */
 const char *tm_meta_warning(const struct tm_meta *meta);

@@ -242,7 +242,8 @@ static bool first_switch(struct tep_handle *tep, const char *raw, size_t len,
 			r.data = (void *)pr.data;
 			r.size = (int)pr.size;
 			e = tep_find_event(tep, tep_data_type(tep, &r));
-			memcpy(&pid, (const uint8_t *)pr.data + 4, sizeof(pid));	/* common_pid */
+			/* common_pid */
+			memcpy(&pid, (const uint8_t *)pr.data + 4, sizeof(pid));
 			if (!e || strcmp(e->name, "sched_switch") || pid <= 0)
 				continue;
 			*rec = (struct tm_event_rec){ .ts = pr.ts, .data = pr.data,
