@@ -154,8 +154,8 @@ struct tm_dat_meta_reader {
 TM_HIDDEN extern const struct tm_dat_meta_reader tm_dat_meta_readers[TM_DAT_META_PAYLOADS];
 
 /* dat-options.c: options common to v6 and v7 (not BUFFER and section pointers). */
-TM_HIDDEN int tm_dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint32_t len,
-				 uint64_t where);
+TM_HIDDEN int tm_dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p,
+				   uint32_t len, uint64_t where);
 /* The bracketed clock name in text ("[local] global" -> "local"), or NULL. */
 TM_HIDDEN char *tm_dat_parse_clock(const char *text, size_t len);
 /* A new buffer slot (index returned), name copied; -1 on ENOMEM / duplicate. */
