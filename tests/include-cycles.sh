@@ -16,7 +16,7 @@
 # Exit 0 and one summary line, or exit 1 naming the files of each cycle.
 set -u -o pipefail
 shopt -s nullglob
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 verbose=${1:-}
 tmp=$(mktemp -d)
@@ -25,8 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 # One pass over every file: comments and literals out, then the includes,
 # the definitions of the .c files, and the names each file mentions; the
 # arrows at the end.
-# shellcheck disable=SC2046
-awk '
+if ! awk '
 function exists(p) { return p in isfile }
 FNR == 1 { incomment = 0; isc = FILENAME ~ /\.c$/; inl = 0 }
 {
@@ -101,7 +100,10 @@ END {
 		}
 	}
 }' srcs="$(echo lib/*.c cmd/*.c)" lib/*.c cmd/*.c lib/*.h cmd/*.h | sort -u >"$tmp/edges"
-[ $? -eq 0 ] || { echo "include-cycles.sh: cannot read the sources" >&2; exit 2; }
+then
+	echo "include-cycles.sh: cannot read the sources" >&2
+	exit 2
+fi
 srcs=$(ls lib/*.c cmd/*.c)
 
 [ "$verbose" = -v ] && sed 's/ / -> /' "$tmp/edges"
