@@ -76,3 +76,15 @@ load helpers
 		END { exit bad }' "$TM_ROOT"/lib/tracemap.h "$TM_ROOT"/lib/tm-*.h
 	[ "$status" -eq 0 ] || { echo "no comment of its own: $output" >&2; return 1; }
 }
+
+@test "build: a missing protoc-c is named in the error" {
+	local out bin t
+	out=$(mktemp -d)
+	bin=$(mktemp -d)
+	# a PATH with the shell tools the recipe needs but no protoc-c
+	for t in sh pkg-config mkdir touch; do ln -s "$(command -v "$t")" "$bin/$t"; done
+	run env PATH="$bin" "$(command -v make)" -C "$TM_ROOT" -s BUILD="$out" "$out/lib/codec.o"
+	rm -rf "$out" "$bin"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"missing build dependency: protoc-c"* ]]
+}
