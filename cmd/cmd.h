@@ -18,6 +18,7 @@ enum {
 int cmd_list(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 

@@ -17,6 +17,7 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "record", cmd_record },
 	{ "report", cmd_report },
+	{ "convert", cmd_convert },
 	{ "stream", cmd_stream },
 	{ "list",   cmd_list },
 	{ "reset",  cmd_reset },
@@ -28,6 +29,7 @@ static const char doc[] =
 	"Subcommands:\n"
 	"  record    record ftrace events into a trace.dat file\n"
 	"  report    print the events of a trace.dat file\n"
+	"  convert   turn a trace.dat file into a Perfetto trace or Chrome JSON\n"
 	"  stream    print events live as they happen\n"
 	"  list      list events, systems, clocks, tracers, options\n"
 	"  reset     remove instances left by dead tracemap processes\n"
@@ -35,6 +37,7 @@ static const char doc[] =
 	"\nExamples:\n"
 	"  tracemap record -e sched -- sleep 1\n"
 	"  tracemap report trace.dat\n"
+	"  tracemap convert trace.dat -o trace.pftrace\n"
 	"  tracemap stream -e sched | grep -m5 sleep\n"
 	"\nSee tracemap(1) and tracemap-SUBCOMMAND(1).";
 

@@ -21,6 +21,12 @@ struct trace_seq;
 TM_HIDDEN void tm_json_event(struct tep_handle *tep, struct trace_seq *s,
 			     const struct tm_event_rec *rec, const char *comm,
 			     const char *buffer_name);
+/* The fields of a record of event ev as one JSON object ({} for NULL ev). */
+struct tep_event;
+TM_HIDDEN void tm_json_fields(struct tep_handle *tep, struct trace_seq *s,
+			      const struct tep_event *ev, const void *data, uint32_t size);
+/* A JSON string of the bytes up to the first NUL or n (bad UTF-8 escaped). */
+TM_HIDDEN void tm_json_str(struct trace_seq *s, const char *str, size_t n);
 /* A counter tm_events_reload_cmdlines() bumps when it renamed a task; valid while ev lives. */
 TM_HIDDEN const uint64_t *tm_events_names_gen(const struct tm_events *ev);
 

@@ -11,6 +11,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "field.h"
 #include "print-internal.h"
 
 /* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
@@ -112,35 +113,47 @@ static void json_array(struct tep_handle *tep, struct trace_seq *s, const uint8_
 static void json_field(struct tep_handle *tep, struct trace_seq *s,
 		       const struct tep_format_field *f, const uint8_t *data, uint32_t size)
 {
-	bool is_signed = f->flags & TEP_FIELD_IS_SIGNED;
-	uint32_t off = (uint32_t)f->offset, len = (uint32_t)f->size;
+	bool is_signed = tm_field_is_signed(f);
+	const uint8_t *p;
+	uint32_t len;
 
-	if (off > size || len > size - off) {
+	if (!tm_field_bytes(tep, f, data, size, &p, &len)) {
 		trace_seq_puts(s, "null");
 		return;
 	}
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		uint32_t loc = (uint32_t)tep_read_number(tep, data + off, 4);
-
-		len = loc >> 16;
-		off = (loc & 0xffff) + (f->flags & TEP_FIELD_IS_RELATIVE ? off + f->size : 0);
-		if (off > size || len > size - off) {
-			trace_seq_puts(s, "null");
-			return;
-		}
-	}
-	if (f->flags & TEP_FIELD_IS_STRING) {
-		json_str(s, (const char *)data + off, len);
+	if (tm_field_is_string(f)) {
+		json_str(s, (const char *)p, len);
 		return;
 	}
 	if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) {
-		json_array(tep, s, data + off, len, f->elementsize, is_signed);
+		json_array(tep, s, p, len, f->elementsize, is_signed);
 		return;
 	}
 	if (len == 1 || len == 2 || len == 4 || len == 8)
-		json_num(tep, s, data + off, len, is_signed);
+		json_num(tep, s, p, len, is_signed);
 	else
-		json_array(tep, s, data + off, len, 1, false);
+		json_array(tep, s, p, len, 1, false);
+}
+
+void tm_json_fields(struct tep_handle *tep, struct trace_seq *s, const struct tep_event *ev,
+		    const void *data, uint32_t size)
+{
+	const struct tep_format_field *f;
+
+	trace_seq_putc(s, '{');
+	for (f = ev ? ev->format.fields : NULL; f; f = f->next) {
+		if (f != ev->format.fields)
+			trace_seq_putc(s, ',');
+		json_str(s, f->name, strlen(f->name));
+		trace_seq_putc(s, ':');
+		json_field(tep, s, f, data, size);
+	}
+	trace_seq_putc(s, '}');
+}
+
+void tm_json_str(struct trace_seq *s, const char *str, size_t n)
+{
+	json_str(s, str, n);
 }
 
 void tm_json_event(struct tep_handle *tep, struct trace_seq *s, const struct tm_event_rec *rec,
@@ -148,7 +161,6 @@ void tm_json_event(struct tep_handle *tep, struct trace_seq *s, const struct tm_
 {
 	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
 	struct tep_event *ev = tep_find_event_by_record(tep, &r);
-	const struct tep_format_field *f;
 
 	trace_seq_printf(s, "{\"timestamp_ns\":%" PRIu64 ",\"cpu\":%d,\"pid\":%d,\"comm\":",
 			 rec->ts, rec->cpu, tep_data_pid(tep, &r));
@@ -163,13 +175,7 @@ void tm_json_event(struct tep_handle *tep, struct trace_seq *s, const struct tm_
 	}
 	if (rec->missed)
 		trace_seq_printf(s, ",\"missed\":%lld", (long long)rec->missed);
-	trace_seq_puts(s, ",\"fields\":{");
-	for (f = ev ? ev->format.fields : NULL; f; f = f->next) {
-		if (f != ev->format.fields)
-			trace_seq_putc(s, ',');
-		json_str(s, f->name, strlen(f->name));
-		trace_seq_putc(s, ':');
-		json_field(tep, s, f, rec->data, rec->size);
-	}
-	trace_seq_puts(s, "}}");
+	trace_seq_puts(s, ",\"fields\":");
+	tm_json_fields(tep, s, ev, rec->data, rec->size);
+	trace_seq_putc(s, '}');
 }

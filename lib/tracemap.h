@@ -25,6 +25,7 @@ const char *tm_last_error(void);
 #include "tm-write.h"
 #include "tm-list.h"
 #include "tm-events.h"
+#include "tm-evout.h"
 #include "tm-record.h"
 #include "tm-live.h"
 

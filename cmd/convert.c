@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* convert.c - `tracemap convert`: a trace.dat file as a Perfetto trace or Chrome trace-event JSON. */
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "tracemap.h"
+
+enum convert_target {
+	TO_GUESS,
+	TO_PERFETTO,
+	TO_JSON,
+};
+
+struct convert_opts {
+	const char		*input;
+	const char		*output;
+	enum convert_target	to;
+	bool			no_plugins;
+};
+
+enum {
+	OPT_TO = 256,
+};
+
+static const struct argp_option options[] = {
+	{ "input", 'i', "FILE", 0, "Read FILE (a bare FILE argument also works)", 0 },
+	{ "output", 'o', "OUT", 0, "Write OUT ('-': standard output, needs --to)", 0 },
+	{ "to", OPT_TO, "FORMAT", 0,
+	  "perfetto (Perfetto protobuf trace) or json (Chrome trace-event JSON); "
+	  "default from OUT's suffix: .pftrace/.perfetto-trace or .json", 0 },
+	{ "no-plugins", 'N', NULL, 0, "Do not load libtraceevent plugins", 0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Convert a trace.dat file (tracemap's or trace-cmd's, v6 or v7) for trace viewers.\v"
+	"Perfetto output keeps every event: sched, task, irq, power and print events as "
+	"Perfetto's typed messages, all others as generic events with every field; plus "
+	"thread names from the saved cmdlines, the trace clock, lost-event flags and the "
+	"kernel's per-CPU buffer statistics. Chrome JSON has one slice per stretch a task "
+	"ran on a CPU (from sched_switch) and an instant event for every other event.\n"
+	"OUT is written under a temporary name and renamed when complete.\n"
+	"\nExamples:\n"
+	"  tracemap convert trace.dat -o trace.pftrace      # open in ui.perfetto.dev\n"
+	"  tracemap convert -i trace.dat -o trace.json      # chrome://tracing, Perfetto\n"
+	"  tracemap convert trace.dat --to json -o - | jq '.traceEvents | length'";
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct convert_opts *o = state->input;
+
+	switch (key) {
+	case 'i':
+	case ARGP_KEY_ARG:
+		if (o->input)
+			argp_error(state, "only one input file");
+		o->input = arg;
+		return 0;
+	case 'o': o->output = arg; return 0;
+	case 'N': o->no_plugins = true; return 0;
+	case OPT_TO:
+		if (!strcmp(arg, "perfetto"))
+			o->to = TO_PERFETTO;
+		else if (!strcmp(arg, "json"))
+			o->to = TO_JSON;
+		else
+			argp_error(state, "unknown target '%s' (perfetto or json)", arg);
+		return 0;
+	case ARGP_KEY_END:
+		if (!o->input)
+			argp_error(state, "no input file");
+		if (!o->output)
+			argp_error(state, "no output file (-o OUT)");
+		if (o->to == TO_GUESS && (has_suffix(o->output, ".pftrace") ||
+					  has_suffix(o->output, ".perfetto-trace")))
+			o->to = TO_PERFETTO;
+		else if (o->to == TO_GUESS && has_suffix(o->output, ".json"))
+			o->to = TO_JSON;
+		if (o->to == TO_GUESS)
+			argp_error(state, "cannot tell the format from '%s': give --to perfetto or --to json",
+				   o->output);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp convert_argp = {
+	.options = options,
+	.parser = parse_opt,
+	.args_doc = "[FILE]",
+	.doc = doc,
+};
+
+/* OUT is written as a hidden temporary next to it, renamed into place at the end. */
+struct out_file {
+	FILE	*f;
+	char	*tmp;		/* NULL: standard output */
+};
+
+static int out_open(struct out_file *of, const char *path)
+{
+	char *dcopy = strdup(path), *bcopy = strdup(path);
+	mode_t mask;
+	int fd = -1;
+
+	of->tmp = NULL;
+	if (!strcmp(path, "-")) {
+		of->f = stdout;
+		free(dcopy);
+		free(bcopy);
+		return 0;
+	}
+	if (dcopy && bcopy &&
+	    asprintf(&of->tmp, "%s/.%s.XXXXXX", dirname(dcopy), basename(bcopy)) < 0)
+		of->tmp = NULL;
+	free(dcopy);
+	free(bcopy);
+	if (!of->tmp) {
+		tm_cmd_err("convert", "%s: out of memory", path);
+		return -1;
+	}
+	fd = mkstemp(of->tmp);
+	if (fd < 0) {
+		tm_cmd_err("convert", "cannot create %s: %s", path, strerror(errno));
+		free(of->tmp);
+		return -1;
+	}
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	of->f = fdopen(fd, "w");
+	if (!of->f) {
+		tm_cmd_err("convert", "%s: %s", path, strerror(errno));
+		close(fd);
+		unlink(of->tmp);
+		free(of->tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* ok: flush and rename into place; else remove the temporary. */
+static int out_close(struct out_file *of, const char *path, bool ok)
+{
+	int ret = 0;
+
+	if (ok && (fflush(of->f) || ferror(of->f))) {
+		tm_cmd_err("convert", "write %s: %s", path, strerror(errno));
+		ok = false;
+	}
+	if (of->f != stdout && fclose(of->f) && ok) {
+		tm_cmd_err("convert", "write %s: %s", path, strerror(errno));
+		ok = false;
+	}
+	if (of->tmp && ok && rename(of->tmp, path)) {
+		tm_cmd_err("convert", "cannot rename to %s: %s", path, strerror(errno));
+		ok = false;
+	}
+	if (of->tmp && !ok)
+		unlink(of->tmp);
+	free(of->tmp);
+	if (!ok)
+		ret = -1;
+	return ret;
+}
+
+static int run_convert(const struct convert_opts *o)
+{
+	static char iobuf[1 << 20];
+	struct tm_run_opts run = { 0 };
+	struct tm_evout *out = NULL;
+	struct tm_events *ev = NULL;
+	struct out_file of;
+	struct tm_dat *dat;
+	int ret = TM_EXIT_FAIL;
+
+	dat = tm_dat_open(o->input);
+	if (!dat)
+		return tm_cmd_fail("convert");
+	ev = tm_events_from_dat(dat, o->no_plugins);
+	if (!ev) {
+		ret = tm_cmd_fail("convert");
+		goto out;
+	}
+	if (out_open(&of, o->output))
+		goto out;
+	setvbuf(of.f, iobuf, _IOFBF, sizeof(iobuf));
+	out = o->to == TO_PERFETTO ? tm_evout_perfetto_new(of.f) : tm_evout_chrome_new(of.f);
+	if (!out || tm_evout_run_dat(out, dat, tm_events_tep(ev), &run)) {
+		tm_cmd_fail("convert");
+		out_close(&of, o->output, false);
+		goto out;
+	}
+	if (!out_close(&of, o->output, true))
+		ret = TM_EXIT_OK;
+out:
+	tm_evout_free(out);
+	tm_events_free(ev);
+	tm_dat_close(dat);
+	return ret;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct convert_opts o = { 0 };
+
+	if (argp_parse(&convert_argp, argc, argv, 0, NULL, &o))
+		return TM_EXIT_USAGE;
+	return run_convert(&o);
+}

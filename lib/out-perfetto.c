@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * out-perfetto.c - the Perfetto output: a protobuf `Trace`, written one
+ * TracePacket at a time (a Trace is nothing but repeated field 1). Records
+ * collect in one open FtraceEventBundle per buffer and CPU (events in time
+ * order, at most PF_BUNDLE_EVENTS, so memory stays flat); a loss closes the
+ * open bundle and flags the next one. Around them: a ClockSnapshot when the
+ * trace clock is one of the system's, a ProcessTree from the saved cmdlines
+ * and, at the end, FtraceStats from the file's per-CPU kernel statistics.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfetto.h"
+#include "tm-evout.h"
+
+#define PF_BUNDLE_EVENTS	1024
+#define PF_MAX_SLOTS		(64 * 4096)	/* buffers x CPUs */
+
+/* The open bundle of one CPU of one buffer. */
+struct pf_bundle {
+	struct tm_arena			arena;	/* its events, reset after each write */
+	Perfetto__Protos__FtraceEvent	**ev;
+	size_t				n;
+	bool				lost;	/* data was lost before its first event */
+};
+
+/* How a buffer's trace clock is told to Perfetto. */
+struct pf_clock {
+	bool				named;	/* ftrace_clock is set (not "boot") */
+	Perfetto__Protos__FtraceClock	id;
+	bool				pair;	/* bundles carry ftrace/boot timestamps */
+	Perfetto__Protos__BuiltinClock	builtin; /* != UNKNOWN: a ClockSnapshot */
+};
+
+struct perfetto_output {
+	struct tm_evout			base;
+	FILE				*f;
+	struct tm_pf_events		*events;
+	struct tm_evout_info		info;
+	struct pf_clock			*clocks;	/* per buffer */
+	struct pf_bundle		**bundles;	/* [buf * ncpus + cpu] */
+	int				ncpus;
+	int				nslots;
+	bool				started;	/* the opening packets are out */
+	uint8_t				*pack;
+	size_t				pack_cap;
+};
+
+static struct perfetto_output *to_pf(struct tm_evout *out)
+{
+	return (struct perfetto_output *)out;
+}
+
+/*
+ * Perfetto's FtraceClock names boot (the default), local, global and
+ * mono_raw. Other clocks counting ns are as coherent across CPUs as global
+ * and go out as such; counters that are not ns (counter, uptime, x86-tsc
+ * without TSC2NSEC) are UNKNOWN. trace.dat keeps no reading of another clock
+ * taken with the trace clock, so local/global bundles pair each timestamp
+ * with itself as boot time: Perfetto then shows the times report prints.
+ */
+static struct pf_clock clock_of(const char *name, bool ts_in_ns)
+{
+	static const char *const local[] = { "local", "perf" };
+	static const char *const global[] = { "global", "mono", "tai", "x86-tsc-nsec" };
+	struct pf_clock c = { .named = true, .id = PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_UNKNOWN };
+	size_t i;
+
+	if (!name || !*name)
+		name = "local";
+	if (!strcmp(name, "boot")) {
+		c.named = false;
+		c.builtin = PERFETTO__PROTOS__BUILTIN_CLOCK__BUILTIN_CLOCK_BOOTTIME;
+		return c;
+	}
+	if (!strcmp(name, "mono_raw")) {
+		c.id = PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_MONO_RAW;
+		c.builtin = PERFETTO__PROTOS__BUILTIN_CLOCK__BUILTIN_CLOCK_MONOTONIC_RAW;
+		return c;
+	}
+	for (i = 0; i < TM_ARRAY_SIZE(local); i++)
+		if (!strcmp(name, local[i]))
+			c.id = PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_LOCAL;
+	for (i = 0; i < TM_ARRAY_SIZE(global); i++)
+		if (!strcmp(name, global[i]))
+			c.id = PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_GLOBAL;
+	if (ts_in_ns && !strcmp(name, "x86-tsc"))
+		c.id = PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_GLOBAL;
+	c.pair = c.id != PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_UNKNOWN;
+	return c;
+}
+
+/* ---- packets ---- */
+
+static size_t put_varint(uint8_t *o, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		o[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	o[n++] = (uint8_t)v;
+	return n;
+}
+
+/* One `Trace.packet` field: tag, length, the packed TracePacket. */
+static int write_packet(struct perfetto_output *po, Perfetto__Protos__TracePacket *pkt)
+{
+	size_t len = perfetto__protos__trace_packet__get_packed_size(pkt), hdr;
+	uint8_t *p;
+
+	if (len + 11 > po->pack_cap) {
+		p = realloc(po->pack, len + 11);
+		if (!p)
+			return tm_fail(ENOMEM, "Perfetto packet of %zu bytes", len);
+		po->pack = p;
+		po->pack_cap = len + 11;
+	}
+	po->pack[0] = 0x0a;	/* field 1, length-delimited */
+	hdr = 1 + put_varint(po->pack + 1, len);
+	perfetto__protos__trace_packet__pack(pkt, po->pack + hdr);
+	if (fwrite_unlocked(po->pack, 1, hdr + len, po->f) != hdr + len)
+		return tm_fail(errno, "write output");
+	return 0;
+}
+
+static void packet_init(Perfetto__Protos__TracePacket *pkt, uint32_t seq, uint64_t ts)
+{
+	perfetto__protos__trace_packet__init(pkt);
+	pkt->has_trusted_packet_sequence_id = 1;
+	pkt->trusted_packet_sequence_id = seq;
+	pkt->has_timestamp = 1;
+	pkt->timestamp = ts;
+}
+
+/* The trace's time domain, when the top buffer's clock is one of the system's. */
+static int write_clock_snapshot(struct perfetto_output *po, uint64_t ts)
+{
+	Perfetto__Protos__ClockSnapshot__Clock clock = PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT;
+	Perfetto__Protos__ClockSnapshot__Clock *clocks[] = { &clock };
+	Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
+	Perfetto__Protos__TracePacket pkt;
+	Perfetto__Protos__BuiltinClock b = po->clocks[0].builtin;
+
+	if (b == PERFETTO__PROTOS__BUILTIN_CLOCK__BUILTIN_CLOCK_UNKNOWN)
+		return 0;
+	clock.has_clock_id = clock.has_timestamp = 1;
+	clock.clock_id = (uint32_t)b;
+	clock.timestamp = ts;
+	snap.n_clocks = 1;
+	snap.clocks = clocks;
+	snap.has_primary_trace_clock = 1;
+	snap.primary_trace_clock = b;
+	packet_init(&pkt, 1, ts);
+	pkt.timestamp_clock_id = (uint32_t)b;
+	pkt.has_timestamp_clock_id = 1;
+	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
+	pkt.clock_snapshot = &snap;
+	return write_packet(po, &pkt);
+}
+
+/* Thread names from saved_cmdlines ("pid comm" lines), so tracks are named. */
+static int write_process_tree(struct perfetto_output *po, uint64_t ts)
+{
+	Perfetto__Protos__ProcessTree tree = PERFETTO__PROTOS__PROCESS_TREE__INIT;
+	Perfetto__Protos__ProcessTree__Thread *th;
+	const char *s = po->info.cmdlines.data, *end = s + po->info.cmdlines.len, *nl, *sp;
+	Perfetto__Protos__TracePacket pkt;
+	struct tm_arena a = { 0 };
+	size_t n = 0, cap = 0;
+	char *num;
+	int ret = -1;
+
+	for (; s && s < end; s = nl + 1) {
+		nl = memchr(s, '\n', (size_t)(end - s)) ?: end;
+		sp = memchr(s, ' ', (size_t)(nl - s));
+		if (!sp)
+			continue;
+		if (n == cap) {
+			Perfetto__Protos__ProcessTree__Thread **t;
+
+			cap = cap ? cap * 2 : 256;
+			t = realloc(tree.threads, cap * sizeof(*t));
+			if (!t)
+				goto out;
+			tree.threads = t;
+		}
+		th = tm_arena_alloc(&a, sizeof(*th));
+		num = tm_arena_strndup(&a, s, (size_t)(sp - s));
+		if (!th || !num)
+			goto out;
+		perfetto__protos__process_tree__thread__init(th);
+		th->has_tid = 1;
+		th->tid = atoi(num);
+		th->name = tm_arena_strndup(&a, sp + 1, (size_t)(nl - sp - 1));
+		if (!th->name)
+			goto out;
+		tree.threads[n++] = th;
+	}
+	tree.n_threads = n;
+	packet_init(&pkt, 1, ts);
+	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
+	pkt.process_tree = &tree;
+	ret = n ? write_packet(po, &pkt) : 0;
+out:
+	if (ret && errno == 0)
+		tm_fail(ENOMEM, "process tree");
+	free(tree.threads);
+	tm_arena_free(&a);
+	return ret;
+}
+
+static int start(struct perfetto_output *po, uint64_t ts)
+{
+	po->started = true;
+	errno = 0;
+	return write_clock_snapshot(po, ts) || write_process_tree(po, ts) ? -1 : 0;
+}
+
+/* ---- bundles ---- */
+
+static int write_bundle(struct perfetto_output *po, int slot)
+{
+	Perfetto__Protos__FtraceEventBundle b = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+	struct pf_bundle *pb = po->bundles[slot];
+	int buf = slot / po->ncpus;
+	const struct pf_clock *c = &po->clocks[buf];
+	Perfetto__Protos__TracePacket pkt;
+	int ret;
+
+	if (!pb || (!pb->n && !pb->lost))
+		return 0;
+	b.has_cpu = 1;
+	b.cpu = (uint32_t)(slot % po->ncpus);
+	b.n_event = pb->n;
+	b.event = pb->ev;
+	b.has_lost_events = b.lost_events = pb->lost;
+	b.has_ftrace_clock = c->named;
+	b.ftrace_clock = c->id;
+	if (c->pair && pb->n) {
+		b.has_ftrace_timestamp = b.has_boot_timestamp = 1;
+		b.ftrace_timestamp = b.boot_timestamp = (int64_t)pb->ev[0]->timestamp;
+	}
+	packet_init(&pkt, (uint32_t)buf + 1, pb->n ? pb->ev[0]->timestamp : 0);
+	pkt.has_timestamp = pb->n > 0;
+	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
+	pkt.ftrace_events = &b;
+	ret = write_packet(po, &pkt);
+	pb->n = 0;
+	pb->lost = false;
+	tm_arena_reset(&pb->arena);
+	return ret;
+}
+
+static struct pf_bundle *bundle_of(struct perfetto_output *po, int buf, int cpu, int *slot)
+{
+	struct pf_bundle *pb;
+
+	if (buf < 0 || buf >= po->info.nbuffers || cpu < 0 || cpu >= po->ncpus) {
+		tm_failx(EINVAL, "record of buffer %d CPU %d outside the file's %d CPUs", buf, cpu,
+			 po->ncpus);
+		return NULL;
+	}
+	*slot = buf * po->ncpus + cpu;
+	pb = po->bundles[*slot];
+	if (pb)
+		return pb;
+	pb = calloc(1, sizeof(*pb));
+	if (pb)
+		pb->ev = calloc(PF_BUNDLE_EVENTS, sizeof(*pb->ev));
+	if (!pb || !pb->ev) {
+		free(pb);
+		tm_fail(ENOMEM, "Perfetto bundle");
+		return NULL;
+	}
+	po->bundles[*slot] = pb;
+	return pb;
+}
+
+/* A loss on a CPU: what came before goes out, the next bundle says so. */
+static int mark_lost(struct perfetto_output *po, int buf, int cpu)
+{
+	struct pf_bundle *pb;
+	int slot;
+
+	pb = bundle_of(po, buf, cpu, &slot);
+	if (!pb || (pb->n && write_bundle(po, slot)))
+		return -1;
+	pb->lost = true;
+	return 0;
+}
+
+static int pf_event(struct tm_evout *out, const struct tm_event_rec *rec)
+{
+	struct perfetto_output *po = to_pf(out);
+	struct pf_bundle *pb;
+	int slot;
+
+	if (!po->started && start(po, rec->ts))
+		return -1;
+	if (rec->missed && mark_lost(po, rec->buffer, rec->cpu))
+		return -1;
+	pb = bundle_of(po, rec->buffer, rec->cpu, &slot);
+	if (!pb)
+		return -1;
+	pb->ev[pb->n] = tm_pf_event(po->events, &pb->arena, rec);
+	if (!pb->ev[pb->n])
+		return -1;
+	if (++pb->n == PF_BUNDLE_EVENTS)
+		return write_bundle(po, slot);
+	return 0;
+}
+
+static int pf_lost(struct tm_evout *out, int buf, int cpu, int64_t missed)
+{
+	return missed ? mark_lost(to_pf(out), buf, cpu) : 0;
+}
+
+/* ---- kernel buffer statistics ---- */
+
+/* One "key: value" line of a per_cpu/cpuN/stats text into its FtraceCpuStats field. */
+static void stat_line(Perfetto__Protos__FtraceCpuStats *cs, const char *key, size_t klen,
+		      const char *val)
+{
+	static const struct {
+		const char	*key;
+		size_t		has_off, off;
+		bool		seconds;
+	} map[] = {
+#define STAT(k, f) { k, offsetof(Perfetto__Protos__FtraceCpuStats, has_##f), \
+		     offsetof(Perfetto__Protos__FtraceCpuStats, f), false }
+#define STAT_S(k, f) { k, offsetof(Perfetto__Protos__FtraceCpuStats, has_##f), \
+		       offsetof(Perfetto__Protos__FtraceCpuStats, f), true }
+		STAT("entries", entries),		STAT("overrun", overrun),
+		STAT("commit overrun", commit_overrun),	STAT("bytes", bytes_read),
+		STAT_S("oldest event ts", oldest_event_ts), STAT_S("now ts", now_ts),
+		STAT("dropped events", dropped_events),	STAT("read events", read_events),
+#undef STAT
+#undef STAT_S
+	};
+	size_t i;
+
+	for (i = 0; i < TM_ARRAY_SIZE(map); i++) {
+		if (strlen(map[i].key) != klen || memcmp(map[i].key, key, klen))
+			continue;
+		*(protobuf_c_boolean *)((char *)cs + map[i].has_off) = 1;
+		if (map[i].seconds)
+			*(double *)((char *)cs + map[i].off) = strtod(val, NULL);
+		else
+			*(uint64_t *)((char *)cs + map[i].off) = strtoull(val, NULL, 10);
+	}
+}
+
+/* The CPUSTAT texts ("CPU: n" starts each) as one FtraceStats packet. */
+static int write_stats(struct perfetto_output *po)
+{
+	Perfetto__Protos__FtraceStats st = PERFETTO__PROTOS__FTRACE_STATS__INIT;
+	const char *s = po->info.cpustat.data, *end = s + po->info.cpustat.len, *nl, *colon;
+	Perfetto__Protos__FtraceCpuStats *cs = NULL, **all = NULL;
+	Perfetto__Protos__TracePacket pkt;
+	char val[64];
+	size_t n = 0, vlen;
+	int ret = -1;
+
+	for (; s && s < end; s = nl + 1) {
+		nl = memchr(s, '\n', (size_t)(end - s)) ?: end;
+		colon = memchr(s, ':', (size_t)(nl - s));
+		if (!colon)
+			continue;
+		vlen = (size_t)(nl - colon - 1) < sizeof(val) ? (size_t)(nl - colon - 1)
+							       : sizeof(val) - 1;
+		memcpy(val, colon + 1, vlen);
+		val[vlen] = '\0';
+		if (colon - s == 3 && !memcmp(s, "CPU", 3)) {
+			void *p = realloc(all, (n + 1) * sizeof(*all));
+
+			cs = p ? calloc(1, sizeof(*cs)) : NULL;
+			if (p)
+				all = p;
+			if (!cs)
+				goto out;
+			perfetto__protos__ftrace_cpu_stats__init(cs);
+			all[n++] = cs;
+			cs->has_cpu = 1;
+			cs->cpu = strtoull(val, NULL, 10);
+		} else if (cs) {
+			stat_line(cs, s, (size_t)(colon - s), val);
+		}
+	}
+	st.has_phase = 1;
+	st.phase = PERFETTO__PROTOS__FTRACE_STATS__PHASE__END_OF_TRACE;
+	st.n_cpu_stats = n;
+	st.cpu_stats = all;
+	packet_init(&pkt, 1, 0);
+	pkt.has_timestamp = 0;
+	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_STATS;
+	pkt.ftrace_stats = &st;
+	ret = n ? write_packet(po, &pkt) : 0;
+out:
+	if (ret && !n)
+		tm_fail(ENOMEM, "kernel statistics");
+	while (n)
+		free(all[--n]);
+	free(all);
+	return ret;
+}
+
+/* ---- the output interface ---- */
+
+static int pf_begin(struct tm_evout *out, const struct tm_evout_info *info)
+{
+	struct perfetto_output *po = to_pf(out);
+	int i;
+
+	po->info = *info;
+	po->ncpus = info->ncpus > 0 ? info->ncpus : 1;
+	if (info->nbuffers < 1 || (long)info->nbuffers * po->ncpus > PF_MAX_SLOTS)
+		return tm_failx(EINVAL, "%d buffers of %d CPUs: too many for one trace",
+				info->nbuffers, po->ncpus);
+	po->nslots = info->nbuffers * po->ncpus;
+	po->events = tm_pf_events_new(info->tep);
+	po->clocks = calloc((size_t)info->nbuffers, sizeof(*po->clocks));
+	po->bundles = calloc((size_t)po->nslots, sizeof(*po->bundles));
+	if (!po->events || !po->clocks || !po->bundles)
+		return tm_fail(ENOMEM, "Perfetto output");
+	for (i = 0; i < info->nbuffers; i++)
+		po->clocks[i] = clock_of(info->buffers[i].clock, info->ts_in_ns);
+	return 0;
+}
+
+static int pf_end(struct tm_evout *out)
+{
+	struct perfetto_output *po = to_pf(out);
+	int slot;
+
+	if (!po->started && start(po, 0))
+		return -1;
+	for (slot = 0; slot < po->nslots; slot++)
+		if (write_bundle(po, slot))
+			return -1;
+	if (write_stats(po))
+		return -1;
+	if (fflush(po->f))
+		return tm_fail(errno, "write output");
+	return 0;
+}
+
+static void pf_free(struct tm_evout *out)
+{
+	struct perfetto_output *po = to_pf(out);
+	int slot;
+
+	for (slot = 0; po->bundles && slot < po->nslots; slot++) {
+		if (!po->bundles[slot])
+			continue;
+		tm_arena_free(&po->bundles[slot]->arena);
+		free(po->bundles[slot]->ev);
+		free(po->bundles[slot]);
+	}
+	free(po->bundles);
+	free(po->clocks);
+	free(po->pack);
+	tm_pf_events_free(po->events);
+	free(po);
+}
+
+static const struct tm_evout_ops perfetto_ops = {
+	.begin = pf_begin,
+	.event = pf_event,
+	.lost = pf_lost,
+	.end = pf_end,
+	.free = pf_free,
+};
+
+struct tm_evout *tm_evout_perfetto_new(FILE *f)
+{
+	struct perfetto_output *po = calloc(1, sizeof(*po));
+
+	if (!po) {
+		tm_fail(ENOMEM, "Perfetto output");
+		return NULL;
+	}
+	po->base.ops = &perfetto_ops;
+	po->f = f;
+	return &po->base;
+}
