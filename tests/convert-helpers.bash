@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# convert-helpers.bash - checks of `tracemap convert` output shared by convert.bats
+# (fixtures) and convert-record.bats (fresh recordings): protoc decodes the Perfetto
+# file, jq reads the Chrome JSON, and both are compared with `tracemap report`.
+
+TM_PROTO=$TM_ROOT/lib/perfetto/trace.proto
+
+# Per event name: "count name" lines of what report prints (its --json form).
+report_counts() {
+	"$TRACEMAP" report --json "$1" | jq -r .event | sort | uniq -c | awk '{print $1, $2}' | sort -k2
+}
+
+# The decoded Perfetto trace as text (protoc fails on anything malformed).
+pf_decode() {
+	protoc --proto_path="$TM_ROOT/lib/perfetto" --decode=perfetto.protos.Trace "$TM_PROTO" <"$1"
+}
+
+# Per event name from a decoded trace: a typed member is named like its event,
+# a generic one says its name in event_name.
+pf_counts() {
+	awk '
+		/^    event \{$/ { in_ev = 1; next }
+		in_ev && /^      [a-z_0-9]+ \{$/ {
+			m = $1
+			if (m == "generic") { gen = 1 } else { n[m]++ }
+			in_ev = 0; next
+		}
+		gen && /^        event_name: / {
+			s = $0; sub(/^        event_name: "/, "", s); sub(/"$/, "", s)
+			n[s]++; gen = 0
+		}
+		END { for (k in n) print n[k], k }
+	' "$1" | sort -k2
+}
+
+# Convert FILE to Perfetto and check the per-event-type counts against report.
+check_perfetto_counts() {
+	local f=$1 out=$TM_TMP/t.pftrace
+	"$TRACEMAP" convert "$f" -o "$out" || return 1
+	pf_decode "$out" >"$TM_TMP/t.txt" || { echo "protoc cannot decode $out" >&2; return 1; }
+	report_counts "$f" >"$TM_TMP/want"
+	pf_counts "$TM_TMP/t.txt" >"$TM_TMP/got"
+	[ -s "$TM_TMP/want" ] || { echo "report printed no events for $f" >&2; return 1; }
+	diff -u "$TM_TMP/want" "$TM_TMP/got" >&2
+}
+
+# "ts next_comm next_pid ..." of every sched_switch and sched_waking, from the
+# decoded Perfetto text and from `report -N -t` text; both sorted.
+pf_sched_fields() {
+	awk '
+		/^    event \{$/ { ts = ""; kind = ""; v = "" }
+		/^      timestamp: / { ts = $2 }
+		/^      (sched_switch|sched_waking) \{$/ { kind = $1; next }
+		kind != "" && /^        [a-z_]+: / {
+			k = $1; sub(/:$/, "", k); val = $0; sub(/^ *[a-z_]+: /, "", val); gsub(/"/, "", val)
+			if (k != "prev_state") v = v " " k "=" val
+		}
+		kind != "" && /^      \}$/ { print ts, kind v; kind = "" }
+	' "$1" | sort
+}
+
+report_sched_fields() {
+	"$TRACEMAP" report -N -t "$1" | awk '
+		match($0, / [0-9]+\.[0-9]+: (sched_switch|sched_waking): +/) {
+			head = substr($0, RSTART + 1, RLENGTH - 1)
+			split(head, h, ": ")
+			ts = h[1]; sub(/\./, "", ts); sub(/^0+/, "", ts)
+			kind = h[2]; sub(/:.*/, "", kind)
+			rest = substr($0, RSTART + RLENGTH)
+			sub(/ prev_state=[^ ]*/, "", rest); sub(/ ==>/, "", rest)
+			gsub(/target_cpu=0+/, "target_cpu=", rest); sub(/target_cpu=$/, "target_cpu=0", rest)
+			print ts, kind, rest
+		}' | sort
+}
+
+check_perfetto_fields() {
+	local f=$1
+	"$TRACEMAP" convert "$f" -o "$TM_TMP/f.pftrace" || return 1
+	pf_decode "$TM_TMP/f.pftrace" >"$TM_TMP/f.txt" || return 1
+	pf_sched_fields "$TM_TMP/f.txt" >"$TM_TMP/got"
+	report_sched_fields "$f" >"$TM_TMP/want"
+	[ "$(wc -l <"$TM_TMP/want")" -gt 10 ] || { echo "too few sched events in $f" >&2; return 1; }
+	diff -u "$TM_TMP/want" "$TM_TMP/got" | head -n 20 >&2
+	cmp -s "$TM_TMP/want" "$TM_TMP/got"
+}
+
+# Chrome JSON: parses, X slices have dur >= 0 and never overlap on one thread,
+# and there is one thread-scoped instant per record that is not a top-buffer
+# sched_switch.
+check_chrome() {
+	local f=$1 out=$TM_TMP/t.json want got
+	"$TRACEMAP" convert "$f" -o "$out" || return 1
+	jq -e '.traceEvents | type == "array"' "$out" >/dev/null || return 1
+	jq -e '[.traceEvents[] | select(.ph == "X" and .dur < 0)] | length == 0' "$out" >/dev/null ||
+		{ echo "negative dur in $out" >&2; return 1; }
+	# slices of one tid, in start order: each ends before the next starts (ns integers)
+	jq -e '[.traceEvents[] | select(.ph == "X")
+		| {tid, s: (.ts * 1000 | round), e: ((.ts + .dur) * 1000 | round)}]
+		| group_by(.tid) | map(sort_by(.s) | [range(1; length) as $i
+			| select(.[$i].s < .[$i - 1].e)] | length) | add // 0 | . == 0' "$out" >/dev/null ||
+		{ echo "overlapping slices on one thread in $out" >&2; return 1; }
+	[ "$(jq '[.traceEvents[] | select(.ph == "X")] | length' "$out")" -gt 0 ] ||
+		{ echo "no slices in $out" >&2; return 1; }
+	want=$("$TRACEMAP" report --json "$f" |
+		jq -s '[.[] | select(.event != "sched_switch" or has("buffer"))] | length')
+	got=$(jq '[.traceEvents[] | select(.ph == "i" and .s == "t")] | length' "$out")
+	[ "$want" = "$got" ] || { echo "instants: $got, report's other events: $want" >&2; return 1; }
+}

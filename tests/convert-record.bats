@@ -1,0 +1,34 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# convert-record.bats - `tracemap convert` on files recorded now (kernel: run under
+# tm-kernel-lock): Perfetto with report's events per type and field values, Chrome JSON.
+
+load helpers
+load convert-helpers
+
+setup() {
+	tm_kernel_setup
+}
+
+teardown() {
+	tm_kernel_teardown
+}
+
+# sched and irq events of a short fork/exec load, in the given file format.
+record_load() {
+	timeout -s KILL 60 "$TRACEMAP" record -q -e sched -e irq "$@" -- \
+		sh -c 'for i in 1 2 3 4 5 6 7 8; do /bin/true; done; sleep 0.2'
+}
+
+@test "convert-record: a fresh v7 recording converts with report's events, per type and field" {
+	record_load -o "$TM_TMP/r.dat"
+	check_perfetto_counts "$TM_TMP/r.dat"
+	check_perfetto_fields "$TM_TMP/r.dat"
+	check_chrome "$TM_TMP/r.dat"
+}
+
+@test "convert-record: a fresh v6 recording converts with report's events, per type" {
+	record_load --file-version 6 -o "$TM_TMP/r6.dat"
+	check_perfetto_counts "$TM_TMP/r6.dat"
+	check_chrome "$TM_TMP/r6.dat"
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# convert.bats - `tracemap convert` on the fixtures: Perfetto traces protoc decodes with
+# every event report prints, Chrome JSON jq reads, and one-line errors that leave no
+# OUT behind. No kernel.
+
+load helpers
+load convert-helpers
+
+setup() {
+	TM_TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/tracemap-convert.XXXXXX")
+}
+
+teardown() {
+	[ -n "${TM_TMP:-}" ] && rm -rf "$TM_TMP"
+}
+
+# Every fixture report reads (v6 and v7, none and zstd, lost events, instances).
+fixtures() {
+	local f
+	for f in "$FIXTURES"/*.dat "$FIXTURES"/upstream/*.dat; do
+		"$TRACEMAP" report "$f" >/dev/null 2>&1 && echo "$f"
+	done
+}
+
+@test "convert: every fixture's Perfetto trace decodes with protoc and has report's events, per type" {
+	local f n=0
+	for f in $(fixtures); do
+		check_perfetto_counts "$f" || { echo "in $f" >&2; return 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -ge 12 ]
+}
+
+@test "convert: sched_switch and sched_waking field values match report -N" {
+	check_perfetto_fields "$FIXTURES/sched-v7-zstd.dat"
+	check_perfetto_fields "$FIXTURES/lost-v6.dat"
+}
+
+@test "convert: typed messages for Perfetto's events, generic ones carry every field" {
+	"$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o "$TM_TMP/s.pftrace"
+	pf_decode "$TM_TMP/s.pftrace" >"$TM_TMP/s.txt"
+	grep -q '^      sched_switch {' "$TM_TMP/s.txt"
+	grep -q '^      sched_waking {' "$TM_TMP/s.txt"
+	grep -q '^      print {' "$TM_TMP/s.txt"
+	grep -q 'buf: "fixture-marker-cpu1\\n"' "$TM_TMP/s.txt"
+	! grep -q 'event_name: "sched_switch"' "$TM_TMP/s.txt"
+	# sched_stat_runtime has no typed message: comm, pid, runtime as generic fields
+	grep -A12 'event_name: "sched_stat_runtime"' "$TM_TMP/s.txt" | grep -q 'name: "runtime"'
+}
+
+@test "convert: lost pages flag their bundles, CPU stats become FtraceStats" {
+	"$TRACEMAP" convert "$FIXTURES/lost-v7-zstd.dat" -o "$TM_TMP/l.pftrace"
+	pf_decode "$TM_TMP/l.pftrace" >"$TM_TMP/l.txt"
+	# both CPUs lost events (fixture README): each has a flagged bundle
+	[ "$(grep -c 'lost_events: true' "$TM_TMP/l.txt")" -eq 2 ]
+	grep -q 'phase: END_OF_TRACE' "$TM_TMP/l.txt"
+	grep -q 'overrun: 1238' "$TM_TMP/l.txt"
+	grep -q 'overrun: 1235' "$TM_TMP/l.txt"
+}
+
+@test "convert: thread names from saved cmdlines, local clock, report's timestamps" {
+	"$TRACEMAP" convert "$FIXTURES/sched-v7.dat" -o "$TM_TMP/c.perfetto-trace"
+	pf_decode "$TM_TMP/c.perfetto-trace" >"$TM_TMP/c.txt"
+	grep -A2 'tid: 2369$' "$TM_TMP/c.txt" | grep -q 'name: "bash"'
+	grep -q 'ftrace_clock: FTRACE_CLOCK_LOCAL' "$TM_TMP/c.txt"
+	# the first event report prints, to the nanosecond
+	first=$("$TRACEMAP" report -t "$FIXTURES/sched-v7.dat" | sed -n '2s/.*\] *\([0-9]*\)\.\([0-9]*\):.*/\1\2/p')
+	grep -q "timestamp: $first\$" "$TM_TMP/c.txt"
+}
+
+@test "convert: Chrome JSON of every fixture: valid, dur >= 0, no overlap per thread, instant count" {
+	local f
+	for f in $(fixtures); do
+		check_chrome "$f" || { echo "in $f" >&2; return 1; }
+	done
+}
+
+@test "convert: --to json writes Chrome JSON to standard output" {
+	run bash -c "'$TRACEMAP' convert '$FIXTURES/sched-v6.dat' --to json -o - | jq -r '.traceEvents[0].ph'"
+	tm_status 0
+	[ -n "$output" ]
+}
+
+@test "convert: unknown target or suffix is a usage error" {
+	run "$TRACEMAP" convert "$FIXTURES/sched-v6.dat" --to svg -o "$TM_TMP/x.svg"
+	tm_status 2
+	[[ "$output" == *"unknown target 'svg'"* ]]
+	run "$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o "$TM_TMP/x.bin"
+	tm_status 2
+	[[ "$output" == *"give --to perfetto or --to json"* ]]
+	[ ! -e "$TM_TMP/x.svg" ] && [ ! -e "$TM_TMP/x.bin" ]
+}
+
+@test "convert: unwritable OUT fails in one line, exit 1" {
+	run "$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o /nonexistent/dir/t.pftrace
+	tm_status 1
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "tracemap convert: cannot create /nonexistent/dir/t.pftrace: "* ]]
+}
+
+# sched-v6.dat with a page in the middle of CPU 0's data whose commit exceeds the
+# page: the file opens, the conversion fails after output has begun.
+bad_page_file() {
+	cp "$FIXTURES/sched-v6.dat" "$1"
+	chmod u+w "$1"
+	printf '\xff\xff\x00\x00' | dd of="$1" bs=1 seek=$((49152 + 2 * 4096 + 8)) conv=notrunc 2>/dev/null
+}
+
+@test "convert: corrupt input fails in one line and leaves no OUT nor temporary" {
+	mkdir "$TM_TMP/out"
+	bad_page_file "$TM_TMP/bad.dat"
+	run "$TRACEMAP" convert "$TM_TMP/bad.dat" -o "$TM_TMP/out/t.pftrace"
+	tm_status 1
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "tracemap convert: "*"bad.dat"*"exceeds page size"* ]]
+	[ -z "$(ls -A "$TM_TMP/out")" ]
+	run "$TRACEMAP" convert "$TM_TMP/bad.dat" -o "$TM_TMP/out/t.json"
+	tm_status 1
+	[ "${#lines[@]}" -eq 1 ]
+	[ -z "$(ls -A "$TM_TMP/out")" ]
+	head -c 60000 "$FIXTURES/sched-v6.dat" >"$TM_TMP/cut.dat"
+	run "$TRACEMAP" convert "$TM_TMP/cut.dat" -o "$TM_TMP/out/t.json"
+	tm_status 1
+	[[ "$output" == "tracemap convert: "*"cut.dat"*"past the end"* ]]
+	[ -z "$(ls -A "$TM_TMP/out")" ]
+}
+
+@test "convert: an existing OUT is replaced only when the new one is complete" {
+	echo old >"$TM_TMP/t.json"
+	bad_page_file "$TM_TMP/bad.dat"
+	run "$TRACEMAP" convert "$TM_TMP/bad.dat" -o "$TM_TMP/t.json"
+	tm_status 1
+	[ "$(cat "$TM_TMP/t.json")" = old ]
+	"$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o "$TM_TMP/t.json"
+	jq -e .traceEvents "$TM_TMP/t.json" >/dev/null
+}
