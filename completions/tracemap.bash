@@ -21,7 +21,7 @@ _tracemap_subcommands()
 	local out
 	out=$("$1" --help 2>/dev/null |
 		sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
-	printf '%s\n' "${out:-record report stream list reset help}"
+	printf '%s\n' "${out:-record report convert stream list reset help}"
 }
 
 # Print "ALL" and "ARG" lines: every option of a subcommand, and those that take a
@@ -61,6 +61,8 @@ _tracemap_fallback_options()
 	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -q --first-event --last-event" \
 		     "--json --help"
 		echo "ARG -i --cpu -F --first-event --last-event" ;;
+	convert) echo "ALL -i -o --to -N --help"
+		echo "ARG -i -o --to" ;;
 	stream)	echo "ALL -e -f -b --subbuf-size -C -M -P -F -c -O --wakeup-percent -q -v" \
 		     "--no-mmap --duration --json --help"
 		echo "ARG -e -f -b --subbuf-size -C -M -P -O --wakeup-percent --duration" ;;
@@ -157,7 +159,9 @@ _tracemap_option_value()
 		_tracemap_reply "$cur" "zstd none" ;;
 	*:--file-version)
 		_tracemap_reply "$cur" "6 7" ;;
-	report:-i|report:--input|record:-o|record:--output)
+	convert:--to)
+		_tracemap_reply "$cur" "perfetto json" ;;
+	report:-i|report:--input|record:-o|record:--output|convert:-i|convert:--input|convert:-o|convert:--output)
 		_tracemap_files "$cur" ;;
 	*)
 		return 1 ;;
@@ -170,7 +174,7 @@ _tracemap_positional()
 {
 	local bin=$1 sub=$2 cur=$3 i
 	case $sub in
-	report)
+	report|convert)
 		_tracemap_files "$cur" ;;
 	record|stream)
 		for ((i = 2; i < _tm_cword; i++)); do

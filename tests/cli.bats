@@ -17,7 +17,7 @@ subcommands() {
 	[[ ${lines[0]} == "Usage: tracemap "* ]]
 	local subs
 	subs=$(subcommands | sort | tr '\n' ' ')
-	[ "$subs" = "list record report reset stream " ]
+	[ "$subs" = "convert list record report reset stream " ]
 	[ -z "$stderr" ]
 }
 

@@ -142,3 +142,15 @@ subcommands() {
 	complete_words record -O "no$name"
 	[[ " ${COMPREPLY[*]} " == *" no$name "* ]]
 }
+
+@test "completion: convert offers its options, --to its formats, -o and FILE file names" {
+	touch "$TM_TMP/one.dat"
+	complete_words convert --t
+	[ "$REPLY_SORTED" = "--to" ]
+	complete_words convert --to ""
+	[ "$REPLY_SORTED" = "$(sorted json perfetto)" ]
+	complete_words convert "$TM_TMP/on"
+	[ "$REPLY_SORTED" = "$TM_TMP/one.dat" ]
+	complete_words convert -o "$TM_TMP/on"
+	[ "$REPLY_SORTED" = "$TM_TMP/one.dat" ]
+}
