@@ -268,49 +268,32 @@ static int setup_filter(struct tep_handle *tep, const struct report_opts *o, str
 	return 0;
 }
 
-static int print_events(struct tm_dat *dat, const struct report_opts *o, struct tm_printer *p,
-			struct tep_handle *tep)
+/* The events, merged across CPUs and buffers and filtered, as text or JSON lines. */
+static int print_events(struct tm_dat *dat, const struct report_opts *o, struct tm_events *ev)
 {
-	const uint64_t *mask = o->have_cpu_mask ? o->cpu_mask : NULL;
-	struct tm_filter *filter = NULL;
-	struct tm_merge *m = tm_merge_new();
-	struct tm_event_rec rec;
-	int buf, r, ret = TM_EXIT_FAIL;
+	struct tep_handle *tep = tm_events_tep(ev);
+	struct tm_run_opts run = {
+		.cpu_mask = o->have_cpu_mask ? o->cpu_mask : NULL,
+		.cpu_bits = REPORT_MAX_CPUS,
+	};
+	struct tm_evout *out = NULL;
+	int ret = TM_EXIT_FAIL;
 
-	if (!m || setup_filter(tep, o, &filter))
+	if (setup_filter(tep, o, &run.filter))
 		goto out;
-	for (buf = 0; buf < tm_dat_buffer_count(dat); buf++) {
-		if (tm_printer_set_buffer(p, buf, tm_dat_buffer_name(dat, buf),
-					  tm_dat_buffer_clock(dat, buf) ?: tm_dat_clock(dat)))
-			goto out;
-		/* trace-cmd 3.1.6 quirk: with --cpu, instances print nothing */
-		if (buf && mask)
-			continue;
-		if (tm_merge_add_dat(m, dat, buf, mask, REPORT_MAX_CPUS))
-			goto out;
-	}
-	if (!o->print.json)
-		printf("cpus=%d\n", tm_dat_cpus(dat));
-	while ((r = tm_merge_next(m, &rec)) > 0) {
-		if (filter && !tm_filter_pass(filter, &rec))
-			continue;
-		if (tm_printer_event(p, &rec))
-			goto out;
-	}
-	if (r < 0 || tm_printer_flush(p))
-		goto out;
-	ret = TM_EXIT_OK;
+	out = tm_evout_text_new(ev, &o->print, stdout);
+	if (out && !tm_evout_run_dat(out, dat, tep, &run))
+		ret = TM_EXIT_OK;
 out:
 	if (ret != TM_EXIT_OK)
 		tm_cmd_fail("report");
-	tm_filter_free(filter);
-	tm_merge_free(m);
+	tm_evout_free(out);
+	tm_filter_free(run.filter);
 	return ret;
 }
 
 static int run_report(const struct report_opts *o)
 {
-	struct tm_printer *p = NULL;
 	struct tm_events *ev = NULL;
 	struct tm_dat *dat;
 	int ret = TM_EXIT_FAIL;
@@ -322,26 +305,20 @@ static int run_report(const struct report_opts *o)
 		ret = print_stat(dat);
 		goto out;
 	}
+	if (o->mode == MODE_FIRST_LAST) {
+		ret = print_first_last(dat, o);
+		goto out;
+	}
 	ev = tm_events_from_dat(dat, o->no_plugins);
 	if (!ev) {
 		ret = tm_cmd_fail("report");
 		goto out;
 	}
-	if (o->mode == MODE_LIST_EVENTS) {
+	if (o->mode == MODE_LIST_EVENTS)
 		ret = list_events(tm_events_tep(ev));
-		goto out;
-	}
-	p = tm_printer_new(ev, &o->print, stdout);
-	if (!p || tm_printer_set_buffer(p, 0, NULL, tm_dat_clock(dat))) {
-		ret = tm_cmd_fail("report");
-		goto out;
-	}
-	if (o->mode == MODE_FIRST_LAST)
-		ret = print_first_last(dat, o);
 	else
-		ret = print_events(dat, o, p, tm_events_tep(ev));
+		ret = print_events(dat, o, ev);
 out:
-	tm_printer_free(p);
 	tm_events_free(ev);
 	tm_dat_close(dat);
 	return ret;
