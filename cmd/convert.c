@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,28 @@ struct out_file {
 	char	*tmp;		/* NULL: standard output */
 };
 
+/* The temporary a stop signal removes (the one process-wide state of convert). */
+static char *volatile signal_unlink;
+
+static void on_stop_signal(int sig)
+{
+	if (signal_unlink)
+		unlink(signal_unlink);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_stop_signals(char *tmp)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+	size_t i;
+
+	signal_unlink = tmp;
+	for (i = 0; tmp && i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 static int out_open(struct out_file *of, const char *path)
 {
 	char *dcopy = strdup(path), *bcopy = strdup(path);
@@ -144,11 +167,13 @@ static int out_open(struct out_file *of, const char *path)
 	mask = umask(0);
 	umask(mask);
 	fchmod(fd, 0666 & ~mask);
+	catch_stop_signals(of->tmp);
 	of->f = fdopen(fd, "w");
 	if (!of->f) {
 		tm_cmd_err("convert", "%s: %s", path, strerror(errno));
 		close(fd);
 		unlink(of->tmp);
+		signal_unlink = NULL;
 		free(of->tmp);
 		return -1;
 	}
@@ -174,6 +199,7 @@ static int out_close(struct out_file *of, const char *path, bool ok)
 	}
 	if (of->tmp && !ok)
 		unlink(of->tmp);
+	signal_unlink = NULL;
 	free(of->tmp);
 	if (!ok)
 		ret = -1;

@@ -32,3 +32,24 @@ record_load() {
 	check_perfetto_counts "$TM_TMP/r6.dat"
 	check_chrome "$TM_TMP/r6.dat"
 }
+
+@test "convert-record: SIGINT mid-conversion removes the temporary OUT, exit 130" {
+	local pid i tmp st
+	# ~100k sched records: a 1-byte pipe ping-pong
+	timeout -s KILL 60 "$TRACEMAP" record -q -e sched -o "$TM_TMP/pp.dat" -- \
+		sh -c 'dd if=/dev/zero bs=1 count=100000 2>/dev/null | cat >/dev/null'
+	mkdir "$TM_TMP/out"
+	"$TRACEMAP" convert "$TM_TMP/pp.dat" -o "$TM_TMP/out/t.json" &
+	pid=$!
+	for ((i = 0; i < 500; i++)); do
+		tmp=$(ls -A "$TM_TMP/out")
+		[ -n "$tmp" ] && break
+		sleep 0.01
+	done
+	[[ $tmp == .t.json.* ]] || { echo "no temporary seen: '$tmp'" >&2; return 1; }
+	kill -INT "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq 130 ] || { echo "exit status $st, expected 130" >&2; return 1; }
+	[ -z "$(ls -A "$TM_TMP/out")" ]
+}

@@ -135,3 +135,4 @@ bad_page_file() {
 	"$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o "$TM_TMP/t.json"
 	jq -e .traceEvents "$TM_TMP/t.json" >/dev/null
 }
+
