@@ -243,7 +243,7 @@ static int chrome_begin(struct tm_evout *out, const struct tm_evout_info *info)
 	int i;
 
 	c->tep = info->tep;
-	c->ncpus = info->ncpus > 0 ? info->ncpus : 1;
+	c->ncpus = info->cpu_slots > 0 ? info->cpu_slots : 1;
 	c->cpus = calloc((size_t)c->ncpus, sizeof(*c->cpus));
 	if (!c->cpus || tasks_grow(c))
 		return tm_fail(ENOMEM, "Chrome JSON output");

@@ -186,19 +186,19 @@ static int write_process_tree(struct perfetto_output *po, uint64_t ts)
 			cap = cap ? cap * 2 : 256;
 			t = realloc(tree.threads, cap * sizeof(*t));
 			if (!t)
-				goto out;
+				goto nomem;
 			tree.threads = t;
 		}
 		th = tm_arena_alloc(&a, sizeof(*th));
 		num = tm_arena_strndup(&a, s, (size_t)(sp - s));
 		if (!th || !num)
-			goto out;
+			goto nomem;
 		perfetto__protos__process_tree__thread__init(th);
 		th->has_tid = 1;
 		th->tid = atoi(num);
 		th->name = tm_arena_strndup(&a, sp + 1, (size_t)(nl - sp - 1));
 		if (!th->name)
-			goto out;
+			goto nomem;
 		tree.threads[n++] = th;
 	}
 	tree.n_threads = n;
@@ -206,9 +206,10 @@ static int write_process_tree(struct perfetto_output *po, uint64_t ts)
 	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
 	pkt.process_tree = &tree;
 	ret = n ? write_packet(po, &pkt) : 0;
+	goto out;
+nomem:
+	tm_fail(ENOMEM, "process tree");
 out:
-	if (ret && errno == 0)
-		tm_fail(ENOMEM, "process tree");
 	free(tree.threads);
 	tm_arena_free(&a);
 	return ret;
@@ -217,7 +218,6 @@ out:
 static int start(struct perfetto_output *po, uint64_t ts)
 {
 	po->started = true;
-	errno = 0;
 	return write_clock_snapshot(po, ts) || write_process_tree(po, ts) ? -1 : 0;
 }
 
@@ -381,8 +381,10 @@ static int write_stats(struct perfetto_output *po)
 			cs = p ? calloc(1, sizeof(*cs)) : NULL;
 			if (p)
 				all = p;
-			if (!cs)
+			if (!cs) {
+				tm_fail(ENOMEM, "kernel statistics");
 				goto out;
+			}
 			perfetto__protos__ftrace_cpu_stats__init(cs);
 			all[n++] = cs;
 			cs->has_cpu = 1;
@@ -401,8 +403,6 @@ static int write_stats(struct perfetto_output *po)
 	pkt.ftrace_stats = &st;
 	ret = n ? write_packet(po, &pkt) : 0;
 out:
-	if (ret && !n)
-		tm_fail(ENOMEM, "kernel statistics");
 	while (n)
 		free(all[--n]);
 	free(all);
@@ -417,7 +417,7 @@ static int pf_begin(struct tm_evout *out, const struct tm_evout_info *info)
 	int i;
 
 	po->info = *info;
-	po->ncpus = info->ncpus > 0 ? info->ncpus : 1;
+	po->ncpus = info->cpu_slots > 0 ? info->cpu_slots : 1;
 	if (info->nbuffers < 1 || (long)info->nbuffers * po->ncpus > PF_MAX_SLOTS)
 		return tm_failx(EINVAL, "%d buffers of %d CPUs: too many for one trace",
 				info->nbuffers, po->ncpus);

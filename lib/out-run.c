@@ -62,11 +62,15 @@ int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle
 	struct tm_evout_buffer *bufs = dat_buffers(dat);
 	struct tm_merge *m = NULL;
 	struct tm_event_rec rec;
-	int r = -1;
+	int r = -1, buf;
 
 	if (!bufs)
 		return -1;
 	info.buffers = bufs;
+	info.cpu_slots = info.ncpus;
+	for (buf = 0; buf < info.nbuffers; buf++)
+		if (tm_dat_buffer_cpus(dat, buf) > info.cpu_slots)
+			info.cpu_slots = tm_dat_buffer_cpus(dat, buf);
 	m = dat_merge(dat, o);
 	if (!m || tm_evout_begin(out, &info))
 		goto out;

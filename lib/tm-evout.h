@@ -9,7 +9,11 @@
  * timestamp order, then end. A record carries the loss that precedes it on
  * its CPU (rec->missed); lost() reports a loss no later record carries (a
  * live source whose CPU ends right after a gap). Nothing here needs a file:
- * a live source (stream) can describe itself in struct tm_evout_info too.
+ * a live source describes itself in struct tm_evout_info too, so `stream`
+ * can feed the same outputs (stream --perfetto -o FILE: begin with the live
+ * tep, the instance's clock and the tracefs saved_cmdlines; each record from
+ * its bounded-delay merge; lost() for its end-of-CPU drops; end with the
+ * per_cpu stats read at stop as cpustat).
  */
 #ifndef TM_EVOUT_H
 #define TM_EVOUT_H
@@ -31,7 +35,8 @@ struct tm_evout_buffer {
 /* What a source is; everything but tep may be empty. */
 struct tm_evout_info {
 	struct tep_handle		*tep;
-	int				ncpus;
+	int				ncpus;		/* the source's CPU count */
+	int				cpu_slots;	/* highest CPU of any buffer + 1 */
 	int				nbuffers;
 	const struct tm_evout_buffer	*buffers;
 	struct tm_blob			cmdlines;	/* saved_cmdlines text: "pid comm" lines */
@@ -53,7 +58,6 @@ struct tm_evout_ops {
 /* Every implementation embeds this first. */
 struct tm_evout {
 	const struct tm_evout_ops	*ops;
-	uint64_t			events;		/* records handed to event() */
 };
 
 /* Start: what the source is. */
@@ -65,7 +69,6 @@ static inline int tm_evout_begin(struct tm_evout *out, const struct tm_evout_inf
 /* One record, in timestamp order, with the loss before it in rec->missed. */
 static inline int tm_evout_event(struct tm_evout *out, const struct tm_event_rec *rec)
 {
-	out->events++;
 	return out->ops->event(out, rec);
 }
 
