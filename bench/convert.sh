@@ -52,6 +52,7 @@ measure_all() {
 		t[json]+="$(cut -d' ' -f1 "$WORK/time") "; r[json]+="$(cut -d' ' -f2 "$WORK/time") "
 	done
 	for name in report perfetto json; do
+		# shellcheck disable=SC2086 # the lists are space-separated numbers: split them
 		echo "$name $(printf '%s\n' ${t[$name]} | median) $(printf '%s\n' ${r[$name]} | sort -n | tail -n 1)"
 	done
 }
