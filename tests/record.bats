@@ -119,11 +119,21 @@ record_format() {
 	! grep -q '\[000\]' "$TM_TMP/tc.txt"
 }
 
+# Wait (at most 5 s) until pid $1 has exited: its sched_process_exit is then in
+# the buffer. It stays a zombie of the test shell, so kill -0 cannot tell.
+wait_zombie() {
+	local i
+	for ((i = 0; i < 500; i++)); do
+		[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" = Z ] && return 0
+		sleep 0.01
+	done
+}
+
 @test "record: -P PID traces only that pid's events" {
 	sleep 5 &
 	local other=$!
 	run "$TRACEMAP" record -q -P "$other" -e sched:sched_process_exit -o "$TM_TMP/p.dat" -- \
-		sh -c "/bin/true; kill $other"
+		bash -c "/bin/true; kill $other; $(declare -f wait_zombie); wait_zombie $other"
 	wait "$other" || true
 	tm_status 0
 	readable_by_trace_cmd "$TM_TMP/p.dat"
