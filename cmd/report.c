@@ -176,9 +176,9 @@ static int list_events(struct tep_handle *tep)
 static int print_stat(struct tm_dat *dat)
 {
 	struct tm_blob stats = tm_dat_cpustat(dat);
-	int cpu, ncpu = tm_dat_cpus(dat);
+	int cpu, ncpu = tm_dat_buffer_cpus(dat, 0);
 
-	printf("cpus=%d\n", ncpu);
+	printf("cpus=%d\n", tm_dat_cpus(dat));
 	printf("\nKernel buffer statistics:\n"
 	       "  Note: \"entries\" are the entries left in the kernel ring buffer and are not\n"
 	       "        recorded in the trace data. They should all be zero.\n\n");
@@ -186,6 +186,7 @@ static int print_stat(struct tm_dat *dat)
 		printf("%.*s\n", (int)stats.len, stats.data);
 	else
 		printf(" No stats in this file\n");
+	/* the top buffer's CPUs: none when a file holds instances only */
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		printf("CPU%d data recorded at offset=0x%llx\n", cpu,
 		       (unsigned long long)tm_dat_stat_offset(dat, cpu));

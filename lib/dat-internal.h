@@ -26,7 +26,7 @@
 struct dat_cpu {
 	int		cpu;
 	uint64_t	off;		/* first page, or the chunk count (compressed) */
-	uint64_t	size;		/* bytes after off (compressed: without the count) */
+	uint64_t	size;		/* bytes after off (compressed: chunks, count excluded) */
 	uint64_t	raw;		/* uncompressed bytes */
 	uint32_t	chunks;
 };
@@ -164,12 +164,20 @@ TM_HIDDEN int tm_dat_buffer_add(struct tm_dat *dat, const char *name, uint64_t w
 TM_HIDDEN int tm_dat_buffer_finish(struct tm_dat *dat, struct dat_buffer *b, uint64_t where);
 /*
  * Check a CPU blob against the file: raw pages (whole pages inside the file)
- * or a chunk stream (count, headers and payloads add up to size).
+ * or a chunk stream (count, headers and payloads add up to the size, which
+ * the walk normalises to the chunks' bytes) ending below limit.
  */
-TM_HIDDEN int tm_dat_check_blob(struct tm_dat *dat, struct dat_buffer *b, struct dat_cpu *c);
-/* Walk a chunk stream at off (the count) whose chunks take size bytes. */
-TM_HIDDEN int tm_dat_check_chunks(struct tm_dat *dat, uint64_t off, uint64_t size,
-				  uint32_t unit, const char *what, uint32_t *count, uint64_t *raw);
+TM_HIDDEN int tm_dat_check_blob(struct tm_dat *dat, struct dat_buffer *b, struct dat_cpu *c,
+				uint64_t limit);
+/*
+ * Walk a chunk stream at off (its u32 count) that the file says takes *size
+ * bytes, ending below limit: trace-cmd 3.1.x counted the chunks only, 3.2
+ * and later the count too (spec §4.6); either is accepted and *size becomes
+ * the chunks' bytes (count excluded).
+ */
+TM_HIDDEN int tm_dat_check_chunks(struct tm_dat *dat, uint64_t off, uint64_t *size,
+				  uint64_t limit, uint32_t unit, const char *what,
+				  uint32_t *count, uint64_t *raw);
 
 /* dat-access.c: one CPU's entry (entries sorted by CPU id), or NULL. */
 TM_HIDDEN const struct dat_cpu *tm_dat_find_cpu(const struct tm_dat *dat, int buf, int cpu);

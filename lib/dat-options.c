@@ -191,26 +191,37 @@ static int dat_check_chunk(struct tm_dat *dat, const char *what, uint32_t i, uin
 	return 0;
 }
 
-int tm_dat_check_chunks(struct tm_dat *dat, uint64_t off, uint64_t size, uint32_t unit,
-			const char *what, uint32_t *count, uint64_t *raw)
+/*
+ * Where a walk of the chunk stream at off may end: the 3.1.x reading of
+ * size (count excluded) when that fits below limit, else the 3.2+ one.
+ */
+static uint64_t dat_chunks_end(uint64_t off, uint64_t size, uint64_t limit)
+{
+	return size <= limit - off - 4 ? off + 4 + size : off + size;
+}
+
+int tm_dat_check_chunks(struct tm_dat *dat, uint64_t off, uint64_t *size, uint64_t limit,
+			uint32_t unit, const char *what, uint32_t *count, uint64_t *raw)
 {
 	uint64_t pos, end;
 	uint8_t hdr[TM_DAT_CHUNK_HDR_LEN];
 	uint32_t n, i, c, u;
 
-	if (!tm_dat_in_file(dat, off, 4) || !tm_dat_in_file(dat, off + 4, size))
+	if (limit > dat->size)
+		limit = dat->size;
+	if (off > limit || limit - off < 4 || *size > limit - off)
 		return tm_dat_err(dat, "%s at offset %llu: %llu bytes run past the end of the file "
 				  "(%llu bytes)", what, (unsigned long long)off,
-				  (unsigned long long)size + 4, (unsigned long long)dat->size);
+				  (unsigned long long)*size + 4, (unsigned long long)dat->size);
+	end = dat_chunks_end(off, *size, limit);
 	if (tm_dat_pread(dat, hdr, 4, off, what))
 		return -1;
 	n = tm_get32(hdr, dat->swap);
-	if (n > size / TM_DAT_CHUNK_HDR_LEN)
+	if (n > (end - off - 4) / TM_DAT_CHUNK_HDR_LEN)
 		return tm_dat_err(dat, "%s at offset %llu: %u chunks cannot fit in %llu bytes",
-				  what, (unsigned long long)off, n, (unsigned long long)size);
+				  what, (unsigned long long)off, n, (unsigned long long)*size);
 	*raw = 0;
 	pos = off + 4;
-	end = pos + size;
 	for (i = 0; i < n; i++) {
 		if (end - pos < TM_DAT_CHUNK_HDR_LEN)
 			return tm_dat_err(dat, "%s: chunk %u header at offset %llu runs past the "
@@ -228,15 +239,19 @@ int tm_dat_check_chunks(struct tm_dat *dat, uint64_t off, uint64_t size, uint32_
 		*raw += u;
 		pos += TM_DAT_CHUNK_HDR_LEN + c;
 	}
-	if (pos != end)
-		return tm_dat_err(dat, "%s at offset %llu: %u chunks take %llu bytes, the size "
-				  "says %llu", what, (unsigned long long)off, n,
-				  (unsigned long long)(pos - off - 4), (unsigned long long)size);
+	/* trace-cmd 3.1.x left the count out of the size, 3.2 and later count it */
+	if (pos - off - 4 != *size && pos - off != *size)
+		return tm_dat_err(dat, "%s at offset %llu: %u chunks take %llu bytes (%llu with "
+				  "their count), the size says %llu", what, (unsigned long long)off,
+				  n, (unsigned long long)(pos - off - 4),
+				  (unsigned long long)(pos - off), (unsigned long long)*size);
+	*size = pos - off - 4;
 	*count = n;
 	return 0;
 }
 
-int tm_dat_check_blob(struct tm_dat *dat, struct dat_buffer *b, struct dat_cpu *c)
+int tm_dat_check_blob(struct tm_dat *dat, struct dat_buffer *b, struct dat_cpu *c,
+		      uint64_t limit)
 {
 	char label[80], what[128];
 
@@ -247,8 +262,8 @@ int tm_dat_check_blob(struct tm_dat *dat, struct dat_buffer *b, struct dat_cpu *
 	if (!c->size)
 		return 0;
 	if (b->compressed)
-		return tm_dat_check_chunks(dat, c->off, c->size, b->page_size, what, &c->chunks,
-					   &c->raw);
+		return tm_dat_check_chunks(dat, c->off, &c->size, limit, b->page_size, what,
+					   &c->chunks, &c->raw);
 	if (!tm_dat_in_file(dat, c->off, c->size))
 		return tm_dat_err(dat, "%s at offset %llu: %llu bytes run past the end of the file "
 				  "(%llu bytes)", what, (unsigned long long)c->off,

@@ -136,7 +136,7 @@ static int dat_v6_flyrecord(struct tm_dat *dat, struct dat_buffer *b, uint64_t p
 		if (!size)
 			continue;
 		*c = (struct dat_cpu){ .cpu = i, .off = off, .size = size };
-		if (tm_dat_check_blob(dat, b, c))
+		if (tm_dat_check_blob(dat, b, c, dat->size))
 			return -1;
 		b->ncpu++;
 	}

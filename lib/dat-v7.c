@@ -161,8 +161,6 @@ static int dat_v7_buffer_cpus(struct tm_dat *dat, struct dat_buffer *b, struct d
 		return tm_fail(ENOMEM, "%s: BUFFER option", dat->name);
 	for (i = 0; i < count; i++) {
 		struct dat_cpu *c = &b->cpus[i];
-		uint64_t need;
-
 		if (tm_dat_rd_u32(rd, &cpu) || tm_dat_rd_u64(rd, &c->off) ||
 		    tm_dat_rd_u64(rd, &c->size))
 			return -1;
@@ -170,15 +168,15 @@ static int dat_v7_buffer_cpus(struct tm_dat *dat, struct dat_buffer *b, struct d
 			return tm_dat_rd_err(rd, "CPU id %u out of range", cpu);
 		c->cpu = (int)cpu;
 		b->ncpu++;
-		need = c->size + (b->compressed ? 4 : 0);
-		if (c->size && (c->off < body || c->off > end || need > end - c->off))
+		/* compressed: with or without the count (spec §4.6), the walk decides */
+		if (c->size && (c->off < body || c->off > end || c->size > end - c->off))
 			return tm_dat_err(dat, "%s CPU %u data at offset %llu: %llu bytes lie "
 					  "outside its section at offset %llu (%llu bytes)",
 					  tm_dat_buf_label(b, label, sizeof(label)), cpu,
-					  (unsigned long long)c->off, (unsigned long long)need,
+					  (unsigned long long)c->off, (unsigned long long)c->size,
 					  (unsigned long long)sec->off,
 					  (unsigned long long)sec->size);
-		if (tm_dat_check_blob(dat, b, c))
+		if (tm_dat_check_blob(dat, b, c, end))
 			return -1;
 	}
 	return tm_dat_buffer_finish(dat, b, rd->sec);
@@ -276,9 +274,9 @@ static int dat_v7_buffer_text(struct tm_dat *dat, const uint8_t *p, uint32_t len
 				   (unsigned long long)off);
 			goto out;
 		}
-		b->text_size -= 4;
-		if (tm_dat_check_chunks(dat, b->text_off, b->text_size, 1, "latency text",
-					&b->text_chunks, &off))
+		/* the section's size, like a CPU's, may or may not count the count */
+		if (tm_dat_check_chunks(dat, b->text_off, &b->text_size, dat->size, 1,
+					"latency text", &b->text_chunks, &off))
 			goto out;
 	}
 	ret = 0;

@@ -115,6 +115,17 @@ same_as_trace_cmd() {
 	done
 }
 
+@test "report --stat: files of trace-cmd 3.3.4/3.4 (size with the chunk count) match trace-cmd --stat" {
+	local f n=0
+	for f in "$FIXTURES"/upstream/*.dat; do
+		same_as_trace_cmd --stat -i "$f"
+		n=$((n + 1))
+	done
+	[ "$n" -eq 3 ]
+	# instances only: no top-level CPU lines
+	! grep -q '^CPU0 data recorded' "$TM_TMP/out"
+}
+
 @test "report -E: stored event list matches trace-cmd report -E" {
 	same_as_trace_cmd -E -i "$FIXTURES/sched-v7-zstd.dat"
 	[ "$(wc -l < "$TM_TMP/out")" -eq 44 ]
