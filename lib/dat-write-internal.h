@@ -24,7 +24,7 @@ struct tm_cpu_blob {
 	int		cpu;
 	struct tm_spool	*spool;
 	uint64_t	offset;		/* file offset of the blob (page aligned) */
-	uint64_t	size;		/* spool bytes (the BUFFER option's size) */
+	uint64_t	size;		/* spool bytes (v7 compressed: + the count's 4 stored) */
 	uint32_t	chunks;		/* compressed: chunk count written in front */
 };
 

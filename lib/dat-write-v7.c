@@ -116,7 +116,11 @@ static uint64_t tm_v7_place_blobs(struct tm_write_ctx *w, uint64_t data)
 	return data;
 }
 
-/* §4.6 BUFFER option for the top buffer (name ""). */
+/*
+ * §4.6 BUFFER option for the top buffer (name ""). A compressed CPU's size
+ * counts its 4-byte chunk count as trace-cmd >= 3.2 does; 3.1.x readers
+ * walk the chunks and do not mind.
+ */
 static void tm_v7_buffer_option(struct tm_write_ctx *w, struct tm_buf *b, uint64_t buf_off)
 {
 	struct tm_buf o = { 0 };
@@ -130,7 +134,7 @@ static void tm_v7_buffer_option(struct tm_write_ctx *w, struct tm_buf *b, uint64
 	for (i = 0; i < w->nblobs; i++) {
 		tm_buf_put32(&o, w->blobs[i].cpu);
 		tm_buf_put64(&o, w->blobs[i].offset);
-		tm_buf_put64(&o, w->blobs[i].size);
+		tm_buf_put64(&o, w->blobs[i].size + (w->compressed ? 4 : 0));
 	}
 	if (o.err)
 		b->err = o.err;

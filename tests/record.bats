@@ -47,6 +47,34 @@ record_format() {
 	no_spools
 }
 
+# Every CPU entry `trace-cmd dump --flyrecord` lists for a zstd file: its size is the
+# 4-byte chunk count plus each chunk's 8-byte header and payload, as trace-cmd >= 3.2
+# records it (spec §4.6); 3.1.x left the count out.
+sizes_count_the_chunk_count() {
+	local f=$1 cpu off size n pos i c
+	trace-cmd dump --flyrecord -i "$f" 2>/dev/null |
+		sed -n 's/^ *\([0-9]*\) \([0-9]*\)\t\([0-9]*\)\t\[id, data offset and size\]$/\1 \2 \3/p' \
+		>"$TM_TMP/fly"
+	[ -s "$TM_TMP/fly" ] || { echo "no CPU entries in dump --flyrecord" >&2; return 1; }
+	while read -r cpu off size; do
+		n=$(od -An -tu4 -j "$off" -N4 "$f" | tr -d ' ')
+		pos=$((off + 4))
+		for ((i = 0; i < n; i++)); do
+			c=$(od -An -tu4 -j "$pos" -N4 "$f" | tr -d ' ')
+			pos=$((pos + 8 + c))
+		done
+		[ $((pos - off)) -eq "$size" ] ||
+			{ echo "cpu $cpu: size $size, its $n chunks end at +$((pos - off))" >&2; return 1; }
+	done <"$TM_TMP/fly"
+}
+
+@test "record: zstd CPU sizes count the chunk count (trace-cmd >= 3.2) and trace-cmd 3.1.6 reads them" {
+	record_format
+	sizes_count_the_chunk_count "$TM_TMP/f.dat"
+	record_format --file-version 7 --compression zstd --subbuf-size 8
+	sizes_count_the_chunk_count "$TM_TMP/f.dat"
+}
+
 @test "record: v7 zstd files (mmap and read(), 4 and 8 KiB sub-buffers) are read by trace-cmd" {
 	record_format
 	[[ "$output" == *"cpu0: mmap path"* ]]

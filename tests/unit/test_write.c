@@ -637,3 +637,54 @@ TM_TEST(write_roundtrip_through_tm_dat_reader)
 	free(dir);
 	tm_meta_free(meta);
 }
+
+/* The size a v7 BUFFER option stores for a CPU at off: its entry is u32 cpu, u64 off, u64 size. */
+static bool stored_cpu_size(const uint8_t *file, size_t len, int cpu, uint64_t off,
+			    uint64_t *size)
+{
+	uint8_t key[12];
+	uint32_t id = (uint32_t)cpu;
+	size_t i;
+
+	memcpy(key, &id, 4);
+	memcpy(key + 4, &off, 8);
+	for (i = 0; i + sizeof(key) + 8 <= len; i++) {
+		if (!memcmp(file + i, key, sizeof(key))) {
+			memcpy(size, file + i + sizeof(key), 8);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* trace-cmd >= 3.2 counts the chunk count in a compressed CPU's size (spec §4.6): so do we. */
+TM_TEST(write_v7_zstd_size_counts_the_chunk_count)
+{
+	struct tm_meta *meta = fixture_meta(t, 'A');
+	char *dir = scratch_dir(), out[4096];
+	const struct dat_cpu *c;
+	struct tm_dat *dat = NULL;
+	uint8_t *file = NULL;
+	uint64_t stored = 0;
+	size_t len;
+	int cpu;
+
+	TM_REQUIRE(meta && dir);
+	if (!write_fixture(t, dir, meta, 'A', 7, TM_COMPRESS_ZSTD, 2, false, out, sizeof(out))) {
+		dat = tm_dat_open(out);
+		file = (uint8_t *)tm_read_file(out, &len);
+	}
+	TM_CHECK(dat && file);
+	for (cpu = 0; dat && file && cpu < NCPUS; cpu++) {
+		c = tm_dat_find_cpu(dat, 0, cpu);
+		TM_REQUIRE(c && c->chunks > 1);
+		/* the reader's size is the chunks' bytes, read back from the headers */
+		TM_CHECK(stored_cpu_size(file, len, cpu, c->off, &stored));
+		TM_CHECK_INT(stored, c->size + 4);
+	}
+	free(file);
+	tm_dat_close(dat);
+	scratch_remove(dir);
+	free(dir);
+	tm_meta_free(meta);
+}
