@@ -6,6 +6,8 @@
 #include <argp.h>
 #include <stdbool.h>
 
+#include "tm-events.h"
+
 /* Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 events lost (--fail-on-loss). */
 enum {
 	TM_EXIT_OK	= 0,
@@ -31,5 +33,7 @@ int tm_cmd_fail(const char *sub);
 bool tm_parse_long(const char *s, long min, long max, long *out);
 /* tm_parse_long() of an option argument, or argp_error() "bad <what> '<s>' (expected min-max)". */
 long tm_arg_long(struct argp_state *state, const char *what, const char *s, long min, long max);
+/* --compat VERSION: 3.1 (3.1.6's text) or 3.4 (also 3.2, 3.3: current), else argp_error(). */
+enum tm_text_compat tm_arg_compat(struct argp_state *state, const char *s);
 
 #endif /* TM_CMD_H */

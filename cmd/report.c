@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* report.c - `tracemap report`: print a trace.dat file like `trace-cmd report` 3.1.6. */
+/*
+ * report.c - `tracemap report`: print a trace.dat file like `trace-cmd report`
+ * 3.2-3.4 (the default) or 3.1.6 (--compat=3.1).
+ */
 #include <argp.h>
 #include <errno.h>
 #include <stdio.h>
@@ -47,6 +50,7 @@ enum {
 	OPT_FIRST,
 	OPT_LAST,
 	OPT_JSON,
+	OPT_COMPAT,
 };
 
 static const struct argp_option options[] = {
@@ -66,12 +70,17 @@ static const struct argp_option options[] = {
 	{ "first-event", OPT_FIRST, NULL, 0, "Print the time of the first event of each CPU", 0 },
 	{ "last-event", OPT_LAST, NULL, 0, "Print the time of the last event of each CPU", 0 },
 	{ "json", OPT_JSON, NULL, 0,
-	  "One JSON object per event: timestamp_ns, cpu, pid, comm, event, system, fields", 0 },
+	  "One JSON object per event: timestamp_ns, cpu, pid, comm, event, system, latency, fields",
+	  0 },
+	{ "compat", OPT_COMPAT, "VERSION", 0,
+	  "Print the text of trace-cmd VERSION: 3.4 (default; also 3.2, 3.3) or 3.1 (3.1.6, no "
+	  "latency column, its plugin's task-state letters)", 0 },
 	{ 0 }
 };
 
 static const char doc[] =
-	"Print the events of a trace.dat file exactly as `trace-cmd report` prints them.\v"
+	"Print the events of a trace.dat file exactly as `trace-cmd report` prints them: "
+	"current trace-cmd (3.2-3.4) by default, Debian 12's 3.1.6 with --compat=3.1.\v"
 	"Reads files written by tracemap and trace-cmd (versions 6 and 7, uncompressed or zstd).\n"
 	"\nExamples:\n"
 	"  tracemap report trace.dat\n"
@@ -127,6 +136,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'E': o->mode = MODE_LIST_EVENTS; return 0;
 	case OPT_STAT: o->mode = MODE_STAT; return 0;
 	case OPT_JSON: o->print.json = true; return 0;
+	case OPT_COMPAT: o->print.compat = tm_arg_compat(state, arg); return 0;
 	case OPT_FIRST: o->first_event = true; o->mode = MODE_FIRST_LAST; return 0;
 	case OPT_LAST: o->last_event = true; o->mode = MODE_FIRST_LAST; return 0;
 	case OPT_CPU:

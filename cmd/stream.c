@@ -25,11 +25,13 @@
 
 enum {
 	OPT_JSON = 0x100,
+	OPT_COMPAT,
 };
 
 struct stream_opts {
 	struct capture_opts	cap;
 	bool			json;
+	enum tm_text_compat	compat;
 };
 
 struct stream {
@@ -46,6 +48,8 @@ struct stream {
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Output:", 3 },
 	{ "json", OPT_JSON, NULL, 0, "one JSON object per event and line", 3 },
+	{ "compat", OPT_COMPAT, "VERSION", 0, "lines as trace-cmd VERSION's report prints them: "
+	  "3.4 (default) or 3.1", 3 },
 	{ 0 }
 };
 
@@ -66,12 +70,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct stream_opts *o = state->input;
 
-	(void)arg;
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->cap;
 		break;
 	case OPT_JSON: o->json = true; break;
+	case OPT_COMPAT: o->compat = tm_arg_compat(state, arg); break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -102,7 +106,7 @@ static int setup_stdout(void)
 static int open_decoder(struct stream *s)
 {
 	const char *tracefs = tm_session_tracefs(s->cap.sess);
-	struct tm_print_opts po = { .json = s->o->json };
+	struct tm_print_opts po = { .json = s->o->json, .compat = s->o->compat };
 	struct tm_live_opts lo = {
 		.ncpus = s->cap.ncpus,
 		.cpus = s->cap.cpus,

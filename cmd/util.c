@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "tracemap.h"
@@ -32,6 +33,20 @@ long tm_arg_long(struct argp_state *state, const char *what, const char *s, long
 	if (!tm_parse_long(s, min, max, &v))
 		argp_error(state, "bad %s '%s' (expected %ld-%ld)", what, s, min, max);
 	return v;
+}
+
+enum tm_text_compat tm_arg_compat(struct argp_state *state, const char *s)
+{
+	static const char *const current[] = { "3.2", "3.3", "3.4", "current" };
+	size_t i;
+
+	if (!strcmp(s, "3.1") || !strcmp(s, "3.1.6"))
+		return TM_TEXT_TC31;
+	for (i = 0; i < sizeof(current) / sizeof(current[0]); i++)
+		if (!strcmp(s, current[i]))
+			return TM_TEXT_CURRENT;
+	argp_error(state, "bad --compat '%s' (expected 3.1 or 3.4)", s);
+	return TM_TEXT_CURRENT;
 }
 
 bool tm_parse_long(const char *s, long min, long max, long *out)

@@ -59,13 +59,13 @@ _tracemap_fallback_options()
 		echo "ARG -e -f -o -b --subbuf-size -C -M -P -O --wakeup-percent --file-version" \
 		     "--compression --compression-level --duration" ;;
 	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -q --first-event --last-event" \
-		     "--json --help"
-		echo "ARG -i --cpu -F --first-event --last-event" ;;
+		     "--json --compat --help"
+		echo "ARG -i --cpu -F --first-event --last-event --compat" ;;
 	convert) echo "ALL -i -o --to -N --help"
 		echo "ARG -i -o --to" ;;
 	stream)	echo "ALL -e -f -b --subbuf-size -C -M -P -F -c -O --wakeup-percent -q -v" \
-		     "--no-mmap --duration --json --help"
-		echo "ARG -e -f -b --subbuf-size -C -M -P -O --wakeup-percent --duration" ;;
+		     "--no-mmap --duration --json --compat --help"
+		echo "ARG -e -f -b --subbuf-size -C -M -P -O --wakeup-percent --duration --compat" ;;
 	list)	echo "ALL -e -s -c -t -o -F -B --help"
 		echo "ARG -F -B" ;;
 	reset)	echo "ALL -s --stale --help"
@@ -159,6 +159,8 @@ _tracemap_option_value()
 		_tracemap_reply "$cur" "zstd none" ;;
 	*:--file-version)
 		_tracemap_reply "$cur" "6 7" ;;
+	*:--compat)
+		_tracemap_reply "$cur" "3.4 3.1" ;;
 	convert:--to)
 		_tracemap_reply "$cur" "perfetto json" ;;
 	report:-i|report:--input|record:-o|record:--output|convert:-i|convert:--input|convert:-o|convert:--output)

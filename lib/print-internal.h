@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * print-internal.h - what the printer (print.c) takes from its neighbours:
- * the JSON form of a record (print-json.c) and the task-name generation of
- * the events handle (events.c). Private to the library.
+ * the JSON form of a record (print-json.c), the latency flags
+ * (print-latency.c), current trace-cmd's sched_switch text (print-states.c)
+ * and the task-name generation of the events handle (events.c). Private to
+ * the library.
  */
 #ifndef TM_PRINT_INTERNAL_H
 #define TM_PRINT_INTERNAL_H
@@ -14,7 +16,9 @@
 #include "internal.h"
 #include "tm-events.h"
 
+struct tep_event;
 struct tep_handle;
+struct tep_record;
 struct trace_seq;
 
 /* One record as one JSON object (no newline) into s; comm names its task. */
@@ -22,11 +26,35 @@ TM_HIDDEN void tm_json_event(struct tep_handle *tep, struct trace_seq *s,
 			     const struct tm_event_rec *rec, const char *comm,
 			     const char *buffer_name);
 /* The fields of a record of event ev as one JSON object ({} for NULL ev). */
-struct tep_event;
 TM_HIDDEN void tm_json_fields(struct tep_handle *tep, struct trace_seq *s,
 			      const struct tep_event *ev, const void *data, uint32_t size);
 /* A JSON string of the bytes up to the first NUL or n (bad UTF-8 escaped). */
 TM_HIDDEN void tm_json_str(struct trace_seq *s, const char *str, size_t n);
+
+/* ---- print-latency.c: the latency flags column, cached per flags/preempt-count pair ---- */
+struct tm_latency;
+
+/* NULL with ENOMEM. */
+TM_HIDDEN struct tm_latency *tm_latency_new(struct tep_handle *tep);
+TM_HIDDEN void tm_latency_free(struct tm_latency *l);
+/* libtraceevent's latency text of r ("d..2."), valid until the next call; known: r's event is. */
+TM_HIDDEN const char *tm_latency_text(struct tm_latency *l, struct tep_record *r, bool known,
+				      size_t *len);
+/* ",\"latency\":{irqs_off, need_resched, hardirq, softirq, preempt_depth, migrate_disable}". */
+TM_HIDDEN void tm_latency_json(struct tep_handle *tep, struct trace_seq *s,
+			       struct tep_record *r);
+
+/* ---- print-states.c: sched_switch as trace-cmd >= 3.2 prints it ---- */
+
+/*
+ * The prev_state letters of ev's __print_flags table, by bit (malloc'd), or
+ * NULL: not sched_switch, no plugin handler to replace (-N), no table.
+ */
+TM_HIDDEN char *tm_sched_states(const struct tep_event *ev);
+/* The plugin's "comm:pid [prio] S ==> comm:pid [prio]" with these letters (registers comms). */
+TM_HIDDEN void tm_sched_switch_text(struct trace_seq *s, struct tep_event *ev,
+				    const char *states, struct tep_record *r);
+
 /* A counter tm_events_reload_cmdlines() bumps when it renamed a task; valid while ev lives. */
 TM_HIDDEN const uint64_t *tm_events_names_gen(const struct tm_events *ev);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * print-json.c - one record as one JSON object: timestamp_ns, cpu, pid, comm,
- * event, system, [buffer], [missed], and "fields" by name with native types
+ * event, system, [buffer], [missed], latency (the flags of report -l, as
+ * booleans and depths) and "fields" by name with native types
  * (integers as numbers, char arrays and strings as strings, other arrays as
  * arrays of numbers).
  */
@@ -175,6 +176,7 @@ void tm_json_event(struct tep_handle *tep, struct trace_seq *s, const struct tm_
 	}
 	if (rec->missed)
 		trace_seq_printf(s, ",\"missed\":%lld", (long long)rec->missed);
+	tm_latency_json(tep, s, &r);
 	trace_seq_puts(s, ",\"fields\":");
 	tm_json_fields(tep, s, ev, rec->data, rec->size);
 	trace_seq_putc(s, '}');

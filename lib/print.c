@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * print.c - one record as a line of text exactly like `trace-cmd report`
- * 3.1.6 prints it (spec Appendix A), or as JSON (print-json.c). The event
- * text comes from a compiled format (print-fast.c, print-sched.c) once it
- * has matched libtraceevent's on the event's first records, else from
- * libtraceevent; the task, CPU, time and name columns are formatted here
- * without printf. Output collects in one buffer written in large pieces.
+ * prints it (spec Appendix A): current trace-cmd's (3.2-3.4: a latency
+ * column, print-latency.c, and sched_switch states from the format,
+ * print-states.c) or 3.1.6's; or as JSON (print-json.c). The event text
+ * comes from a compiled format (print-fast.c, print-sched.c) once it has
+ * matched the reference text (libtraceevent's, or print-states.c's) on the
+ * event's first records; the task, CPU, time and name columns are formatted
+ * here without printf. Output collects in one buffer written in large pieces.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -39,6 +41,7 @@ struct fast_slot {
 	struct tep_event	*ev;
 	char			*head;		/* " name: " padded to the name column */
 	unsigned int		head_len;
+	char			*states;	/* sched_switch of current trace-cmd: its letters */
 };
 
 #define TM_COMM_CACHE	1024
@@ -74,6 +77,7 @@ struct tm_printer {
 	uint64_t		names_seen;	/* *names_gen when comm_gen last followed it */
 	struct tm_fastbuf	obuf;		/* output not yet handed to out */
 	bool			swap;		/* file byte order differs from ours */
+	struct tm_latency	*lat;		/* the latency column of current trace-cmd */
 };
 
 /* trace-cmd prints seconds for these clocks and raw counts for the others. */
@@ -97,6 +101,7 @@ struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_pr
 {
 	struct tep_handle *tep = tm_events_tep(ev);
 	struct tm_printer *p = calloc(1, sizeof(*p));
+	bool want_lat = !opts->json && opts->compat == TM_TEXT_CURRENT;
 
 	if (!p) {
 		tm_fail(ENOMEM, "printer");
@@ -115,7 +120,10 @@ struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_pr
 	p->names_seen = *p->names_gen;
 	p->slots = calloc(TM_EVENT_IDS, sizeof(*p->slots));
 	p->comms = calloc(TM_COMM_CACHE, sizeof(*p->comms));
-	if (!p->slots || !p->comms) {
+	if (want_lat)
+		p->lat = tm_latency_new(tep);
+	if (!p->slots || !p->comms || (want_lat && !p->lat)) {
+		tm_latency_free(p->lat);
 		free(p->slots);
 		free(p->comms);
 		free(p);
@@ -138,7 +146,9 @@ void tm_printer_free(struct tm_printer *p)
 	for (i = 0; i < TM_EVENT_IDS; i++) {
 		tm_fastfmt_free(p->slots[i].fmt);
 		free(p->slots[i].head);
+		free(p->slots[i].states);
 	}
+	tm_latency_free(p->lat);
 	free(p->slots);
 	free(p->comms);
 	tm_printer_flush(p);
@@ -299,6 +309,8 @@ static struct fast_slot *find_slot(struct tm_printer *p, const struct tep_record
 		return slot;
 	slot->known = true;
 	slot->ev = tep_find_event(p->tep, id);
+	if (slot->ev && p->opts.compat == TM_TEXT_CURRENT && !p->opts.raw)
+		slot->states = tm_sched_states(slot->ev);
 	len = slot->ev ? strnlen(slot->ev->name, 256) : 0;
 	/* " name: " and blanks up to TM_NAME_COLS, with room for word copies */
 	h = malloc(len + TM_NAME_COLS + 16);
@@ -348,6 +360,31 @@ static char *put_task(struct tm_printer *p, char *o, int pid)
 		c->gen = p->comm_gen;
 	}
 	return o;
+}
+
+/* At most this much of a latency text that libtraceevent made long ("[UNKNOWN EVENT]"). */
+#define TM_LAT_MAX	32
+
+/* After the task: " [001]" (3.1.6), " [001] d..2." (current trace-cmd). */
+static char *put_cpu_flags(struct tm_printer *p, char *o, struct tep_record *r,
+			   const struct fast_slot *slot)
+{
+	const char *lat;
+	size_t len;
+
+	*o++ = ' ';
+	*o++ = '[';
+	o = r->cpu >= 0 && r->cpu < 1000 ? put_zeroed(o, (uint64_t)r->cpu, 3)
+					 : put_int(o, r->cpu, 3);
+	*o++ = ']';
+	if (!p->lat)
+		return o;
+	*o++ = ' ';
+	lat = tm_latency_text(p->lat, r, slot->ev != NULL, &len);
+	if (len > TM_LAT_MAX)
+		len = TM_LAT_MAX;
+	memcpy(o, lat, len);
+	return o + len;
 }
 
 #define TM_OBUF_FLUSH	(256 * 1024)
@@ -420,12 +457,19 @@ static int print_json(struct tm_printer *p, struct tep_record *r,
 	return end_record(p);
 }
 
-/* libtraceevent's text for the event into p->seq (plugins may register comms). */
-static void tep_info(struct tm_printer *p, struct tep_record *r)
+/*
+ * The reference text of the event into p->seq: libtraceevent's, or for
+ * current trace-cmd's sched_switch print-states.c's (both may register comms).
+ */
+static void tep_info(struct tm_printer *p, struct tep_record *r, const struct fast_slot *slot)
 {
 	p->comm_gen++;
 	trace_seq_reset(&p->seq);
-	tep_print_event(p->tep, &p->seq, r, "%s", p->opts.raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	if (slot->states)
+		tm_sched_switch_text(&p->seq, slot->ev, slot->states, r);
+	else
+		tep_print_event(p->tep, &p->seq, r, "%s",
+				p->opts.raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 }
 
 /* trace-cmd drops one trailing newline, then ends the line: keep it instead. */
@@ -463,13 +507,13 @@ static int fast_info(struct tm_printer *p, struct tep_record *r, struct fast_slo
 	if (f->ops->render(f, &p->obuf, r->data, (uint32_t)r->size)) {
 		/* libtraceevent prints this one; the format may learn from it */
 		p->obuf.len = start;
-		tep_info(p, r);
+		tep_info(p, r, slot);
 		if (f->ops->learn)
 			f->ops->learn(f, r->data, (uint32_t)r->size, p->seq.buffer, p->seq.len);
 		return put_info(p, p->seq.buffer, p->seq.len) ? -1 : 1;
 	}
 	if (slot->state == FAST_CHECKING) {
-		tep_info(p, r);
+		tep_info(p, r, slot);
 		if (p->seq.len != p->obuf.len - start ||
 		    memcmp(p->seq.buffer, p->obuf.buf + start, p->seq.len)) {
 			slot->state = FAST_OFF;
@@ -490,7 +534,7 @@ static int print_info(struct tm_printer *p, struct tep_record *r, struct fast_sl
 
 	if (ret)
 		return ret < 0 ? -1 : 0;
-	tep_info(p, r);
+	tep_info(p, r, slot);
 	return put_info(p, p->seq.buffer, p->seq.len);
 }
 
@@ -520,15 +564,11 @@ int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
 	o = put_prefix(p, o, rec->buffer);
 	if (rec->missed)
 		o = put_dropped(o, rec);
+	slot = find_slot(p, &r);
 	o = put_task(p, o, tep_data_pid(p->tep, &r));
-	*o++ = ' ';
-	*o++ = '[';
-	o = rec->cpu >= 0 && rec->cpu < 1000 ? put_zeroed(o, (uint64_t)rec->cpu, 3)
-					     : put_int(o, rec->cpu, 3);
-	*o++ = ']';
+	o = put_cpu_flags(p, o, &r, slot);
 	o = put_time(p, o, rec->buffer, rec->ts);
 	*o++ = ':';
-	slot = find_slot(p, &r);
 	o = put_head(o, slot);
 	p->obuf.len += (size_t)(o - line);
 	if (print_info(p, &r, slot))

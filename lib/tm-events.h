@@ -100,11 +100,18 @@ void tm_merge_free(struct tm_merge *m);
 
 /* ---- print.c / print-json.c: text like trace-cmd report, or JSON lines ---- */
 
+/* Whose text to print: the zero value is current trace-cmd's. */
+enum tm_text_compat {
+	TM_TEXT_CURRENT,	/* trace-cmd 3.2-3.4: latency column, prev_state letters of the format */
+	TM_TEXT_TC31,		/* trace-cmd 3.1.6 (Debian 12) with its libtraceevent 1.7 plugins */
+};
+
 struct tm_print_opts {
-	bool	nsec;		/* -t: all nine decimals */
-	bool	raw;		/* -R: field=value of every field */
-	bool	json;		/* one JSON object per line */
-	bool	tep_only;	/* no compiled formats: every text from libtraceevent (tests) */
+	bool			nsec;		/* -t: all nine decimals */
+	bool			raw;		/* -R: field=value of every field */
+	bool			json;		/* one JSON object per line */
+	bool			tep_only;	/* no compiled formats: libtraceevent's text (tests) */
+	enum tm_text_compat	compat;
 };
 
 struct tm_printer;

@@ -68,6 +68,12 @@ subcommands() {
 	[ "$REPLY_SORTED" = "--json" ]
 	complete_words stream --no-m
 	[ "$REPLY_SORTED" = "--no-mmap" ]
+	complete_words report --comp
+	[ "$REPLY_SORTED" = "--compat" ]
+	complete_words report --compat ""
+	[ "$REPLY_SORTED" = "$(sorted 3.1 3.4)" ]
+	complete_words stream --compat 3.
+	[ "$REPLY_SORTED" = "$(sorted 3.1 3.4)" ]
 }
 
 @test "completion: list -F completes event names from the kernel, qualified and bare" {

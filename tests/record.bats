@@ -68,7 +68,7 @@ sizes_count_the_chunk_count() {
 	done <"$TM_TMP/fly"
 }
 
-@test "record: zstd CPU sizes count the chunk count (trace-cmd >= 3.2) and trace-cmd 3.1.6 reads them" {
+@test "record: zstd CPU sizes count the chunk count (as trace-cmd >= 3.2), 3.1.6 reads them" {
 	record_format
 	sizes_count_the_chunk_count "$TM_TMP/f.dat"
 	record_format --file-version 7 --compression zstd --subbuf-size 8
@@ -98,14 +98,14 @@ sizes_count_the_chunk_count() {
 	record_format --file-version 6 --no-mmap --subbuf-size 8
 }
 
-@test "record: tracemap report prints exactly what trace-cmd report prints" {
+@test "record: tracemap report --compat=3.1 prints exactly what trace-cmd report (3.1.6) prints" {
 	local v
 	for v in "--file-version 6" "--compression none" "--compression zstd"; do
 		# shellcheck disable=SC2086
 		run "$TRACEMAP" record -q -e sched $v -o "$TM_TMP/r.dat" -- sleep 0.2
 		tm_status 0
 		trace-cmd report -i "$TM_TMP/r.dat" >"$TM_TMP/tc.txt"
-		run "$TRACEMAP" report "$TM_TMP/r.dat"
+		run "$TRACEMAP" report --compat=3.1 "$TM_TMP/r.dat"
 		tm_status 0
 		diff <(echo "$output") "$TM_TMP/tc.txt"
 	done

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# report.bats - `tracemap report` prints exactly what `trace-cmd report` 3.1.6 prints
-# for the fixtures (stored reports, or trace-cmd run now for the other flags). No kernel.
+# report.bats - `tracemap report` prints exactly what `trace-cmd report` prints for the
+# fixtures: 3.4's text by default (stored in tc34/), 3.1.6's with --compat=3.1 (stored
+# beside each fixture, or trace-cmd 3.1.6 run now for the other flags). No kernel.
 
 load helpers
 
@@ -29,40 +30,88 @@ same_as() {
 	cmp -s "$expected" "$TM_TMP/out"
 }
 
-# Compare with trace-cmd report run now with the same flags.
+# Compare with the installed trace-cmd (3.1.6) run now with the same flags.
 same_as_trace_cmd() {
 	need_trace_cmd
 	trace-cmd report "$@" > "$TM_TMP/expected" 2>/dev/null
-	same_as "$TM_TMP/expected" "$@"
+	same_as "$TM_TMP/expected" --compat=3.1 "$@"
 }
 
-@test "report: every fixture prints byte-identical to its stored trace-cmd report" {
+# Every fixture: the top-level ones (trace-cmd 3.1.6 wrote them) and upstream/ (3.4, 3.3.4).
+all_fixtures() {
+	ls "$FIXTURES"/*.dat "$FIXTURES"/upstream/*.dat
+}
+
+# The stored report of fixture $1 for flag $2 ("", -N, -t) by trace-cmd $3 (3.1 or 3.4).
+stored_report() {
+	local f=${1%.dat} suffix=.report.txt
+	[ "$2" = -N ] && suffix=.report-noplugins.txt
+	[ "$2" = -t ] && suffix=.report-t.txt
+	if [ "$3" = 3.4 ]; then
+		echo "$(dirname "$f")/tc34/$(basename "$f")$suffix"
+	else
+		echo "$f$suffix"
+	fi
+}
+
+@test "report: every fixture, top level and upstream/, prints 3.4's text (default, -N, -t)" {
+	local f flag n=0
+	for f in $(all_fixtures); do
+		for flag in "" -N -t; do
+			# shellcheck disable=SC2086
+			same_as "$(stored_report "$f" "$flag" 3.4)" $flag -i "$f"
+			n=$((n + 1))
+		done
+	done
+	[ "$n" -eq 45 ]
+	# the two differences from 3.1.6: the latency column, the format's state letters
+	"$TRACEMAP" report -i "$FIXTURES/lost-v6.dat" > "$TM_TMP/out"
+	grep -q '^ *true-10641 \[001\] d\.\.2\.  1416\.127483: sched_switch: .* Z ==> ' "$TM_TMP/out"
+}
+
+@test "report --compat=3.1: every fixture prints byte-identical to its stored trace-cmd report" {
 	local f n=0
-	for f in "$FIXTURES"/*.dat; do
-		same_as "${f%.dat}.report.txt" -i "$f"
+	for f in $(all_fixtures); do
+		same_as "$(stored_report "$f" "" 3.1)" --compat=3.1 -i "$f"
 		n=$((n + 1))
 	done
-	[ "$n" -ge 12 ]
+	[ "$n" -eq 15 ]
+	# files of trace-cmd >= 3.2 (sizes with the chunk count) included, 3.1.6's letters
+	"$TRACEMAP" report --compat=3.1 -i "$FIXTURES/upstream/tc34-two-buffers.dat" > "$TM_TMP/out"
+	[ "$(grep -c '^tmA: ' "$TM_TMP/out")" -gt 100 ]
+	"$TRACEMAP" report --compat=3.1 -i "$FIXTURES/lost-v6.dat" > "$TM_TMP/out"
+	grep -q '^ *true-10641 \[001\]  1416\.127483: sched_switch: .* X ==> ' "$TM_TMP/out"
 }
 
-@test "report -N: every fixture matches trace-cmd report -N (no plugins)" {
+@test "report -N --compat=3.1: every fixture matches trace-cmd report -N (no plugins)" {
 	local f
-	for f in "$FIXTURES"/*.dat; do
-		same_as "${f%.dat}.report-noplugins.txt" -N -i "$f"
+	for f in $(all_fixtures); do
+		same_as "$(stored_report "$f" -N 3.1)" --compat=3.1 -N -i "$f"
 	done
 }
 
 @test "report: a bare FILE argument reads that file" {
-	same_as "$FIXTURES/sched-v6.report.txt" "$FIXTURES/sched-v6.dat"
+	same_as "$FIXTURES/sched-v6.report.txt" --compat=3.1 "$FIXTURES/sched-v6.dat"
+	same_as "$FIXTURES/tc34/sched-v6.report.txt" "$FIXTURES/sched-v6.dat"
 }
 
-@test "report -t: full nanosecond timestamps match trace-cmd report -t" {
+@test "report -t --compat=3.1: full nanosecond timestamps match trace-cmd report -t" {
 	local f
-	for f in "$FIXTURES"/sched-v7-zstd.dat "$FIXTURES"/lost-v6.dat "$FIXTURES"/multi-v7-zstd.dat; do
+	for f in "$FIXTURES"/*.dat; do
 		same_as_trace_cmd -t -i "$f"
 	done
 	grep -q '1415\.676456[0-9]\{3\}: sched_process_fork' "$TM_TMP/out" ||
 		grep -q '\.[0-9]\{9\}: ' "$TM_TMP/out"
+	for f in "$FIXTURES"/upstream/*.dat; do
+		same_as "$(stored_report "$f" -t 3.1)" --compat=3.1 -t -i "$f"
+	done
+}
+
+@test "report --compat: other values are a usage error" {
+	run "$TRACEMAP" report --compat=3.0 -i "$FIXTURES/sched-v7.dat"
+	tm_status 2
+	[[ "$output" == *"bad --compat '3.0' (expected 3.1 or 3.4)"* ]]
+	same_as "$FIXTURES/tc34/lost-v6.report.txt" --compat=3.4 -i "$FIXTURES/lost-v6.dat"
 }
 
 @test "report --cpu: CPU lists select the same events as trace-cmd --cpu" {
@@ -87,7 +136,8 @@ same_as_trace_cmd() {
 @test "report -F on a file with an instance: the report's lines of that event, in order" {
 	# trace-cmd 3.1.6 crashes here (-F with instances), so compare with the full report.
 	# Task names may differ: the sched_switch plugin registers comms as it formats.
-	"$TRACEMAP" report -F sched_switch -i "$FIXTURES/multi-v7-zstd.dat" > "$TM_TMP/out"
+	"$TRACEMAP" report --compat=3.1 -F sched_switch -i "$FIXTURES/multi-v7-zstd.dat" \
+		> "$TM_TMP/out"
 	grep -E '\] +[0-9]+\.[0-9]+: sched_switch: ' "$FIXTURES/multi-v7-zstd.report.txt" \
 		> "$TM_TMP/expected"
 	[ "$(wc -l < "$TM_TMP/expected")" -gt 100 ]
@@ -115,7 +165,7 @@ same_as_trace_cmd() {
 	done
 }
 
-@test "report --stat: files of trace-cmd 3.3.4/3.4 (size with the chunk count) match trace-cmd --stat" {
+@test "report --stat: files of trace-cmd 3.3.4 and 3.4 (sizes count the count) match --stat" {
 	local f n=0
 	for f in "$FIXTURES"/upstream/*.dat; do
 		same_as_trace_cmd --stat -i "$f"
@@ -143,7 +193,7 @@ same_as_trace_cmd() {
 }
 
 @test "report -q: output unchanged" {
-	same_as "$FIXTURES/lost-v6.report.txt" -q -i "$FIXTURES/lost-v6.dat"
+	same_as "$FIXTURES/lost-v6.report.txt" --compat=3.1 -q -i "$FIXTURES/lost-v6.dat"
 }
 
 @test "report --json: one valid object per event with the report's values" {
@@ -167,6 +217,36 @@ same_as_trace_cmd() {
 	[ "$(jq -r 'select(.buffer == "fmtspec") | .buffer' "$TM_TMP/json" | wc -l)" -eq \
 	  "$(grep -c '^fmtspec: ' "$FIXTURES/multi-v6.report.txt")" ]
 	[ "$(jq -r 'select(.missed) | .missed' "$TM_TMP/json" | tr '\n' ' ')" = "1235 -1 " ]
+}
+
+# The latency column rebuilt from --json's latency fields, one line per event.
+json_latency_column() {
+	jq -r '.latency | (if .irqs_off then "d" else "." end) +
+		(if .need_resched then "N" else "." end) +
+		(if .hardirq and .softirq then "H" elif .hardirq then "h"
+		 elif .softirq then "s" else "." end) +
+		(if .preempt_depth > 0 then "0123456789abcdef"[.preempt_depth:.preempt_depth + 1]
+		 else "." end) +
+		(if .migrate_disable > 0 then
+			"0123456789abcdef"[.migrate_disable:.migrate_disable + 1] else "." end)'
+}
+
+@test "report --json: latency fields say what 3.4's flags column says, upstream files too" {
+	local f
+	for f in "$FIXTURES"/sched-v7-zstd.dat "$FIXTURES"/multi-v6.dat \
+		 "$FIXTURES"/upstream/*.dat; do
+		"$TRACEMAP" report --json -i "$f" > "$TM_TMP/json"
+		json_latency_column < "$TM_TMP/json" > "$TM_TMP/flags"
+		sed -nE 's/^.*\[[0-9]{3}\] (.....)  .*$/\1/p' "$(stored_report "$f" "" 3.4)" \
+			> "$TM_TMP/expected"
+		[ "$(wc -l < "$TM_TMP/expected")" -gt 500 ]
+		diff -u "$TM_TMP/expected" "$TM_TMP/flags" | head -n 20 >&2
+		cmp -s "$TM_TMP/expected" "$TM_TMP/flags"
+	done
+	# the data have set flags: irqs off, need-resched, hardirq, preempt depth
+	"$TRACEMAP" report --json -i "$FIXTURES/upstream/tc34-v7-zstd.dat" > "$TM_TMP/json"
+	[ "$(jq -c 'select(.latency.irqs_off and .latency.need_resched and .latency.hardirq and
+			   .latency.preempt_depth > 0)' "$TM_TMP/json" | wc -l)" -gt 0 ]
 }
 
 @test "report: a missing file is one line and exit 1" {

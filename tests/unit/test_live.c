@@ -27,9 +27,10 @@ struct live_fixture {
 	bool			cpus[2];
 };
 
-static int live_setup(struct live_fixture *x, const char *set, bool json)
+static int live_setup(struct live_fixture *x, const char *set, bool json,
+		      enum tm_text_compat compat)
 {
-	struct tm_print_opts po = { .json = json };
+	struct tm_print_opts po = { .json = json, .compat = compat };
 	char dir[4096], ksyms[4096], path[64];
 
 	snprintf(dir, sizeof(dir), "%s", tm_fixture("raw/tracefs-snapshot"));
@@ -106,11 +107,12 @@ static bool same_as_file(struct tm_test *t, const char *got, size_t len, const c
 }
 
 /* Rounds interleaved across the CPUs, steps in between, then the final step. */
-static void check_stream(struct tm_test *t, const char *set, const char *expected)
+static void check_stream(struct tm_test *t, const char *set, enum tm_text_compat compat,
+			 const char *expected)
 {
 	struct live_fixture x = { 0 };
 
-	TM_REQUIRE(live_setup(&x, set, false) == 0);
+	TM_REQUIRE(live_setup(&x, set, false, compat) == 0);
 	for (size_t i = 0; i < 6; i++) {
 		TM_CHECK(feed_round(&x, 0, i) == 0);
 		TM_CHECK(tm_live_step(x.lv, false) >= 0);
@@ -125,7 +127,8 @@ static void check_stream(struct tm_test *t, const char *set, const char *expecte
 
 TM_TEST(live_merge_of_set_a_matches_trace_cmd_report)
 {
-	check_stream(t, "A", "sched-v7.report.txt");
+	check_stream(t, "A", TM_TEXT_TC31, "sched-v7.report.txt");
+	check_stream(t, "A", TM_TEXT_CURRENT, "tc34/sched-v7.report.txt");
 }
 
 TM_TEST(live_lost_pages_print_dropped_lines_like_report)
@@ -133,8 +136,9 @@ TM_TEST(live_lost_pages_print_dropped_lines_like_report)
 	struct live_fixture x = { 0 };
 	struct tm_live_cpu_stats st;
 
-	check_stream(t, "B", "lost-v6.report.txt");
-	TM_REQUIRE(live_setup(&x, "B", false) == 0);
+	check_stream(t, "B", TM_TEXT_TC31, "lost-v6.report.txt");
+	check_stream(t, "B", TM_TEXT_CURRENT, "tc34/lost-v6.report.txt");
+	TM_REQUIRE(live_setup(&x, "B", false, TM_TEXT_CURRENT) == 0);
 	for (size_t i = 0; i < 3; i++) {
 		TM_CHECK(feed_round(&x, 0, i) == 0);
 		TM_CHECK(feed_round(&x, 1, i) == 0);
@@ -156,7 +160,7 @@ TM_TEST(live_holds_records_until_other_cpus_flushed_twice)
 {
 	struct live_fixture x = { 0 };
 
-	TM_REQUIRE(live_setup(&x, "A", false) == 0);
+	TM_REQUIRE(live_setup(&x, "A", false, TM_TEXT_CURRENT) == 0);
 	TM_CHECK(feed_round(&x, 0, 0) == 0);
 	TM_CHECK_INT(tm_live_step(x.lv, false), 0);
 	TM_CHECK_INT(tm_printer_count(x.p), 0);
@@ -175,7 +179,7 @@ TM_TEST(live_single_cpu_prints_without_waiting)
 {
 	struct live_fixture x = { 0 };
 
-	TM_REQUIRE(live_setup(&x, "A", false) == 0);
+	TM_REQUIRE(live_setup(&x, "A", false, TM_TEXT_CURRENT) == 0);
 	x.cpus[1] = false;
 	TM_CHECK(feed_round(&x, 0, 0) == 0);
 	TM_CHECK_INT(tm_live_step(x.lv, false), 0);
@@ -188,7 +192,7 @@ TM_TEST(live_json_lines_one_per_record)
 	struct live_fixture x = { 0 };
 	size_t lines = 0;
 
-	TM_REQUIRE(live_setup(&x, "A", true) == 0);
+	TM_REQUIRE(live_setup(&x, "A", true, TM_TEXT_CURRENT) == 0);
 	for (size_t i = 0; i < 5; i++) {
 		TM_CHECK(feed_round(&x, 0, i) == 0);
 		TM_CHECK(feed_round(&x, 1, i) == 0);
@@ -206,7 +210,7 @@ TM_TEST(live_rejects_pages_of_the_wrong_size)
 {
 	struct live_fixture x = { 0 };
 
-	TM_REQUIRE(live_setup(&x, "A", false) == 0);
+	TM_REQUIRE(live_setup(&x, "A", false, TM_TEXT_CURRENT) == 0);
 	TM_CHECK(x.sink.page(x.sink.ctx, 0, x.raw[0], 100) == -1);
 	TM_CHECK(x.sink.page(x.sink.ctx, 5, x.raw[0], PAGE) == -1);
 	live_teardown(&x);

@@ -66,11 +66,14 @@ static struct tm_events *snapshot_events(bool no_plugins)
 	return tm_events_from_tracefs(dir, NULL, ksyms, no_plugins);
 }
 
-/* Print data sets (set B as instance "fmtspec" when given) and compare with a report. */
+/*
+ * Print data sets (set B as instance "fmtspec" when given) as trace-cmd
+ * 3.1.6 (TC31) or 3.4 (CURRENT) would and compare with its report.
+ */
 static void check_report(struct tm_test *t, const char *set, const char *inst_set,
-			 bool no_plugins, const char *expected_file)
+			 bool no_plugins, enum tm_text_compat compat, const char *expected_file)
 {
-	struct tm_print_opts opts = { 0 };
+	struct tm_print_opts opts = { .compat = compat };
 	struct tm_events *ev = snapshot_events(no_plugins);
 	struct tm_merge *m = tm_merge_new();
 	struct tm_printer *p = NULL;
@@ -119,30 +122,35 @@ static void check_report(struct tm_test *t, const char *set, const char *inst_se
 
 TM_TEST(print_set_a_matches_trace_cmd_report)
 {
-	check_report(t, "A", NULL, false, "sched-v7.report.txt");
+	check_report(t, "A", NULL, false, TM_TEXT_TC31, "sched-v7.report.txt");
+	check_report(t, "A", NULL, false, TM_TEXT_CURRENT, "tc34/sched-v7.report.txt");
 }
 
 TM_TEST(print_set_a_without_plugins_matches_report_n)
 {
-	check_report(t, "A", NULL, true, "sched-v7.report-noplugins.txt");
+	check_report(t, "A", NULL, true, TM_TEXT_TC31, "sched-v7.report-noplugins.txt");
+	check_report(t, "A", NULL, true, TM_TEXT_CURRENT, "tc34/sched-v7.report-noplugins.txt");
 }
 
 TM_TEST(print_lost_events_lines_match_report)
 {
-	check_report(t, "B", NULL, false, "lost-v6.report.txt");
+	check_report(t, "B", NULL, false, TM_TEXT_TC31, "lost-v6.report.txt");
+	check_report(t, "B", NULL, false, TM_TEXT_CURRENT, "tc34/lost-v6.report.txt");
 }
 
 TM_TEST(print_instance_prefixes_match_report)
 {
-	check_report(t, "A", "B", false, "multi-v6.report.txt");
-	check_report(t, "A", "B", true, "multi-v6.report-noplugins.txt");
+	check_report(t, "A", "B", false, TM_TEXT_TC31, "multi-v6.report.txt");
+	check_report(t, "A", "B", true, TM_TEXT_TC31, "multi-v6.report-noplugins.txt");
+	check_report(t, "A", "B", false, TM_TEXT_CURRENT, "tc34/multi-v6.report.txt");
+	check_report(t, "A", "B", true, TM_TEXT_CURRENT, "tc34/multi-v6.report-noplugins.txt");
 }
 
 /* Print n rounds of a data set's pages (timestamps repeat; the merge does not care). */
 static char *print_rounds(struct tm_test *t, const char *set, int rounds, bool no_plugins,
-			  bool tep_only, size_t *len)
+			  bool tep_only, enum tm_text_compat compat, size_t *len)
 {
-	struct tm_print_opts opts = { .tep_only = tep_only };
+	struct tm_print_opts opts = { .tep_only = tep_only, .compat = compat };
 	struct tm_events *ev = snapshot_events(no_plugins);
 	struct tm_printer *p = ev ? tm_printer_new(ev, &opts, NULL) : NULL;
 	char path[64], *out = NULL, *raw[2] = { NULL, NULL };
@@ -176,12 +184,16 @@ out:
 	return out;
 }
 
-/* The compiled formats (trusted after 256 checks) print what libtraceevent prints. */
-static void check_fast_matches_tep(struct tm_test *t, const char *set, bool no_plugins)
+/*
+ * The compiled formats (trusted after 256 checks) print the reference text:
+ * libtraceevent's, or current trace-cmd's sched_switch (print-states.c).
+ */
+static void check_fast_matches_tep(struct tm_test *t, const char *set, bool no_plugins,
+				   enum tm_text_compat compat)
 {
 	size_t fast_len = 0, tep_len = 0;
-	char *fast = print_rounds(t, set, 8, no_plugins, false, &fast_len);
-	char *tep = print_rounds(t, set, 8, no_plugins, true, &tep_len);
+	char *fast = print_rounds(t, set, 8, no_plugins, false, compat, &fast_len);
+	char *tep = print_rounds(t, set, 8, no_plugins, true, compat, &tep_len);
 
 	TM_REQUIRE(fast && tep);
 	TM_CHECK(fast_len > 100000);
@@ -193,9 +205,13 @@ static void check_fast_matches_tep(struct tm_test *t, const char *set, bool no_p
 
 TM_TEST(print_compiled_formats_match_libtraceevent)
 {
-	check_fast_matches_tep(t, "A", false);
-	check_fast_matches_tep(t, "B", false);
-	check_fast_matches_tep(t, "A", true);
+	enum tm_text_compat c;
+
+	for (c = TM_TEXT_CURRENT; c <= TM_TEXT_TC31; c++) {
+		check_fast_matches_tep(t, "A", false, c);
+		check_fast_matches_tep(t, "B", false, c);
+		check_fast_matches_tep(t, "A", true, c);
+	}
 }
 
 TM_TEST(print_nsec_timestamps_have_nine_decimals)

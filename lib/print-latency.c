@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * print-latency.c - the latency flags of a record: irqs-off, need-resched,
+ * hardirq/softirq, preempt depth and migrate-disable depth, as the five
+ * characters libtraceevent prints for them ("d..2."; trace-cmd >= 3.2 shows
+ * them on every line, all versions with report -l) and as JSON fields.
+ * The text depends on common_flags and common_preempt_count only, so it is
+ * asked of libtraceevent once per pair of values seen and kept.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "print-internal.h"
+
+#define LAT_KEYS	65536	/* common_flags << 8 | common_preempt_count */
+#define LAT_MAX		7	/* longer texts (old kernels' lock depth) are not cached */
+
+struct lat_text {
+	uint8_t	len;		/* 0: not asked yet */
+	char	text[LAT_MAX];
+};
+
+struct tm_latency {
+	struct tep_handle	*tep;
+	struct trace_seq	seq;
+	int			flags_off, pc_off;	/* -1: not one byte, no cache */
+	struct lat_text		*cache;			/* LAT_KEYS, allocated when first used */
+};
+
+/* Offset of a one-byte common field, or -1 (absent, or wider). */
+static int byte_field(struct tep_event *ev, const char *name)
+{
+	const struct tep_format_field *f = ev ? tep_find_common_field(ev, name) : NULL;
+
+	return f && f->size == 1 ? f->offset : -1;
+}
+
+struct tm_latency *tm_latency_new(struct tep_handle *tep)
+{
+	struct tm_latency *l = calloc(1, sizeof(*l));
+	/* every event has the same common fields */
+	struct tep_event *ev = tep_get_events_count(tep) > 0 ? tep_get_event(tep, 0) : NULL;
+
+	if (!l) {
+		tm_fail(ENOMEM, "latency flags");
+		return NULL;
+	}
+	l->tep = tep;
+	trace_seq_init(&l->seq);
+	l->flags_off = byte_field(ev, "common_flags");
+	l->pc_off = byte_field(ev, "common_preempt_count");
+	/* kernels with these fields print more than the two bytes say */
+	if (ev && (tep_find_common_field(ev, "common_lock_depth") ||
+		   tep_find_common_field(ev, "common_migrate_disable")))
+		l->flags_off = -1;
+	return l;
+}
+
+void tm_latency_free(struct tm_latency *l)
+{
+	if (!l)
+		return;
+	trace_seq_destroy(&l->seq);
+	free(l->cache);
+	free(l);
+}
+
+/* libtraceevent's text for this record, into l->seq. */
+static void ask_tep(struct tm_latency *l, struct tep_record *r)
+{
+	trace_seq_reset(&l->seq);
+	tep_print_event(l->tep, &l->seq, r, "%s", TEP_PRINT_LATENCY);
+}
+
+const char *tm_latency_text(struct tm_latency *l, struct tep_record *r, bool known,
+			    size_t *len)
+{
+	const uint8_t *d = r->data;
+	struct lat_text *e;
+	unsigned int key;
+
+	/* libtraceevent prints "[UNKNOWN EVENT]" for a record of no known event */
+	if (!known || l->flags_off < 0 || l->pc_off < 0 || r->size <= l->flags_off ||
+	    r->size <= l->pc_off)
+		goto uncached;
+	if (!l->cache) {
+		l->cache = calloc(LAT_KEYS, sizeof(*l->cache));
+		if (!l->cache)
+			goto uncached;
+	}
+	key = (unsigned int)d[l->flags_off] << 8 | d[l->pc_off];
+	e = &l->cache[key];
+	if (!e->len) {
+		ask_tep(l, r);
+		if (!l->seq.len || l->seq.len > LAT_MAX) {
+			*len = l->seq.len;
+			return l->seq.buffer;
+		}
+		memcpy(e->text, l->seq.buffer, l->seq.len);
+		e->len = (uint8_t)l->seq.len;
+	}
+	*len = e->len;
+	return e->text;
+uncached:
+	ask_tep(l, r);
+	*len = l->seq.len;
+	return l->seq.buffer;
+}
+
+void tm_latency_json(struct tep_handle *tep, struct trace_seq *s, struct tep_record *r)
+{
+	struct tep_event *ev = tep_find_event_by_record(tep, r);
+	int flags, pc;
+
+	if (!ev || !tep_find_common_field(ev, "common_flags") ||
+	    !tep_find_common_field(ev, "common_preempt_count"))
+		return;
+	flags = tep_data_flags(tep, r);
+	pc = tep_data_preempt_count(tep, r);
+	trace_seq_printf(s, ",\"latency\":{\"irqs_off\":%s,\"need_resched\":%s,\"hardirq\":%s,"
+			 "\"softirq\":%s,\"preempt_depth\":%d,\"migrate_disable\":%d}",
+			 flags & TRACE_FLAG_IRQS_OFF ? "true" : "false",
+			 flags & TRACE_FLAG_NEED_RESCHED ? "true" : "false",
+			 flags & TRACE_FLAG_HARDIRQ ? "true" : "false",
+			 flags & TRACE_FLAG_SOFTIRQ ? "true" : "false", pc & 0xf, (pc >> 4) & 0xf);
+}
