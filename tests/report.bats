@@ -114,6 +114,40 @@ stored_report() {
 	same_as "$FIXTURES/tc34/lost-v6.report.txt" --compat=3.4 -i "$FIXTURES/lost-v6.dat"
 }
 
+@test "report -l: the latency format byte-identical to trace-cmd report -l, with -t, -R, -N, --cpu" {
+	local f
+	for f in $(all_fixtures); do
+		same_as_trace_cmd -l -i "$f"
+	done
+	same_as_trace_cmd -l -t -i "$FIXTURES/multi-v7-zstd.dat"
+	same_as_trace_cmd -l -R -i "$FIXTURES/sched-v7.dat"
+	same_as_trace_cmd -l -N -i "$FIXTURES/lost-v6.dat"
+	same_as_trace_cmd -l --cpu 1 -i "$FIXTURES/sched-v7-zstd.dat"
+	# the layout: comm cut to 8 columns, pid, CPU in 3 columns, the flags, the time
+	same_as_trace_cmd -l -i "$FIXTURES/sched-v7.dat"
+	grep -q '^capture\.-10494   1d\.\.2\.  1415\.676463: sched_wakeup_new: ' "$TM_TMP/out"
+	# --json carries the same flags
+	sed -nE 's/^.{8}-[0-9]+ +[0-9]+(.{5}) +[0-9]+\.[0-9]{6}: .*$/\1/p' "$TM_TMP/expected" \
+		> "$TM_TMP/lflags"
+	"$TRACEMAP" report --json -i "$FIXTURES/sched-v7.dat" | json_latency_column > "$TM_TMP/jflags"
+	[ "$(wc -l < "$TM_TMP/lflags")" -eq 821 ]
+	cmp "$TM_TMP/lflags" "$TM_TMP/jflags"
+}
+
+@test "report -l: by default, trace-cmd 3.4's event text (its state letters) in the -l layout" {
+	local f
+	for f in "$FIXTURES"/multi-v6.dat "$FIXTURES"/upstream/tc34-two-buffers.dat; do
+		"$TRACEMAP" report -l -i "$f" > "$TM_TMP/l34"
+		"$TRACEMAP" report -l --compat=3.1 -i "$f" > "$TM_TMP/l31"
+		# up to the time stamp as 3.1.6's -l; from there on as 3.4's report
+		diff <(sed -E 's/ +[0-9]+\.[0-9]{6}: .*$//' "$TM_TMP/l31") \
+			<(sed -E 's/ +[0-9]+\.[0-9]{6}: .*$//' "$TM_TMP/l34")
+		diff <(grep -oE '[0-9]+\.[0-9]{6}: .*$' "$(stored_report "$f" "" 3.4)") \
+			<(grep -oE '[0-9]+\.[0-9]{6}: .*$' "$TM_TMP/l34")
+		! cmp -s "$TM_TMP/l31" "$TM_TMP/l34"
+	done
+}
+
 @test "report --cpu: CPU lists select the same events as trace-cmd --cpu" {
 	same_as_trace_cmd --cpu 1 -i "$FIXTURES/sched-v7.dat"
 	same_as_trace_cmd --cpu 0 -i "$FIXTURES/multi-v6.dat"
