@@ -66,6 +66,9 @@ static const struct argp_option options[] = {
 	{ "stat", OPT_STAT, NULL, 0,
 	  "Print the per-CPU kernel buffer statistics and data sizes stored in the file", 0 },
 	{ "raw", 'R', NULL, 0, "Raw format: every field as name=value, no print format", 0 },
+	{ "latency", 'l', NULL, 0,
+	  "Latency format: comm cut to 8 columns, CPU without brackets, then the flags "
+	  "(irqs-off, need-resched, hard/softirq, preempt and migrate-disable depth)", 0 },
 	{ "quiet", 'q', NULL, 0, "No warnings", 0 },
 	{ "first-event", OPT_FIRST, NULL, 0, "Print the time of the first event of each CPU", 0 },
 	{ "last-event", OPT_LAST, NULL, 0, "Print the time of the last event of each CPU", 0 },
@@ -131,6 +134,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 't': o->print.nsec = true; return 0;
 	case 'N': o->no_plugins = true; return 0;
 	case 'R': o->print.raw = true; return 0;
+	case 'l': o->print.latency = true; return 0;
 	case 'q': o->quiet = true; return 0;
 	case 'v': o->invert_next = true; return 0;
 	case 'E': o->mode = MODE_LIST_EVENTS; return 0;

@@ -58,7 +58,7 @@ _tracemap_fallback_options()
 		     "--fail-on-loss --help"
 		echo "ARG -e -f -o -b --subbuf-size -C -M -P -O --wakeup-percent --file-version" \
 		     "--compression --compression-level --duration" ;;
-	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -q --first-event --last-event" \
+	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -l -q --first-event --last-event" \
 		     "--json --compat --help"
 		echo "ARG -i --cpu -F --first-event --last-event --compat" ;;
 	convert) echo "ALL -i -o --to -N --help"

@@ -77,7 +77,7 @@ struct tm_printer {
 	uint64_t		names_seen;	/* *names_gen when comm_gen last followed it */
 	struct tm_fastbuf	obuf;		/* output not yet handed to out */
 	bool			swap;		/* file byte order differs from ours */
-	struct tm_latency	*lat;		/* the latency column of current trace-cmd */
+	struct tm_latency	*lat;		/* the latency column: current text or -l */
 };
 
 /* trace-cmd prints seconds for these clocks and raw counts for the others. */
@@ -101,7 +101,7 @@ struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_pr
 {
 	struct tep_handle *tep = tm_events_tep(ev);
 	struct tm_printer *p = calloc(1, sizeof(*p));
-	bool want_lat = !opts->json && opts->compat == TM_TEXT_CURRENT;
+	bool want_lat = !opts->json && (opts->latency || opts->compat == TM_TEXT_CURRENT);
 
 	if (!p) {
 		tm_fail(ENOMEM, "printer");
@@ -337,10 +337,11 @@ static char *put_head(char *o, const struct fast_slot *slot)
 	return o + TM_NAME_COLS;
 }
 
-/* The "%16s-%-5d" task column, from the cache when nothing changed since. */
+/* The "%16s-%-5d" task column ("%8.8s-%-5d" with -l), from the cache when nothing changed. */
 static char *put_task(struct tm_printer *p, char *o, int pid)
 {
 	struct comm_entry *c = &p->comms[(unsigned int)pid % TM_COMM_CACHE];
+	int width = p->opts.latency ? 8 : 16;
 	const char *comm;
 	char *start = o;
 	size_t len;
@@ -348,8 +349,8 @@ static char *put_task(struct tm_printer *p, char *o, int pid)
 	if (c->gen == p->comm_gen && c->pid == pid)
 		return copy_words(o, c->text, c->len);
 	comm = tep_data_comm_from_pid(p->tep, pid);
-	len = strnlen(comm, 256);
-	o = put_padded(o, comm, len, 16);
+	len = strnlen(comm, p->opts.latency ? 8 : 256);
+	o = put_padded(o, comm, len, width);
 	*o++ = '-';
 	o = put_int(o, pid, -5);
 	len = (size_t)(o - start);
@@ -365,7 +366,10 @@ static char *put_task(struct tm_printer *p, char *o, int pid)
 /* At most this much of a latency text that libtraceevent made long ("[UNKNOWN EVENT]"). */
 #define TM_LAT_MAX	32
 
-/* After the task: " [001]" (3.1.6), " [001] d..2." (current trace-cmd). */
+/*
+ * After the task: " [001]" (3.1.6), " [001] d..2." (current trace-cmd), or
+ * with -l "   1d..2." (-R: "   1-0x1", the flags' value, as trace-cmd prints it).
+ */
 static char *put_cpu_flags(struct tm_printer *p, char *o, struct tep_record *r,
 			   const struct fast_slot *slot)
 {
@@ -373,13 +377,19 @@ static char *put_cpu_flags(struct tm_printer *p, char *o, struct tep_record *r,
 	size_t len;
 
 	*o++ = ' ';
-	*o++ = '[';
-	o = r->cpu >= 0 && r->cpu < 1000 ? put_zeroed(o, (uint64_t)r->cpu, 3)
-					 : put_int(o, r->cpu, 3);
-	*o++ = ']';
-	if (!p->lat)
-		return o;
-	*o++ = ' ';
+	if (p->opts.latency) {
+		o = put_int(o, r->cpu, 3);
+		if (p->opts.raw)
+			return o + sprintf(o, "-0x%x", (unsigned int)tep_data_flags(p->tep, r));
+	} else {
+		*o++ = '[';
+		o = r->cpu >= 0 && r->cpu < 1000 ? put_zeroed(o, (uint64_t)r->cpu, 3)
+						 : put_int(o, r->cpu, 3);
+		*o++ = ']';
+		if (!p->lat)
+			return o;
+		*o++ = ' ';
+	}
 	lat = tm_latency_text(p->lat, r, slot->ev != NULL, &len);
 	if (len > TM_LAT_MAX)
 		len = TM_LAT_MAX;
