@@ -187,7 +187,28 @@ static int list_events(struct tep_handle *tep)
 	return TM_EXIT_OK;
 }
 
-static int print_stat(struct tm_dat *dat)
+/* Options of trace-cmd >= 3.4 that report skips (3.1.6 knows none of them and prints nothing). */
+static void print_newer_options(struct tm_dat *dat)
+{
+	uint64_t ids = tm_dat_newer_options(dat);
+	const char *name;
+	unsigned int id;
+
+	if (!ids)
+		return;
+	printf("\nOptions of newer trace-cmd versions, not used by report:\n");
+	for (id = 0; id < 64; id++) {
+		if (!(ids & (1ULL << id)))
+			continue;
+		name = tm_dat_option_name(id);
+		if (name)
+			printf("  %s (option %u)\n", name, id);
+		else
+			printf("  option %u\n", id);
+	}
+}
+
+static int print_stat(struct tm_dat *dat, const struct report_opts *o)
 {
 	struct tm_blob stats = tm_dat_cpustat(dat);
 	int cpu, ncpu = tm_dat_buffer_cpus(dat, 0);
@@ -207,6 +228,8 @@ static int print_stat(struct tm_dat *dat)
 		printf("    %llu bytes in size\n",
 		       (unsigned long long)tm_dat_buffer_cpu_size(dat, 0, cpu));
 	}
+	if (o->print.compat != TM_TEXT_TC31)
+		print_newer_options(dat);
 	return TM_EXIT_OK;
 }
 
@@ -317,7 +340,7 @@ static int run_report(const struct report_opts *o)
 	if (!dat)
 		return tm_cmd_fail("report");
 	if (o->mode == MODE_STAT) {
-		ret = print_stat(dat);
+		ret = print_stat(dat, o);
 		goto out;
 	}
 	if (o->mode == MODE_FIRST_LAST) {

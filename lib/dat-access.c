@@ -54,6 +54,11 @@ struct tm_blob tm_dat_kallsyms(const struct tm_dat *dat) { return dat_blob(&dat-
 struct tm_blob tm_dat_printk(const struct tm_dat *dat) { return dat_blob(&dat->printk); }
 struct tm_blob tm_dat_cmdlines(const struct tm_dat *dat) { return dat_blob(&dat->cmdlines); }
 struct tm_blob tm_dat_cpustat(const struct tm_dat *dat) { return dat_blob(&dat->cpustat); }
+
+uint64_t tm_dat_newer_options(const struct tm_dat *dat)
+{
+	return dat->newer_opts;
+}
 const char *tm_dat_clock(const struct tm_dat *dat) { return dat->clock; }
 const char *tm_dat_uname(const struct tm_dat *dat) { return dat->uname; }
 const char *tm_dat_tracer_version(const struct tm_dat *dat) { return dat->tracer_version; }

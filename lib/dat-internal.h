@@ -90,6 +90,7 @@ struct tm_dat {
 	uint32_t	tsc_mult;
 	uint32_t	tsc_shift;
 	uint64_t	tsc_offset;
+	uint64_t	newer_opts;	/* bit n: option id n (23-63) seen; report skips them */
 
 	uint64_t	meta_off[6];	/* v7 sections 16-21 already read (offset + 1) */
 

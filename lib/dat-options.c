@@ -117,10 +117,26 @@ int tm_dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint
 		dat->tsc_offset = tm_get64(p + 8, dat->swap);
 		break;
 	default:
-		/* HOOK, PROCMAPS, TIME_SHIFT, GUEST and unknown ids: not needed to read */
+		/* HOOK, PROCMAPS, TIME_SHIFT, GUEST and newer ids: not needed to read */
+		if (id >= TM_OPT_BTF_FILE && id < 64)
+			dat->newer_opts |= 1ULL << id;
 		break;
 	}
 	return 0;
+}
+
+const char *tm_dat_option_name(unsigned int id)
+{
+	switch (id) {
+	case TM_OPT_BTF_FILE:
+		return "BTF_FILE";
+	case TM_OPT_LAST_BOOT_INFO:
+		return "LAST_BOOT_INFO";
+	case TM_OPT_MODULES_FILE:
+		return "MODULES_FILE";
+	default:
+		return NULL;
+	}
 }
 
 int tm_dat_buffer_add(struct tm_dat *dat, const char *name, uint64_t where)

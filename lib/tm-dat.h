@@ -74,6 +74,14 @@ const char *tm_dat_clock(const struct tm_dat *dat);
 /* The CPUSTAT options concatenated, each ending in a newline (report --stat). */
 struct tm_blob tm_dat_cpustat(const struct tm_dat *dat);
 /*
+ * Options trace-cmd 3.1.6 does not know (ids 23-63: 3.4's BTF_FILE,
+ * LAST_BOOT_INFO, MODULES_FILE and later ones), bit n for id n; report
+ * skips them as 3.1.6 does.
+ */
+uint64_t tm_dat_newer_options(const struct tm_dat *dat);
+/* The name of an option id of trace-cmd >= 3.4 ("BTF_FILE"), NULL if it has none here. */
+const char *tm_dat_option_name(unsigned int id);
+/*
  * A record's time as `trace-cmd report` shows it: TSC2NSEC's (ts * mult) >>
  * shift, then + DATE (us -> ns) + OFFSET. Cursors hand out raw pages: apply
  * this to each record's time.

@@ -210,6 +210,24 @@ stored_report() {
 	! grep -q '^CPU0 data recorded' "$TM_TMP/out"
 }
 
+@test "report: trace-cmd 3.4's options 23-25 are skipped as 3.1.6 skips them; --stat names them" {
+	tm_need perl command -v perl
+	perl "$TM_ROOT/tests/newer-options.pl" "$FIXTURES/sched-v7.dat" "$TM_TMP/newer.dat"
+	# trace-cmd 3.1.6 sees the three and skips them
+	[ "$(trace-cmd dump --options -i "$TM_TMP/newer.dat" 2>&1 |
+		grep -cE '^ (23|24|25) [0-9]+\s\[Unknown option')" -eq 3 ]
+	same_as_trace_cmd -i "$TM_TMP/newer.dat"
+	same_as "$FIXTURES/sched-v7.report.txt" --compat=3.1 -i "$TM_TMP/newer.dat"
+	same_as "$FIXTURES/tc34/sched-v7.report.txt" -i "$TM_TMP/newer.dat"
+	same_as_trace_cmd --stat -i "$TM_TMP/newer.dat"
+	run "$TRACEMAP" report --stat -i "$TM_TMP/newer.dat"
+	tm_status 0
+	[[ "$output" == *$'\nOptions of newer trace-cmd versions, not used by report:\n'*\
+$'  BTF_FILE (option 23)\n  LAST_BOOT_INFO (option 24)\n  MODULES_FILE (option 25)' ]]
+	run "$TRACEMAP" report --stat -i "$FIXTURES/sched-v7.dat"
+	[[ "$output" != *"Options of newer"* ]]
+}
+
 @test "report -E: stored event list matches trace-cmd report -E" {
 	same_as_trace_cmd -E -i "$FIXTURES/sched-v7-zstd.dat"
 	[ "$(wc -l < "$TM_TMP/out")" -eq 44 ]
