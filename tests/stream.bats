@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 # stream.bats - `tracemap stream` on the live kernel: order across CPUs, the
-# latency of a marker, pipes closed by the reader, signals, task renames, JSON, loss.
+# latency of a marker, pipes closed by the reader, signals, task renames, JSON, loss,
+# and its lines against report's for the same events.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -200,4 +201,65 @@ load_cpus() {
 	[ "$dropped" -gt 0 ]
 	[ $((seen + overrun)) -eq "$n" ]
 	grep -q 'WARNING: events were lost' "$ST_ERR"
+}
+
+# The lines between the two sync markers of $1, time stamps masked, into $2. A
+# tracepoint hit is written to each instance in turn: an interrupt in between may put
+# its events into one window and not the other, or in another order. So $2 keeps the
+# events the worker makes in task context (3.4 text: every event outside interrupts).
+between_syncs() {
+	sed -n '/tracing_mark_write: tm-sync-start$/,/tracing_mark_write: tm-sync-end$/p' "$1" |
+		sed -E 's/^(.*) +[0-9]+\.[0-9]{6}: /\1 TIME: /' >"$2.all"
+	if grep -qE '\[000\] [.dX][.N]' "$2.all"; then
+		grep -vE '\[000\] ..[hsH]' "$2.all" >"$2" || true
+	else
+		grep -E ' (sched_switch|sched_process_fork|sched_process_wait|sched_wakeup_new|print): ' \
+			"$2.all" >"$2" || true
+	fi
+}
+
+@test "stream: its lines equal report's lines of the same events (3.4 text and --compat=3.1)" {
+	local wpid v inst31 pid31 bg31 rec_file=$TM_TMP/r.dat
+	mkfifo "$TM_TMP/go"
+	# one task, pinned to CPU 0, seen by two streams and a recording at once
+	taskset -c 0 bash -c 'printf tm-worker > /proc/self/comm; read -r _ < "$1"
+		sleep 1.5	# switched out and back: saved_cmdlines has it, streams reload it
+		for m in "${@:2}"; do echo tm-sync-start > "$m"; done
+		for ((i = 0; i < 20; i++)); do /bin/true; done
+		for m in "${@:2}"; do echo tm-sync-end > "$m"; done' _ "$TM_TMP/go" \
+		"$TM_TMP/m1" "$TM_TMP/m2" "$TM_TMP/m3" &
+	wpid=$!
+	STREAM_OUT=$TM_TMP/s31 stream_start --compat=3.1 -P "$wpid" -e sched
+	inst31=$ST_INST pid31=$ST_PID bg31=$ST_BG
+	STREAM_OUT=$TM_TMP/s34 stream_start -P "$wpid" -e sched
+	tm_record_bg 60 -P "$wpid" -e sched -o "$rec_file"
+	ln -s "$TRACEFS/instances/$inst31/trace_marker" "$TM_TMP/m1"
+	ln -s "$TRACEFS/instances/$ST_INST/trace_marker" "$TM_TMP/m2"
+	ln -s "$TRACEFS/instances/$REC_INST/trace_marker" "$TM_TMP/m3"
+	echo go > "$TM_TMP/go"
+	wait "$wpid"
+	sleep 0.3
+	kill -INT "$pid31" "$ST_PID" "$REC_PID"
+	wait "$bg31"
+	stream_wait
+	[ "$ST_STATUS" -eq 0 ]
+	wait "$REC_BG"
+	"$TRACEMAP" report -i "$rec_file" >"$TM_TMP/r34"
+	"$TRACEMAP" report --compat=3.1 -i "$rec_file" >"$TM_TMP/r31"
+	for v in 34 31; do
+		between_syncs "$TM_TMP/s$v" "$TM_TMP/stream$v"
+		between_syncs "$TM_TMP/r$v" "$TM_TMP/report$v"
+		# the worker's forks, waits and switches between the markers
+		[ "$(grep -c "tm-worker-$wpid .* sched_process_fork: " "$TM_TMP/report$v")" -eq 20 ]
+		# the worker's own lines whole; the lines of its short-lived children from the
+		# CPU on (stream names a new task only once saved_cmdlines has it)
+		diff -u <(grep "^ *tm-worker-$wpid " "$TM_TMP/report$v") \
+			<(grep "^ *tm-worker-$wpid " "$TM_TMP/stream$v")
+		diff -u <(sed 's/^.* \[000\]/[000]/' "$TM_TMP/report$v") \
+			<(sed 's/^.* \[000\]/[000]/' "$TM_TMP/stream$v")
+	done
+	# 3.4's latency column; 3.1.6's has none
+	grep -qE "tm-worker-$wpid +\[000\] [.dX][.N][.hsH][.0-9a-f][.0-9a-f] +TIME: " \
+		"$TM_TMP/stream34"
+	! grep -qE '\[000\] [.dX][.N]' "$TM_TMP/stream31"
 }
