@@ -7,6 +7,9 @@
 #   bench/report.sh                 record a sched trace of a pipe ping-pong, then compare
 #   bench/report.sh FILE.dat        compare on an existing file
 #   RUNS=5 SECONDS_REC=10 TRACEMAP=./tracemap bench/report.sh
+#   BEFORE=/path/to/old/tracemap bench/report.sh FILE.dat   also time an older build
+# tracemap runs twice: its default text (trace-cmd 3.4's) and --compat=3.1, whose
+# output must equal the installed trace-cmd 3.1.6's.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -41,30 +44,44 @@ fi
 # Median of the numbers on stdin.
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# run NAME CMD...: RUNS timed runs to /dev/null; prints "median_s peak_rss_kb".
+# The commands timed, interleaved run by run (the VM's speed drifts): label|command.
+CMDS=("tracemap report|$TRACEMAP report -i $FILE"
+      "tracemap --compat=3.1|$TRACEMAP report --compat=3.1 -i $FILE")
+[ -n "${BEFORE:-}" ] && CMDS+=("before: tracemap report|$BEFORE report -i $FILE")
+CMDS+=("trace-cmd report|trace-cmd report -i $FILE")
+
+# RUNS rounds, each running every command once to /dev/null; then per command
+# "label|median_s|peak_rss_kb".
 measure() {
-	local i t=() r=()
+	local i c
 	for ((i = 0; i < RUNS; i++)); do
-		/usr/bin/time -f '%e %M' -o "$WORK/time" "$@" > /dev/null
-		t+=("$(cut -d' ' -f1 "$WORK/time")")
-		r+=("$(cut -d' ' -f2 "$WORK/time")")
+		for ((c = 0; c < ${#CMDS[@]}; c++)); do
+			# shellcheck disable=SC2086
+			/usr/bin/time -f '%e %M' -o "$WORK/time" ${CMDS[c]#*|} > /dev/null 2>&1
+			cat "$WORK/time" >> "$WORK/t.$c"
+		done
 	done
-	echo "$(printf '%s\n' "${t[@]}" | median) $(printf '%s\n' "${r[@]}" | sort -n | tail -n 1)"
+	for ((c = 0; c < ${#CMDS[@]}; c++)); do
+		echo "${CMDS[c]%%|*}|$(cut -d' ' -f1 "$WORK/t.$c" | median)|$(cut -d' ' -f2 "$WORK/t.$c" | sort -n | tail -n 1)"
+	done
 }
 
-"$TRACEMAP" report -i "$FILE" > "$WORK/tm.txt"
+# trace-cmd 3.1.6 is installed: --compat=3.1 (and a build from before it) must print its text.
+"$TRACEMAP" report --compat=3.1 -i "$FILE" > "$WORK/tm.txt"
 trace-cmd report -i "$FILE" > "$WORK/tc.txt" 2>/dev/null
 if cmp -s "$WORK/tm.txt" "$WORK/tc.txt"; then same=identical; else same=DIFFERENT; fi
+if [ -n "${BEFORE:-}" ]; then
+	"$BEFORE" report -i "$FILE" | cmp -s - "$WORK/tc.txt" || same="$same (before: DIFFERENT)"
+fi
 events=$(grep -cv -e '^cpus=' -e 'EVENTS DROPPED\]$' "$WORK/tm.txt" || true)
 
-read -r tm_s tm_rss < <(measure "$TRACEMAP" report -i "$FILE")
-read -r tc_s tc_rss < <(measure trace-cmd report -i "$FILE")
-
-awk -v f="$FILE" -v sz="$(stat -c %s "$FILE")" -v n="$events" -v runs="$RUNS" \
-    -v tms="$tm_s" -v tmr="$tm_rss" -v tcs="$tc_s" -v tcr="$tc_rss" -v same="$same" 'BEGIN {
-	printf "file: %s (%.1f MB, %d events), %d runs each, median wall time\n", f, sz / 1e6, n, runs
-	printf "%-22s %8.3f s %10.2f M events/s  peak RSS %6.1f MB\n", "tracemap report", tms, n / tms / 1e6, tmr / 1024
-	printf "%-22s %8.3f s %10.2f M events/s  peak RSS %6.1f MB\n", "trace-cmd report", tcs, n / tcs / 1e6, tcr / 1024
-	printf "speed-up: %.2fx; outputs %s\n", tcs / tms, same
-}'
+measure > "$WORK/results"
+printf 'file: %s (%.1f MB, %d events), %d runs each, interleaved, median wall time\n' \
+	"$FILE" "$(stat -c %s "$FILE" | awk '{ print $1 / 1e6 }')" "$events" "$RUNS"
+tc_s=$(awk -F'|' '$1 == "trace-cmd report" { print $2 }' "$WORK/results")
+awk -F'|' -v n="$events" -v tcs="$tc_s" '{
+	printf "%-24s %8.3f s %8.2f M events/s  peak RSS %6.1f MB  %5.2fx trace-cmd\n",
+	       $1, $2, n / $2 / 1e6, $3 / 1024, tcs / $2
+}' "$WORK/results"
+echo "--compat=3.1 against trace-cmd report: $same"
 [ "$same" = identical ]

@@ -19,16 +19,17 @@
 #define LAT_KEYS	65536	/* common_flags << 8 | common_preempt_count */
 #define LAT_MAX		7	/* longer texts (old kernels' lock depth) are not cached */
 
+/* 8 bytes: the printer copies the text as one word. */
 struct lat_text {
-	uint8_t	len;		/* 0: not asked yet */
 	char	text[LAT_MAX];
+	uint8_t	len;		/* 0: not asked yet */
 };
 
 struct tm_latency {
 	struct tep_handle	*tep;
 	struct trace_seq	seq;
-	int			flags_off, pc_off;	/* -1: not one byte, no cache */
-	struct lat_text		*cache;			/* LAT_KEYS, allocated when first used */
+	int			flags_off, pc_off;	/* -1: not one byte */
+	struct lat_text		*cache;			/* LAT_KEYS; NULL: texts not cacheable */
 };
 
 /* Offset of a one-byte common field, or -1 (absent, or wider). */
@@ -53,10 +54,17 @@ struct tm_latency *tm_latency_new(struct tep_handle *tep)
 	trace_seq_init(&l->seq);
 	l->flags_off = byte_field(ev, "common_flags");
 	l->pc_off = byte_field(ev, "common_preempt_count");
-	/* kernels with these fields print more than the two bytes say */
-	if (ev && (tep_find_common_field(ev, "common_lock_depth") ||
-		   tep_find_common_field(ev, "common_migrate_disable")))
-		l->flags_off = -1;
+	/* kernels with these fields print more than the two bytes say: no cache */
+	if (l->flags_off >= 0 && l->pc_off >= 0 &&
+	    !tep_find_common_field(ev, "common_lock_depth") &&
+	    !tep_find_common_field(ev, "common_migrate_disable")) {
+		l->cache = calloc(LAT_KEYS, sizeof(*l->cache));
+		if (!l->cache) {
+			tm_latency_free(l);
+			tm_fail(ENOMEM, "latency flags");
+			return NULL;
+		}
+	}
 	return l;
 }
 
@@ -84,14 +92,8 @@ const char *tm_latency_text(struct tm_latency *l, struct tep_record *r, bool kno
 	unsigned int key;
 
 	/* libtraceevent prints "[UNKNOWN EVENT]" for a record of no known event */
-	if (!known || l->flags_off < 0 || l->pc_off < 0 || r->size <= l->flags_off ||
-	    r->size <= l->pc_off)
+	if (!l->cache || !known || r->size <= l->flags_off || r->size <= l->pc_off)
 		goto uncached;
-	if (!l->cache) {
-		l->cache = calloc(LAT_KEYS, sizeof(*l->cache));
-		if (!l->cache)
-			goto uncached;
-	}
 	key = (unsigned int)d[l->flags_off] << 8 | d[l->pc_off];
 	e = &l->cache[key];
 	if (!e->len) {

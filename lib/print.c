@@ -390,11 +390,9 @@ static char *put_cpu_flags(struct tm_printer *p, char *o, struct tep_record *r,
 			return o;
 		*o++ = ' ';
 	}
+	/* the cached texts are 8-byte words; libtraceevent's trace_seq has room too */
 	lat = tm_latency_text(p->lat, r, slot->ev != NULL, &len);
-	if (len > TM_LAT_MAX)
-		len = TM_LAT_MAX;
-	memcpy(o, lat, len);
-	return o + len;
+	return copy_words(o, lat, len < TM_LAT_MAX ? len : TM_LAT_MAX);
 }
 
 #define TM_OBUF_FLUSH	(256 * 1024)
