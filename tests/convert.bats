@@ -65,7 +65,8 @@ fixtures() {
 	grep -A2 'tid: 2369$' "$TM_TMP/c.txt" | grep -q 'name: "bash"'
 	grep -q 'ftrace_clock: FTRACE_CLOCK_LOCAL' "$TM_TMP/c.txt"
 	# the first event report prints, to the nanosecond
-	first=$("$TRACEMAP" report -t "$FIXTURES/sched-v7.dat" | sed -n '2s/.*\] *\([0-9]*\)\.\([0-9]*\):.*/\1\2/p')
+	first=$("$TRACEMAP" report -t "$FIXTURES/sched-v7.dat" |
+		sed -n '2s/^.* \([0-9]*\)\.\([0-9]\{9\}\): .*/\1\2/p')
 	grep -q "timestamp: $first\$" "$TM_TMP/c.txt"
 }
 
