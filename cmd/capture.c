@@ -34,6 +34,8 @@ static const struct argp_option capture_options[] = {
 	{ "event", 'e', "EVENT", 0, "enable EVENT: all, SYSTEM, SYSTEM:EVENT, EVENT; globs "
 	  "like 'sched:sched_wak*' (repeatable)", 1 },
 	{ "filter", 'f', "FILTER", 0, "filter for the preceding -e (kernel filter syntax)", 1 },
+	{ "trigger", 'R', "TRIGGER", 0, "event trigger for the preceding -e, e.g. stacktrace, "
+	  "'traceoff if pid == 1' (repeatable)", 1 },
 	{ "pid", 'P', "PID", 0, "trace only events of PID (repeatable)", 1 },
 	{ NULL, 'F', NULL, 0, "trace only the COMMAND", 1 },
 	{ NULL, 'c', NULL, 0, "with -F or -P: also trace children forked later", 1 },
@@ -91,6 +93,19 @@ static void add_filter(struct argp_state *state, struct capture_opts *o, const c
 	o->events[o->nr_events - 1].filter = f;
 }
 
+static void add_trigger(struct argp_state *state, struct capture_opts *o, const char *t)
+{
+	struct tm_event_spec *ev;
+
+	if (!o->nr_events)
+		argp_error(state, "-R '%s' needs an -e before it", t);
+	if (!*t)
+		argp_error(state, "empty trigger for -e '%s'", o->events[o->nr_events - 1].event);
+	ev = &o->events[o->nr_events - 1];
+	ev->triggers = grow(state, ev->triggers, ev->nr_triggers, sizeof(*ev->triggers));
+	ev->triggers[ev->nr_triggers++] = t;
+}
+
 static void add_option(struct argp_state *state, struct capture_opts *o, const char *opt)
 {
 	o->options = grow(state, o->options, o->nr_options + 1, sizeof(*o->options));
@@ -105,6 +120,7 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'e': add_event(state, o, arg); break;
 	case 'f': add_filter(state, o, arg); break;
+	case 'R': add_trigger(state, o, arg); break;
 	case 'b': o->buffer_kb = tm_arg_long(state, "buffer size", arg, 1, 1L << 30); break;
 	case OPT_SUBBUF: o->subbuf_kb = tm_arg_long(state, "sub-buffer size", arg, 1, 1024); break;
 	case 'C': o->clock = arg; break;
@@ -172,6 +188,8 @@ void capture_opts_init(struct capture_opts *o)
 
 void capture_opts_free(struct capture_opts *o)
 {
+	for (size_t i = 0; i < o->nr_events; i++)
+		free(o->events[i].triggers);
 	free(o->events);
 	free(o->pids);
 	free(o->options);

@@ -16,10 +16,12 @@
 
 /* ---- session: instances/tracemap-<pid> ---- */
 
-/* One -e with the -f that followed it (filter may be NULL). */
+/* One -e with the -f and -R that followed it (filter may be NULL). */
 struct tm_event_spec {
 	const char	*event;		/* "all", "system", "system:event", "event", globs */
 	const char	*filter;
+	const char	**triggers;	/* written to each matched event's trigger file */
+	size_t		nr_triggers;
 };
 
 struct tm_session_opts {
@@ -46,8 +48,10 @@ struct tm_session;
 
 /*
  * Create instances/tracemap-<our pid> under tracefs and configure it with
- * tracing off. Anything refused (unknown event, bad filter, clock, option)
- * fails with a one-line message and leaves no instance behind: NULL.
+ * tracing off. Anything refused (unknown event, bad filter or trigger,
+ * clock, option) fails with a one-line message and leaves no instance
+ * behind: NULL. A filter or trigger the kernel refuses carries the
+ * kernel's reason from the instance's error_log.
  */
 struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts);
 /* Remove the instance (every mapping/fd of it closed first) and free s; -1 if rmdir failed. */
