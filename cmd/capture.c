@@ -39,6 +39,8 @@ static const struct argp_option capture_options[] = {
 	{ "pid", 'P', "PID", 0, "trace only events of PID (repeatable)", 1 },
 	{ NULL, 'F', NULL, 0, "trace only the COMMAND", 1 },
 	{ NULL, 'c', NULL, 0, "with -F or -P: also trace children forked later", 1 },
+	{ "stacktrace", 'T', NULL, 0, "a kernel stack trace with every event (the instance's "
+	  "stacktrace option)", 1 },
 	{ "cpumask", 'M', "CPUMASK", 0, "trace only the CPUs of the hex mask (e.g. 3)", 1 },
 	{ NULL, 0, NULL, 0, "Buffer:", 2 },
 	{ "buffer-size", 'b', "KB", 0, "per-CPU ring buffer size in KiB", 2 },
@@ -132,6 +134,7 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case 'F': o->trace_command = true; break;
 	case 'c': o->children = true; break;
 	case 'O': add_option(state, o, arg); break;
+	case 'T': add_option(state, o, "stacktrace"); break;
 	case OPT_WAKEUP:
 		o->wakeup_percent = tm_arg_long(state, "wakeup percent", arg, 0, 100);
 		break;

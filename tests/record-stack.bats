@@ -6,6 +6,9 @@
 load helpers
 
 setup() { tm_kernel_setup; }
+# trace-cmd 3.1.6's text: report's default until it follows newer trace-cmd (--compat=3.1).
+TC31=()
+"$TRACEMAP" report --help 2>/dev/null | grep -q -- '--compat' && TC31=(--compat=3.1)
 teardown() { tm_kernel_teardown; }
 
 # The stack frames of the text report, "=> name (addr)" lines in order.
@@ -36,4 +39,20 @@ json_frames() {
 	"$TRACEMAP" report --json "$TM_TMP/s.dat" |
 		jq -e -s '[.[] | select(.event == "kernel_stack") | .fields.caller | length] | max > 8' \
 		>/dev/null
+}
+
+@test "record -T: a stack after every event, report prints it as trace-cmd does" {
+	run "$TRACEMAP" record -q -T -e sched:sched_process_fork -e sched:sched_process_exec \
+		-o "$TM_TMP/t.dat" -- sh -c '/bin/true; /bin/true'
+	tm_status 0
+	trace-cmd report -i "$TM_TMP/t.dat" >"$TM_TMP/tc.txt"
+	"$TRACEMAP" report "${TC31[@]}" "$TM_TMP/t.dat" >"$TM_TMP/tm.txt"
+	diff "$TM_TMP/tc.txt" "$TM_TMP/tm.txt"
+	# each event line is followed by its stack
+	local events stacks
+	events=$(grep -cE 'sched_process_(fork|exec):' "$TM_TMP/tm.txt")
+	stacks=$(grep -c 'kernel_stack: *<stack trace >' "$TM_TMP/tm.txt")
+	[ "$events" -ge 4 ] && [ "$stacks" -eq "$events" ] || { cat "$TM_TMP/tm.txt" >&2; return 1; }
+	grep -q '^=> kernel_clone (' "$TM_TMP/tm.txt"
+	grep -q '^=> .*execve.* (' "$TM_TMP/tm.txt"
 }
