@@ -30,6 +30,19 @@ static int open_output(struct capture *c, const struct record_opts *o, struct tm
 	return 0;
 }
 
+/* --date: measure the wall-clock offset before the buffers are mapped. */
+static int store_date(struct capture *c, struct tm_output *out)
+{
+	char date[32];
+
+	if (tm_session_date_offset(c->sess, c->cpus, c->ncpus, date, sizeof(date)) ||
+	    tm_output_set_date(out, date)) {
+		tm_cmd_fail(SUB);
+		return -1;
+	}
+	return 0;
+}
+
 static double file_mb(void *ctx, int cpu)
 {
 	struct tm_spool_stats sp;
@@ -62,6 +75,8 @@ int record_run(const struct record_opts *o)
 	bool lost;
 
 	if (capture_open(&c, &o->cap, SUB) || open_output(&c, o, &out))
+		goto out;
+	if (o->date && store_date(&c, out))
 		goto out;
 	cs.sink = tm_output_sink(out);
 	if (capture_start(&c, &cs))

@@ -11,6 +11,7 @@ enum {
 	OPT_COMPRESSION,
 	OPT_LEVEL,
 	OPT_FAIL_ON_LOSS,
+	OPT_DATE,
 };
 
 static const struct argp_option options[] = {
@@ -19,6 +20,8 @@ static const struct argp_option options[] = {
 	{ "file-version", OPT_FILE_VERSION, "6|7", 0, "trace.dat version (default 7)", 3 },
 	{ "compression", OPT_COMPRESSION, "zstd|none", 0, "v7 compression (default zstd)", 3 },
 	{ "compression-level", OPT_LEVEL, "N", 0, "zstd level (1-19, default 1)", 3 },
+	{ "date", OPT_DATE, NULL, 0, "store the wall-clock offset: report prints wall-clock "
+	  "times (as trace-cmd record --date)", 3 },
 	{ "fail-on-loss", OPT_FAIL_ON_LOSS, NULL, 0, "exit 3 when events were lost", 4 },
 	{ 0 }
 };
@@ -64,6 +67,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_LEVEL: o->level = tm_arg_long(state, "compression level", arg, 1, 19); break;
 	case OPT_FAIL_ON_LOSS: o->fail_on_loss = true; break;
+	case OPT_DATE: o->date = true; break;
 	case ARGP_KEY_END:
 		if (!tm_dat_version_compressed((int)o->file_version) && o->compression_set &&
 		    o->compression != TM_COMPRESS_NONE)

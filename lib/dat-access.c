@@ -55,6 +55,7 @@ struct tm_blob tm_dat_printk(const struct tm_dat *dat) { return dat_blob(&dat->p
 struct tm_blob tm_dat_cmdlines(const struct tm_dat *dat) { return dat_blob(&dat->cmdlines); }
 struct tm_blob tm_dat_cpustat(const struct tm_dat *dat) { return dat_blob(&dat->cpustat); }
 const char *tm_dat_clock(const struct tm_dat *dat) { return dat->clock; }
+bool tm_dat_has_date(const struct tm_dat *dat) { return dat->has_date; }
 const char *tm_dat_uname(const struct tm_dat *dat) { return dat->uname; }
 const char *tm_dat_tracer_version(const struct tm_dat *dat) { return dat->tracer_version; }
 int tm_dat_buffer_count(const struct tm_dat *dat) { return dat->nbuf; }

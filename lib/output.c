@@ -24,6 +24,7 @@ struct tm_output {
 	bool			created;	/* we made the file: unlink it on failure */
 	struct tm_spool		**spools;
 	char			warning[256];
+	char			date[32];	/* DATE option text, "" = none */
 };
 
 static int tm_output_open_file(struct tm_output *out, const char *path)
@@ -154,6 +155,7 @@ int tm_output_write(struct tm_output *out, const struct tm_session *s)
 			return -1;
 	tm_output_clock(tm_session_dir(s), clock, sizeof(clock));
 	wo.clock = clock;
+	wo.date = out->date[0] ? out->date : NULL;
 	meta = tm_meta_collect(tm_session_tracefs(s), tm_session_name(s), o->ncpus);
 	if (!meta)
 		return -1;
@@ -169,6 +171,14 @@ int tm_output_write(struct tm_output *out, const struct tm_session *s)
 		return tm_fail_prefix("write %s", out->is_stdout ? "stdout" : o->path);
 	if (!out->is_stdout && fsync(out->fd) && errno != EINVAL)
 		return tm_fail(errno, "write %s", o->path);
+	return 0;
+}
+
+int tm_output_set_date(struct tm_output *out, const char *date)
+{
+	if (strlen(date) >= sizeof(out->date))
+		return tm_failx(EINVAL, "DATE option '%s' too long", date);
+	snprintf(out->date, sizeof(out->date), "%s", date);
 	return 0;
 }
 

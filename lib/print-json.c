@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * print-json.c - one record as one JSON object: timestamp_ns, cpu, pid, comm,
+ * print-json.c - one record as one JSON object: timestamp_ns, [time], cpu, pid, comm,
  * event, system, [buffer], [missed], and "fields" by name with native types
  * (integers as numbers, char arrays and strings as strings, other arrays as
  * arrays of numbers; stack traces as arrays of {addr, sym}).
  */
 #include <inttypes.h>
 #include <string.h>
+#include <time.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -199,14 +200,32 @@ void tm_json_str(struct trace_seq *s, const char *str, size_t n)
 	json_str(s, str, n);
 }
 
+/* "2025-05-01T12:34:56.123456789Z" of ns since the epoch. */
+static void json_iso_time(struct trace_seq *s, uint64_t ns)
+{
+	time_t sec = (time_t)(ns / 1000000000ULL);
+	struct tm tm;
+	char day[32];
+
+	if (!gmtime_r(&sec, &tm) || !strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm)) {
+		trace_seq_puts(s, "null");
+		return;
+	}
+	trace_seq_printf(s, "\"%s.%09lluZ\"", day, (unsigned long long)(ns % 1000000000ULL));
+}
+
 void tm_json_event(struct tep_handle *tep, struct trace_seq *s, const struct tm_event_rec *rec,
-		   const char *comm, const char *buffer_name)
+		   const char *comm, const char *buffer_name, bool wall_clock)
 {
 	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
 	struct tep_event *ev = tep_find_event_by_record(tep, &r);
 
-	trace_seq_printf(s, "{\"timestamp_ns\":%" PRIu64 ",\"cpu\":%d,\"pid\":%d,\"comm\":",
-			 rec->ts, rec->cpu, tep_data_pid(tep, &r));
+	trace_seq_printf(s, "{\"timestamp_ns\":%" PRIu64, rec->ts);
+	if (wall_clock) {
+		trace_seq_puts(s, ",\"time\":");
+		json_iso_time(s, rec->ts);
+	}
+	trace_seq_printf(s, ",\"cpu\":%d,\"pid\":%d,\"comm\":", rec->cpu, tep_data_pid(tep, &r));
 	json_str(s, comm ? comm : "", comm ? strlen(comm) : 0);
 	trace_seq_puts(s, ",\"event\":");
 	json_str(s, ev ? ev->name : "[UNKNOWN EVENT]", ev ? strlen(ev->name) : 15);

@@ -104,6 +104,7 @@ struct tm_print_opts {
 	bool	nsec;		/* -t: all nine decimals */
 	bool	raw;		/* -R: field=value of every field */
 	bool	json;		/* one JSON object per line */
+	bool	wall_clock;	/* times are ns since the epoch (DATE): JSON adds "time" */
 	bool	tep_only;	/* no compiled formats: every text from libtraceevent (tests) */
 };
 
