@@ -9,7 +9,7 @@ MANDIR		:= $(PREFIX)/share/man/man1
 COMPDIR		:= $(PREFIX)/share/bash-completion/completions
 
 CC		?= cc
-PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c
+PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c libelf
 BUILD		:= build
 ASAN_BUILD	:= $(BUILD)/asan
 
@@ -45,7 +45,7 @@ PKG_STAMP	:= $(BUILD)/.pkgs-ok
 DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
 		   libtraceevent1-plugin libzstd-dev bats jq groff-base clang libclang-rt-14-dev \
 		   trace-cmd libtracecmd-dev util-linux procps strace bc time \
-		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
+		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh
 
 .PHONY: all deps check fuzz demo install clean asan
 

@@ -27,6 +27,7 @@ enum {
 	OPT_WAKEUP,
 	OPT_NO_MMAP,
 	OPT_DURATION,
+	OPT_UPROBE,
 };
 
 static const struct argp_option capture_options[] = {
@@ -36,6 +37,8 @@ static const struct argp_option capture_options[] = {
 	{ "filter", 'f', "FILTER", 0, "filter for the preceding -e (kernel filter syntax)", 1 },
 	{ "trigger", 'R', "TRIGGER", 0, "event trigger for the preceding -e, e.g. stacktrace, "
 	  "'traceoff if pid == 1' (repeatable)", 1 },
+	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][%return]", 0, "probe a function of a "
+	  "program or library: an event of group tracemap_PID (repeatable)", 1 },
 	{ "pid", 'P', "PID", 0, "trace only events of PID (repeatable)", 1 },
 	{ NULL, 'F', NULL, 0, "trace only the COMMAND", 1 },
 	{ NULL, 'c', NULL, 0, "with -F or -P: also trace children forked later", 1 },
@@ -135,6 +138,12 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case 'c': o->children = true; break;
 	case 'O': add_option(state, o, arg); break;
 	case 'T': add_option(state, o, "stacktrace"); break;
+	case OPT_UPROBE:
+		if (tm_uprobe_spec_check(arg))
+			argp_error(state, "%s", tm_last_error());
+		o->uprobes = grow(state, o->uprobes, o->nr_uprobes, sizeof(*o->uprobes));
+		o->uprobes[o->nr_uprobes++] = arg;
+		break;
 	case OPT_WAKEUP:
 		o->wakeup_percent = tm_arg_long(state, "wakeup percent", arg, 0, 100);
 		break;
@@ -196,6 +205,7 @@ void capture_opts_free(struct capture_opts *o)
 	free(o->events);
 	free(o->pids);
 	free(o->options);
+	free(o->uprobes);
 }
 
 /* ---- COMMAND ---- */
@@ -347,6 +357,8 @@ int capture_open(struct capture *r, const struct capture_opts *o, const char *su
 		.follow_children = o->children,
 		.wakeup_percent = (int)o->wakeup_percent,
 		.cpumask = o->cpumask,
+		.uprobes = o->uprobes,
+		.nr_uprobes = o->nr_uprobes,
 	};
 	const char *tracefs;
 

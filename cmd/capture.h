@@ -33,6 +33,8 @@ struct capture_opts {
 	bool			no_mmap;
 	double			duration;	/* seconds, 0 = none */
 	char			**command;	/* NULL-terminated, or NULL */
+	const char		**uprobes;	/* --uprobe specs */
+	size_t			nr_uprobes;
 };
 
 /*

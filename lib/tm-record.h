@@ -36,6 +36,8 @@ struct tm_session_opts {
 	bool			follow_children;	/* options/event-fork */
 	int			wakeup_percent;	/* buffer_percent, -1 = leave */
 	const char		*cpumask;	/* tracing_cpumask text, NULL = all */
+	const char * const	*uprobes;	/* "PATH:SYMBOL[+OFF][%return]" specs */
+	size_t			nr_uprobes;
 };
 
 /*
@@ -51,10 +53,16 @@ struct tm_session;
  * tracing off. Anything refused (unknown event, bad filter or trigger,
  * clock, option) fails with a one-line message and leaves no instance
  * behind: NULL. A filter or trigger the kernel refuses carries the
- * kernel's reason from the instance's error_log.
+ * kernel's reason from the instance's error_log. Each uprobe spec becomes
+ * an event of group tracemap_<pid> in uprobe_events (SYMBOL looked up in
+ * PATH with libelf), enabled in the instance like an -e event.
  */
 struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts);
-/* Remove the instance (every mapping/fd of it closed first) and free s; -1 if rmdir failed. */
+/*
+ * Remove the instance (every mapping/fd of it closed first), then the
+ * session's uprobes (group tracemap_<pid>, global), and free s; -1 + message
+ * if either failed.
+ */
 int tm_session_destroy(struct tm_session *s);
 /* The tracefs directory the session was created under. */
 const char *tm_session_tracefs(const struct tm_session *s);

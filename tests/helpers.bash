@@ -33,7 +33,8 @@ tm_tracefs_state() {
 	local f
 	for f in tracing_on current_tracer trace_clock buffer_size_kb \
 		 buffer_subbuf_size_kb buffer_percent set_event set_event_pid \
-		 set_event_notrace_pid tracing_cpumask events/enable; do
+		 set_event_notrace_pid tracing_cpumask events/enable uprobe_events \
+		 dynamic_events; do
 		[ -r "$TRACEFS/$f" ] && printf '%s=%s\n' "$f" "$(tr '\n' ' ' < "$TRACEFS/$f")"
 	done
 	for f in "$TRACEFS"/options/*; do
