@@ -43,6 +43,11 @@ static int store_date(struct capture *c, struct tm_output *out)
 	return 0;
 }
 
+static uint64_t written(void *ctx)
+{
+	return tm_output_written(ctx);
+}
+
 static double file_mb(void *ctx, int cpu)
 {
 	struct tm_spool_stats sp;
@@ -71,6 +76,7 @@ int record_run(const struct record_opts *o)
 	struct tm_output *out = NULL;
 	struct capture_sink cs = { 0 };
 	struct capture_column col = { .title = "file MB", .value = file_mb };
+	struct capture_status st;
 	int ret = TM_EXIT_FAIL;
 	bool lost;
 
@@ -81,6 +87,10 @@ int record_run(const struct record_opts *o)
 	cs.sink = tm_output_sink(out);
 	if (capture_start(&c, &cs))
 		goto out;
+	status_init(&st, &c, status_wanted(o->cap.quiet, false));
+	st.written = written;
+	st.ctx = out;
+	c.status = &st;
 	capture_wait(&c, NULL, NULL);
 	if (finish(&c, out, o->cap.quiet))
 		goto out;

@@ -187,6 +187,16 @@ const char *tm_output_warning(const struct tm_output *out)
 	return out->warning[0] ? out->warning : NULL;
 }
 
+uint64_t tm_output_written(const struct tm_output *out)
+{
+	uint64_t sum = 0;
+
+	for (int cpu = 0; cpu < out->opts.ncpus; cpu++)
+		if (out->spools[cpu])
+			sum += tm_spool_file_bytes(out->spools[cpu]);
+	return sum;
+}
+
 void tm_output_spool_stats(const struct tm_output *out, int cpu, struct tm_spool_stats *st)
 {
 	memset(st, 0, sizeof(*st));

@@ -247,6 +247,24 @@ static void tm_kstat_line(struct tm_cpu_kstats *st, const char *key, uint64_t v)
 		st->dropped = v;
 	else if (!strcmp(key, "read events"))
 		st->read = v;
+	else if (!strcmp(key, "bytes"))
+		st->bytes = v;
+}
+
+int tm_session_buffer_kb(const struct tm_session *s, unsigned long *kb)
+{
+	char path[PATH_MAX], *text, *end;
+
+	if (tm_path(path, sizeof(path), "%s/buffer_size_kb", s->dir))
+		return -1;
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	*kb = strtoul(text, &end, 10);
+	free(text);
+	if (end == text || !*kb)
+		return tm_failx(EINVAL, "%s: no size", path);
+	return 0;
 }
 
 int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_kstats *st)

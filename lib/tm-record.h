@@ -104,8 +104,11 @@ struct tm_cpu_kstats {
 	uint64_t	commit_overrun;
 	uint64_t	dropped;
 	uint64_t	read;
+	uint64_t	bytes;		/* unread bytes in the buffer */
 };
 
+/* buffer_size_kb of the instance (per CPU) into *kb; -1 + message. */
+int tm_session_buffer_kb(const struct tm_session *s, unsigned long *kb);
 /* Read per_cpu/cpu<cpu>/stats of the instance into *st; -1 + message. */
 int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_kstats *st);
 
@@ -209,6 +212,12 @@ bool tm_recorder_failed(const struct tm_recorder *rec);
 /* What the thread of cpu saw so far (zeroes for an unknown cpu). */
 void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,
 			   struct tm_cpu_record_stats *st);
+/*
+ * While the threads run (the live status): events and raw bytes cpu has
+ * drained so far, read without stopping its thread (zeroes for an unknown cpu).
+ */
+void tm_recorder_progress(const struct tm_recorder *rec, int cpu, uint64_t *events,
+			  uint64_t *raw_bytes);
 /* Why cpu runs the read() path (tm_ring_fallback_reason()), NULL when mapped or unknown. */
 const char *tm_recorder_fallback_reason(const struct tm_recorder *rec, int cpu);
 /* Close every ring (unmap) and free (NULL is fine). */
@@ -246,6 +255,8 @@ int tm_output_write(struct tm_output *out, const struct tm_session *s);
 int tm_output_set_date(struct tm_output *out, const char *date);
 /* A warning of the metadata collection (kallsyms addresses zero), or NULL. */
 const char *tm_output_warning(const struct tm_output *out);
+/* Bytes in the spools so far, read while the recorder threads write them (live status). */
+uint64_t tm_output_written(const struct tm_output *out);
 /* Spool statistics of cpu (zeroes when it has no spool). */
 void tm_output_spool_stats(const struct tm_output *out, int cpu, struct tm_spool_stats *st);
 /* Remove the spools; unless ok, also remove an output file we created (NULL is fine). */

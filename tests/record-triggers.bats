@@ -5,6 +5,7 @@
 # triggers run in the private instance and go with it.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() { tm_kernel_setup; }
 teardown() { tm_kernel_teardown; }
@@ -20,7 +21,6 @@ one_line_error() {
 }
 
 @test "record -f: a bad filter gives the kernel's reason and position from error_log" {
-	bats_require_minimum_version 1.5.0
 	one_line_error record -e sched:sched_switch -f 'prev_pidx == 1' -o "$TM_TMP/x.dat" \
 		--duration 1
 	[[ $stderr == "tracemap record: bad filter 'prev_pidx == 1' for event 'sched:sched_switch': "* ]] ||
@@ -58,7 +58,6 @@ one_line_error() {
 }
 
 @test "record -R: a trigger the kernel refuses is one line with its reason, nothing left" {
-	bats_require_minimum_version 1.5.0
 	# hist triggers are not built into every kernel (not into this VM's): say so plainly
 	if ! grep -qw hist "$TRACEFS/events/sched/sched_switch/trigger"; then
 		one_line_error record -e sched:sched_switch -R 'hist:keys=prev_pid' \
