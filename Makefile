@@ -7,6 +7,7 @@ DESTDIR		?=
 BINDIR		:= $(PREFIX)/bin
 MANDIR		:= $(PREFIX)/share/man/man1
 COMPDIR		:= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR	:= $(PREFIX)/share/zsh/site-functions
 
 CC		?= cc
 PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c libelf
@@ -140,6 +141,7 @@ install: tracemap
 	install -d $(DESTDIR)$(MANDIR)
 	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/
 	install -D -m 0644 completions/tracemap.bash $(DESTDIR)$(COMPDIR)/tracemap
+	install -D -m 0644 completions/_tracemap $(DESTDIR)$(ZSHCOMPDIR)/_tracemap
 
 clean:
 	rm -rf $(BUILD) tracemap demo.dat

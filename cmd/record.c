@@ -34,7 +34,9 @@ static const char doc[] =
 	"  tracemap record -e sched -- sleep 1\n"
 	"  tracemap record -e sched:sched_switch -f 'prev_pid != 0' --duration 5\n"
 	"  tracemap record -e irq -M 1 -b 8192 -o irq.dat\n"
-	"  tracemap record -F -c -e syscalls -- make\n\n"
+	"  tracemap record -F -c -e syscalls -- make\n"
+	"  tracemap record -T -e sched:sched_process_fork -- make\n"
+	"  tracemap record -F --uprobe=/lib/x86_64-linux-gnu/libc.so.6:malloc -- ls\n\n"
 	"Exit status: 0 ok, 1 failure, 2 usage error, 3 events lost with --fail-on-loss.\n"
 	"See tracemap-record(1).";
 

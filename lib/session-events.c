@@ -191,6 +191,35 @@ static int tm_ev_scan(struct tm_ev_match *m, const char *sys, const char *pat,
 	return ret;
 }
 
+/* ftrace:function and the function graph events come only from a tracer, never from -e. */
+static bool tm_ev_is_tracer_event(const char *spec)
+{
+	const char *ev = strchr(spec, ':') ? strchr(spec, ':') + 1 : spec;
+
+	return (!strchr(spec, ':') || !strncmp(spec, "ftrace:", 7)) &&
+	       (!strcmp(ev, "function") || !strncmp(ev, "funcgraph_", 10));
+}
+
+/*
+ * Say plainly why: tracemap records trace events, not tracers, and where the
+ * kernel refuses function tracing (EPERM in some VMs) say that too. The
+ * instance is ours: trying its current_tracer changes nothing elsewhere.
+ */
+static int tm_ev_tracer_refusal(const char *dir, const char *spec)
+{
+	if (tm_file_write(dir, "current_tracer", "function")) {
+		int err = errno;
+
+		return tm_failx(EINVAL, "'%s' events come from the function tracer, which this "
+				"kernel refuses (current_tracer=function: %s); tracemap records "
+				"trace events only", spec, strerror(err));
+	}
+	tm_file_write(dir, "current_tracer", "nop");
+	return tm_failx(EINVAL, "'%s' events come from the function tracer, not from an "
+			"event to enable; tracemap records trace events only (see tracemap "
+			"list -e)", spec);
+}
+
 static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char ***systems)
 {
 	struct tm_ev_match m = { .dir = dir, .spec = spec, .systems = systems };
@@ -213,6 +242,8 @@ static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char *
 	}
 	if (ret)
 		return -1;
+	if (!m.matched && tm_ev_is_tracer_event(spec->event))
+		return tm_ev_tracer_refusal(dir, spec->event);
 	if (!m.matched)
 		return tm_failx(ENOENT, "unknown event '%s' (no event matches it; see tracemap list -e)",
 				spec->event);

@@ -72,3 +72,19 @@ one_line_error() {
 	tm_status 2
 	[[ $output == *"-R 'stacktrace' needs an -e before it"* ]]
 }
+
+@test "record -e ftrace:function: the function tracer's events are refused plainly" {
+	# what this kernel does with the function tracer in an instance of our own
+	local inst=$TRACEFS/instances/tmfunc-$$ why=
+	mkdir "$inst"
+	if ! echo function 2>/dev/null >"$inst/current_tracer"; then
+		why="kernel refuses (current_tracer=function: Operation not permitted)"
+	fi
+	echo nop >"$inst/current_tracer"
+	rmdir "$inst"
+	one_line_error record -e ftrace:function -o "$TM_TMP/x.dat" --duration 1
+	[[ $stderr == "tracemap record: 'ftrace:function' events come from the function tracer, "* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+	[[ $stderr == *"tracemap records trace events only"* ]]
+	[ -z "$why" ] || [[ $stderr == *"$why"* ]] || { echo "$stderr" >&2; return 1; }
+}
