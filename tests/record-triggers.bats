@@ -8,7 +8,13 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup() { tm_kernel_setup; }
-teardown() { tm_kernel_teardown; }
+teardown() {
+	if [ -n "${REC_BG:-}" ]; then
+		kill -INT "$REC_PID" 2>/dev/null || true
+		wait "$REC_BG" 2>/dev/null || true
+	fi
+	tm_kernel_teardown
+}
 
 # SUB ARGS...: exit 1, exactly one line on stderr, nothing left in the scratch dir.
 one_line_error() {
@@ -34,9 +40,16 @@ one_line_error() {
 }
 
 @test "record -R: stacktrace trigger puts a kernel stack after each fork event" {
-	run "$TRACEMAP" record -q -e sched:sched_process_fork -R stacktrace -o "$TM_TMP/r.dat" \
-		-- sh -c '/bin/true; /bin/true; /bin/true'
-	tm_status 0
+	local trig=events/sched/sched_process_fork/trigger rc=0
+	tm_record_bg 60 -e sched:sched_process_fork -R stacktrace -o "$TM_TMP/r.dat"
+	# in the private instance only, and gone with it
+	grep -q '^stacktrace:unlimited' "$TRACEFS/instances/$REC_INST/$trig"
+	! grep -q '^stacktrace' "$TRACEFS/$trig"
+	sh -c '/bin/true; /bin/true; /bin/true'
+	kill -INT "$REC_PID"
+	wait "$REC_BG" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
 	trace-cmd report -i "$TM_TMP/r.dat" >"$TM_TMP/tc.txt"
 	"$TRACEMAP" report "$TM_TMP/r.dat" >"$TM_TMP/tm.txt"
 	diff "$TM_TMP/tc.txt" "$TM_TMP/tm.txt"

@@ -36,8 +36,18 @@ wait_pane() {
 }
 
 # Run a shell command line in a fresh tmux terminal; it prints EXIT=<status> at its end.
+# Every byte written to the terminal is kept in $TM_TMP/raw (the command starts only
+# once that capture runs).
 in_terminal() {
-	tmux -L "$SOCK" new-session -d -s tm -x 200 -y 50 "$1; echo EXIT=\$?; sleep 600"
+	tmux -L "$SOCK" new-session -d -s tm -x 200 -y 50 \
+		"while [ ! -e '$TM_TMP/go' ]; do sleep 0.05; done; $1; echo EXIT=\$?; sleep 600"
+	tmux -L "$SOCK" pipe-pane -t tm "cat >>'$TM_TMP/raw'"
+	touch "$TM_TMP/go"
+}
+
+# The elapsed times of every status line drawn (SUB: record or stream), in order.
+drawn_elapsed() {
+	tr '\r' '\n' <"$TM_TMP/raw" | sed -n "s/^.*$1 \([0-9]*\.[0-9]\)s  .* ev\/s  .*/\1/p"
 }
 
 STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-9.]+ MB read -> [0-9.]+ MB \([0-9.]+x\)  buffer [0-9]+%  (lost 0|LOST [0-9]+)$'
@@ -59,6 +69,11 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 	[ "${later%%s *}" != "${first%%s *}" ] || { echo "never updated: $first" >&2; return 1; }
 	# one status line on the screen, not a scroll of them
 	[ "$(pane | grep -cE 'ev/s')" -eq 1 ] || { pane >&2; return 1; }
+	# at most 4 redraws a second: 0.25 s apart at least, 0.2 s in the rounded times
+	drawn_elapsed record >"$TM_TMP/times"
+	[ "$(wc -l <"$TM_TMP/times")" -ge 2 ] || { cat -v "$TM_TMP/raw" >&2; return 1; }
+	awk 'NR > 1 && $1 - prev < 0.15 { print "redrawn " prev " then " $1; bad = 1 }
+	     { prev = $1 } END { exit bad }' "$TM_TMP/times"
 	tmux -L "$SOCK" send-keys -t tm C-c
 	wait_pane '^EXIT=' >/dev/null
 	pane >"$TM_TMP/screen"
@@ -77,6 +92,16 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 	! pane | grep -q 'ev/s'
 	! grep -q 'ev/s' "$TM_TMP/events.txt"
 	grep -q 'sched_switch:' "$TM_TMP/events.txt"
+}
+
+@test "on a terminal: no status line from stream printing there, nor from record -q" {
+	in_terminal "'$TRACEMAP' stream -e sched:sched_switch --duration 1; '$TRACEMAP' record -q -e sched -o '$TM_TMP/q.dat' --duration 1"
+	wait_pane '^EXIT=' >/dev/null
+	pane | grep -qx 'EXIT=0'
+	# stream's events reached the terminal, and no status line ever did
+	grep -q 'sched_switch:' "$TM_TMP/raw"
+	! grep -q 'ev/s' "$TM_TMP/raw" || { cat -v "$TM_TMP/raw" | grep 'ev/s' >&2; return 1; }
+	[ -s "$TM_TMP/q.dat" ]
 }
 
 @test "record and stream without a terminal: no status line, no control characters" {

@@ -65,10 +65,33 @@ teardown() {
 	run "$TRACEMAP" record --uprobe "$TM_TMP/target.c:main" -o "$TM_TMP/x.dat" --duration 1
 	tm_status 1
 	[ "$output" = "tracemap record: uprobe: $TM_TMP/target.c is not an ELF file" ]
+	# refused after the probe was made: the probe goes with the instance
+	run "$TRACEMAP" record --uprobe "$TM_TMP/target:tm_probe_target" -e sched:sched_switch \
+		-f 'nosuch == 1' -o "$TM_TMP/x.dat" --duration 1
+	tm_status 1
+	[[ $output == *"bad filter 'nosuch == 1' for event 'sched:sched_switch'"* ]]
+	! grep -q 'tracemap_' "$TRACEFS/uprobe_events"
 	[ ! -e "$TM_TMP/x.dat" ]
 }
 
+@test "record --uprobe: stopped by SIGINT, the hits are in the file and the probe is gone" {
+	tm_record_bg 60 --uprobe "$TM_TMP/target:tm_probe_target" -o "$TM_TMP/i.dat"
+	grep -q "^p:tracemap_$REC_PID/tm_probe_target " "$TRACEFS/uprobe_events"
+	"$TM_TMP/target"
+	"$TM_TMP/target"
+	"$TM_TMP/target"
+	kill -INT "$REC_PID"
+	local rc=0
+	wait "$REC_BG" || rc=$?
+	REC_BG=
+	[ "$rc" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	! grep -q "tracemap_$REC_PID/" "$TRACEFS/uprobe_events"
+	[ "$("$TRACEMAP" report "$TM_TMP/i.dat" | grep -c ' tm_probe_target: ')" -eq 3 ]
+}
+
 @test "reset --stale: removes the uprobes of a SIGKILLed tracemap, and nothing else" {
+	tm_ignore_stale
+	tm_state_save
 	# someone else's probe in a group of its own must survive
 	OWN_PROBE=tmtest_$$/other
 	echo "p:$OWN_PROBE $TM_TMP/target:0x$(nm "$TM_TMP/target" |
