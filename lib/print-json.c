@@ -131,7 +131,7 @@ static void json_stack(struct tep_handle *tep, struct trace_seq *s,
 		unsigned long long addr = tep_read_number(tep, data + off, long_size);
 		const char *sym;
 
-		if ((long_size == 8 && addr == ~0ULL) || (int)addr == -1)
+		if (long_size == 8 ? addr == ~0ULL : addr == 0xffffffffULL)
 			break;
 		sym = tep_find_function(tep, addr);
 		trace_seq_printf(s, "%s{\"addr\":\"0x%llx\",\"sym\":", first ? "" : ",", addr);
