@@ -95,7 +95,7 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 }
 
 @test "on a terminal: no status line from stream printing there, nor from record -q" {
-	in_terminal "'$TRACEMAP' stream -e sched:sched_switch --duration 1; '$TRACEMAP' record -q -e sched -o '$TM_TMP/q.dat' --duration 1"
+	in_terminal "'$TRACEMAP' stream -e sched:sched_switch --duration 0.5; '$TRACEMAP' record -q -e sched -o '$TM_TMP/q.dat' --duration 0.5"
 	wait_pane '^EXIT=' >/dev/null
 	pane | grep -qx 'EXIT=0'
 	# stream's events reached the terminal, and no status line ever did
