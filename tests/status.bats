@@ -45,6 +45,17 @@ in_terminal() {
 	touch "$TM_TMP/go"
 }
 
+# Wait (bounded: 30 s) until the raw capture has caught up with the command's end.
+wait_raw_exit() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		grep -q 'EXIT=' "$TM_TMP/raw" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "the capture never saw EXIT=" >&2
+	return 1
+}
+
 # The elapsed times of every status line drawn (SUB: record or stream), in order.
 drawn_elapsed() {
 	tr '\r' '\n' <"$TM_TMP/raw" | sed -n "s/^.*$1 \([0-9]*\.[0-9]\)s  .* ev\/s  .*/\1/p"
@@ -69,11 +80,6 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 	[ "${later%%s *}" != "${first%%s *}" ] || { echo "never updated: $first" >&2; return 1; }
 	# one status line on the screen, not a scroll of them
 	[ "$(pane | grep -cE 'ev/s')" -eq 1 ] || { pane >&2; return 1; }
-	# at most 4 redraws a second: 0.25 s apart at least, 0.2 s in the rounded times
-	drawn_elapsed record >"$TM_TMP/times"
-	[ "$(wc -l <"$TM_TMP/times")" -ge 2 ] || { cat -v "$TM_TMP/raw" >&2; return 1; }
-	awk 'NR > 1 && $1 - prev < 0.15 { print "redrawn " prev " then " $1; bad = 1 }
-	     { prev = $1 } END { exit bad }' "$TM_TMP/times"
 	tmux -L "$SOCK" send-keys -t tm C-c
 	wait_pane '^EXIT=' >/dev/null
 	pane >"$TM_TMP/screen"
@@ -81,6 +87,12 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 	# the summary follows; the status line was erased, not left above it
 	grep -qE '^CPU +events +pages +raw MB +file MB +lost$' "$TM_TMP/screen"
 	! grep -q 'ev/s' "$TM_TMP/screen" || { cat "$TM_TMP/screen" >&2; return 1; }
+	# at most 4 redraws a second: 0.25 s apart at least, 0.2 s in the rounded times
+	wait_raw_exit
+	drawn_elapsed record >"$TM_TMP/times"
+	[ "$(grep -c . "$TM_TMP/times")" -ge 2 ] || { cat -v "$TM_TMP/raw" >&2; return 1; }
+	awk 'NR > 1 && $1 - prev < 0.15 { print "redrawn " prev " then " $1; bad = 1 }
+	     { prev = $1 } END { exit bad }' "$TM_TMP/times"
 	"$TRACEMAP" report "$TM_TMP/s.dat" | grep -q 'sched_process_exec:'
 }
 
@@ -98,6 +110,7 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 	in_terminal "'$TRACEMAP' stream -e sched:sched_switch --duration 0.5; '$TRACEMAP' record -q -e sched -o '$TM_TMP/q.dat' --duration 0.5"
 	wait_pane '^EXIT=' >/dev/null
 	pane | grep -qx 'EXIT=0'
+	wait_raw_exit
 	# stream's events reached the terminal, and no status line ever did
 	grep -q 'sched_switch:' "$TM_TMP/raw"
 	! grep -q 'ev/s' "$TM_TMP/raw" || { cat -v "$TM_TMP/raw" | grep 'ev/s' >&2; return 1; }
