@@ -7,9 +7,10 @@ DESTDIR		?=
 BINDIR		:= $(PREFIX)/bin
 MANDIR		:= $(PREFIX)/share/man/man1
 COMPDIR		:= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR	:= $(PREFIX)/share/zsh/site-functions
 
 CC		?= cc
-PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c
+PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c libelf
 BUILD		:= build
 ASAN_BUILD	:= $(BUILD)/asan
 
@@ -45,7 +46,7 @@ PKG_STAMP	:= $(BUILD)/.pkgs-ok
 DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
 		   libtraceevent1-plugin libzstd-dev bats jq groff-base clang libclang-rt-14-dev \
 		   trace-cmd libtracecmd-dev util-linux procps strace bc time \
-		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
+		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh
 
 .PHONY: all deps check fuzz demo install clean asan
 
@@ -140,6 +141,7 @@ install: tracemap
 	install -d $(DESTDIR)$(MANDIR)
 	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/
 	install -D -m 0644 completions/tracemap.bash $(DESTDIR)$(COMPDIR)/tracemap
+	install -D -m 0644 completions/_tracemap $(DESTDIR)$(ZSHCOMPDIR)/_tracemap
 
 clean:
 	rm -rf $(BUILD) tracemap demo.dat

@@ -27,6 +27,7 @@ enum {
 	OPT_WAKEUP,
 	OPT_NO_MMAP,
 	OPT_DURATION,
+	OPT_UPROBE,
 };
 
 static const struct argp_option capture_options[] = {
@@ -34,9 +35,15 @@ static const struct argp_option capture_options[] = {
 	{ "event", 'e', "EVENT", 0, "enable EVENT: all, SYSTEM, SYSTEM:EVENT, EVENT; globs "
 	  "like 'sched:sched_wak*' (repeatable)", 1 },
 	{ "filter", 'f', "FILTER", 0, "filter for the preceding -e (kernel filter syntax)", 1 },
+	{ "trigger", 'R', "TRIGGER", 0, "event trigger for the preceding -e, e.g. stacktrace, "
+	  "'traceoff if pid == 1' (repeatable)", 1 },
+	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][%return]", 0, "probe a function of a "
+	  "program or library: an event of group tracemap_PID (repeatable)", 1 },
 	{ "pid", 'P', "PID", 0, "trace only events of PID (repeatable)", 1 },
 	{ NULL, 'F', NULL, 0, "trace only the COMMAND", 1 },
 	{ NULL, 'c', NULL, 0, "with -F or -P: also trace children forked later", 1 },
+	{ "stacktrace", 'T', NULL, 0, "a kernel stack trace with every event (the instance's "
+	  "stacktrace option)", 1 },
 	{ "cpumask", 'M', "CPUMASK", 0, "trace only the CPUs of the hex mask (e.g. 3)", 1 },
 	{ NULL, 0, NULL, 0, "Buffer:", 2 },
 	{ "buffer-size", 'b', "KB", 0, "per-CPU ring buffer size in KiB", 2 },
@@ -91,6 +98,19 @@ static void add_filter(struct argp_state *state, struct capture_opts *o, const c
 	o->events[o->nr_events - 1].filter = f;
 }
 
+static void add_trigger(struct argp_state *state, struct capture_opts *o, const char *t)
+{
+	struct tm_event_spec *ev;
+
+	if (!o->nr_events)
+		argp_error(state, "-R '%s' needs an -e before it", t);
+	if (!*t)
+		argp_error(state, "empty trigger for -e '%s'", o->events[o->nr_events - 1].event);
+	ev = &o->events[o->nr_events - 1];
+	ev->triggers = grow(state, ev->triggers, ev->nr_triggers, sizeof(*ev->triggers));
+	ev->triggers[ev->nr_triggers++] = t;
+}
+
 static void add_option(struct argp_state *state, struct capture_opts *o, const char *opt)
 {
 	o->options = grow(state, o->options, o->nr_options + 1, sizeof(*o->options));
@@ -105,6 +125,7 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'e': add_event(state, o, arg); break;
 	case 'f': add_filter(state, o, arg); break;
+	case 'R': add_trigger(state, o, arg); break;
 	case 'b': o->buffer_kb = tm_arg_long(state, "buffer size", arg, 1, 1L << 30); break;
 	case OPT_SUBBUF: o->subbuf_kb = tm_arg_long(state, "sub-buffer size", arg, 1, 1024); break;
 	case 'C': o->clock = arg; break;
@@ -116,6 +137,13 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case 'F': o->trace_command = true; break;
 	case 'c': o->children = true; break;
 	case 'O': add_option(state, o, arg); break;
+	case 'T': add_option(state, o, "stacktrace"); break;
+	case OPT_UPROBE:
+		if (tm_uprobe_spec_check(arg))
+			argp_error(state, "%s", tm_last_error());
+		o->uprobes = grow(state, o->uprobes, o->nr_uprobes, sizeof(*o->uprobes));
+		o->uprobes[o->nr_uprobes++] = arg;
+		break;
 	case OPT_WAKEUP:
 		o->wakeup_percent = tm_arg_long(state, "wakeup percent", arg, 0, 100);
 		break;
@@ -172,9 +200,12 @@ void capture_opts_init(struct capture_opts *o)
 
 void capture_opts_free(struct capture_opts *o)
 {
+	for (size_t i = 0; i < o->nr_events; i++)
+		free(o->events[i].triggers);
 	free(o->events);
 	free(o->pids);
 	free(o->options);
+	free(o->uprobes);
 }
 
 /* ---- COMMAND ---- */
@@ -280,11 +311,21 @@ void capture_wait(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
 			if (left * 1000 < timeout)
 				timeout = (int)(left * 1000) + 1;
 		}
+		if (r->status) {
+			int due = status_due_ms(r->status);
+
+			if (due >= 0 && due < timeout)
+				timeout = due;
+		}
 		if (!idle)
 			tm_signals_wait(timeout);
 		else if (idle(ctx, timeout))
 			break;
+		if (r->status)
+			status_tick(r->status, r);
 	}
+	if (r->status)
+		status_clear(r->status);
 	/* a stop signal goes on to COMMAND, which would have got it from the terminal */
 	if (r->child > 0 && !r->child_done && tm_signals_stop_count())
 		kill(r->child, tm_signals_last());
@@ -326,6 +367,8 @@ int capture_open(struct capture *r, const struct capture_opts *o, const char *su
 		.follow_children = o->children,
 		.wakeup_percent = (int)o->wakeup_percent,
 		.cpumask = o->cpumask,
+		.uprobes = o->uprobes,
+		.nr_uprobes = o->nr_uprobes,
 	};
 	const char *tracefs;
 

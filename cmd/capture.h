@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "status.h"
 #include "tracemap.h"
 #include "tm-record.h"
 
@@ -33,6 +34,8 @@ struct capture_opts {
 	bool			no_mmap;
 	double			duration;	/* seconds, 0 = none */
 	char			**command;	/* NULL-terminated, or NULL */
+	const char		**uprobes;	/* --uprobe specs */
+	size_t			nr_uprobes;
 };
 
 /*
@@ -58,6 +61,7 @@ struct capture {
 	int				go_fd;		/* write end: releases the child */
 	int				child_status;
 	bool				child_done;
+	struct capture_status		*status;	/* live status line, NULL: none */
 };
 
 /* Signals, CPU selection, the instance. Prints its own errors. */

@@ -30,6 +30,24 @@ static int open_output(struct capture *c, const struct record_opts *o, struct tm
 	return 0;
 }
 
+/* --date: measure the wall-clock offset before the buffers are mapped. */
+static int store_date(struct capture *c, struct tm_output *out)
+{
+	char date[32];
+
+	if (tm_session_date_offset(c->sess, c->cpus, c->ncpus, date, sizeof(date)) ||
+	    tm_output_set_date(out, date)) {
+		tm_cmd_fail(SUB);
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t written(void *ctx)
+{
+	return tm_output_written(ctx);
+}
+
 static double file_mb(void *ctx, int cpu)
 {
 	struct tm_spool_stats sp;
@@ -58,14 +76,21 @@ int record_run(const struct record_opts *o)
 	struct tm_output *out = NULL;
 	struct capture_sink cs = { 0 };
 	struct capture_column col = { .title = "file MB", .value = file_mb };
+	struct capture_status st;
 	int ret = TM_EXIT_FAIL;
 	bool lost;
 
 	if (capture_open(&c, &o->cap, SUB) || open_output(&c, o, &out))
 		goto out;
+	if (o->date && store_date(&c, out))
+		goto out;
 	cs.sink = tm_output_sink(out);
 	if (capture_start(&c, &cs))
 		goto out;
+	status_init(&st, &c, status_wanted(o->cap.quiet, false));
+	st.written = written;
+	st.ctx = out;
+	c.status = &st;
 	capture_wait(&c, NULL, NULL);
 	if (finish(&c, out, o->cap.quiet))
 		goto out;

@@ -11,6 +11,7 @@ enum {
 	OPT_COMPRESSION,
 	OPT_LEVEL,
 	OPT_FAIL_ON_LOSS,
+	OPT_DATE,
 };
 
 static const struct argp_option options[] = {
@@ -19,6 +20,8 @@ static const struct argp_option options[] = {
 	{ "file-version", OPT_FILE_VERSION, "6|7", 0, "trace.dat version (default 7)", 3 },
 	{ "compression", OPT_COMPRESSION, "zstd|none", 0, "v7 compression (default zstd)", 3 },
 	{ "compression-level", OPT_LEVEL, "N", 0, "zstd level (1-19, default 1)", 3 },
+	{ "date", OPT_DATE, NULL, 0, "store the wall-clock offset: report prints wall-clock "
+	  "times (as trace-cmd record --date)", 3 },
 	{ "fail-on-loss", OPT_FAIL_ON_LOSS, NULL, 0, "exit 3 when events were lost", 4 },
 	{ 0 }
 };
@@ -31,7 +34,9 @@ static const char doc[] =
 	"  tracemap record -e sched -- sleep 1\n"
 	"  tracemap record -e sched:sched_switch -f 'prev_pid != 0' --duration 5\n"
 	"  tracemap record -e irq -M 1 -b 8192 -o irq.dat\n"
-	"  tracemap record -F -c -e syscalls -- make\n\n"
+	"  tracemap record -F -c -e syscalls -- make\n"
+	"  tracemap record -T -e sched:sched_process_fork -- make\n"
+	"  tracemap record -F --uprobe=/lib/x86_64-linux-gnu/libc.so.6:malloc -- ls\n\n"
 	"Exit status: 0 ok, 1 failure, 2 usage error, 3 events lost with --fail-on-loss.\n"
 	"See tracemap-record(1).";
 
@@ -64,6 +69,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_LEVEL: o->level = tm_arg_long(state, "compression level", arg, 1, 19); break;
 	case OPT_FAIL_ON_LOSS: o->fail_on_loss = true; break;
+	case OPT_DATE: o->date = true; break;
 	case ARGP_KEY_END:
 		if (!tm_dat_version_compressed((int)o->file_version) && o->compression_set &&
 		    o->compression != TM_COMPRESS_NONE)

@@ -15,6 +15,7 @@ struct record_opts {
 	bool			compression_set;
 	long			level;
 	bool			fail_on_loss;
+	bool			date;		/* --date: store the DATE option */
 };
 
 /* Run a recording; returns the exit code. */

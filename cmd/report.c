@@ -73,8 +73,8 @@ static const struct argp_option options[] = {
 	{ "first-event", OPT_FIRST, NULL, 0, "Print the time of the first event of each CPU", 0 },
 	{ "last-event", OPT_LAST, NULL, 0, "Print the time of the last event of each CPU", 0 },
 	{ "json", OPT_JSON, NULL, 0,
-	  "One JSON object per event: timestamp_ns, cpu, pid, comm, event, system, latency, fields",
-	  0 },
+	  "One JSON object per event: timestamp_ns, time (ISO 8601, files recorded with --date), "
+	  "cpu, pid, comm, event, system, latency, fields", 0 },
 	{ "compat", OPT_COMPAT, "VERSION", 0,
 	  "Print the text of trace-cmd VERSION: 3.4 (default; also 3.2, 3.3) or 3.1 (3.1.6, no "
 	  "latency column, its plugin's task-state letters)", 0 },
@@ -314,12 +314,14 @@ static int print_events(struct tm_dat *dat, const struct report_opts *o, struct 
 		.cpu_mask = o->have_cpu_mask ? o->cpu_mask : NULL,
 		.cpu_bits = REPORT_MAX_CPUS,
 	};
+	struct tm_print_opts print = o->print;
 	struct tm_evout *out = NULL;
 	int ret = TM_EXIT_FAIL;
 
 	if (setup_filter(tep, o, &run.filter))
 		goto out;
-	out = tm_evout_text_new(ev, &o->print, stdout);
+	print.wall_clock = tm_dat_has_date(dat);
+	out = tm_evout_text_new(ev, &print, stdout);
 	if (out && !tm_evout_run_dat(out, dat, tep, &run))
 		ret = TM_EXIT_OK;
 out:

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* reset.c - `tracemap reset`: name, and with --stale remove, instances of dead tracemap runs. */
+/*
+ * reset.c - `tracemap reset`: name, and with --stale remove, instances and
+ * uprobe groups (tracemap_PID) of dead tracemap runs.
+ */
 #include <argp.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,15 +16,16 @@ struct reset_opts {
 
 static const struct argp_option options[] = {
 	{ "stale", 's', NULL, 0,
-	  "Remove the instances/tracemap-PID directories whose tracemap process is gone", 0 },
+	  "Remove the instances/tracemap-PID directories and tracemap_PID uprobes whose "
+	  "tracemap process is gone", 0 },
 	{ 0 }
 };
 
 static const char doc[] =
-	"Find instances left behind by tracemap processes that no longer run.\v"
+	"Find instances and uprobes left behind by tracemap processes that no longer run.\v"
 	"Without --stale this is a dry run: it prints what it would remove and removes "
-	"nothing. Instances of running tracemap processes and instances of other tools "
-	"are never touched.\n"
+	"nothing. Instances and uprobes of running tracemap processes and those of other "
+	"tools are never touched.\n"
 	"\nExamples:\n"
 	"  tracemap reset\n"
 	"  tracemap reset --stale";
@@ -64,6 +68,26 @@ static int remove_all(const char *tracefs, char **stale)
 	return ret;
 }
 
+/* Stale uprobes, after the instances (a probe an instance enables is busy). */
+static int reset_uprobes(const char *tracefs, bool remove)
+{
+	char **stale = tm_uprobe_list_stale(tracefs);
+	int ret = TM_EXIT_OK;
+
+	if (!stale)
+		return tm_cmd_fail("reset");
+	for (char **ev = stale; *ev; ev++) {
+		if (!remove)
+			printf("would remove uprobe %s\n", *ev);
+		else if (tm_uprobe_remove_event(tracefs, *ev))
+			ret = tm_cmd_fail("reset");
+		else
+			printf("removed uprobe %s\n", *ev);
+	}
+	tm_strv_free(stale);
+	return ret;
+}
+
 int cmd_reset(int argc, char **argv)
 {
 	struct reset_opts o = { 0 };
@@ -90,5 +114,7 @@ int cmd_reset(int argc, char **argv)
 		tm_cmd_err("reset", "dry run: 'tracemap reset --stale' removes them");
 	}
 	tm_strv_free(stale);
+	if (reset_uprobes(tracefs, o.stale))
+		ret = TM_EXIT_FAIL;
 	return ret;
 }

@@ -192,6 +192,7 @@ static int stream_run(const struct stream_opts *o)
 {
 	struct stream s = { .o = o };
 	struct capture_sink cs = { .timeout_ms = STREAM_POLL_MS, .emit_partial = true };
+	struct capture_status st;
 	int ret = TM_EXIT_FAIL;
 
 	if (capture_open(&s.cap, &o->cap, SUB))
@@ -203,6 +204,9 @@ static int stream_run(const struct stream_opts *o)
 	cs.sink = tm_live_sink(s.live);
 	if (capture_start(&s.cap, &cs))
 		goto out;
+	/* stderr only, and only when the events go elsewhere than the terminal */
+	status_init(&st, &s.cap, status_wanted(o->cap.quiet, true));
+	s.cap.status = &st;
 	capture_wait(&s.cap, stream_idle, &s);
 	/* the final drain must never wait for the printer */
 	tm_live_set_unbounded(s.live);

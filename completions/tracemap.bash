@@ -53,19 +53,20 @@ _tracemap_help_options()
 _tracemap_fallback_options()
 {
 	case $1 in
-	record)	echo "ALL -e -f -o -b --subbuf-size -C -M -P -F -c -O --wakeup-percent -q -v" \
-		     "--no-mmap --file-version --compression --compression-level --duration" \
-		     "--fail-on-loss --help"
-		echo "ARG -e -f -o -b --subbuf-size -C -M -P -O --wakeup-percent --file-version" \
-		     "--compression --compression-level --duration" ;;
+	record)	echo "ALL -e -f -R -T --uprobe -o -b --subbuf-size -C -M -P -F -c -O" \
+		     "--wakeup-percent -q -v --no-mmap --file-version --compression" \
+		     "--compression-level --date --duration --fail-on-loss --help"
+		echo "ARG -e -f -R --uprobe -o -b --subbuf-size -C -M -P -O --wakeup-percent" \
+		     "--file-version --compression --compression-level --duration" ;;
 	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -l -q --first-event --last-event" \
 		     "--json --compat --help"
 		echo "ARG -i --cpu -F --first-event --last-event --compat" ;;
 	convert) echo "ALL -i -o --to -N --help"
 		echo "ARG -i -o --to" ;;
-	stream)	echo "ALL -e -f -b --subbuf-size -C -M -P -F -c -O --wakeup-percent -q -v" \
-		     "--no-mmap --duration --json --compat --help"
-		echo "ARG -e -f -b --subbuf-size -C -M -P -O --wakeup-percent --duration --compat" ;;
+	stream)	echo "ALL -e -f -R -T --uprobe -b --subbuf-size -C -M -P -F -c -O" \
+		     "--wakeup-percent -q -v --no-mmap --duration --json --compat --help"
+		echo "ARG -e -f -R --uprobe -b --subbuf-size -C -M -P -O --wakeup-percent" \
+		     "--duration --compat" ;;
 	list)	echo "ALL -e -s -c -t -o -F -B --help"
 		echo "ARG -F -B" ;;
 	reset)	echo "ALL -s --stale --help"
@@ -128,6 +129,16 @@ _tracemap_files()
 	mapfile -t COMPREPLY < <(compgen -f -- "$1")
 }
 
+# Trigger commands this kernel has: the "# Available triggers:" line of a trigger file.
+_tracemap_triggers()
+{
+	local f
+	for f in /sys/kernel/tracing/events/*/*/trigger; do
+		[[ -r $f ]] && sed -n '2s/^# //p' "$f"
+		return
+	done
+}
+
 _tracemap_instances()
 {
 	local dir=/sys/kernel/tracing/instances
@@ -153,6 +164,10 @@ _tracemap_option_value()
 		_tracemap_reply "$cur" "$("$bin" list -o 2>/dev/null | sed 's/ .*//;p;s/^/no/')" ;;
 	list:-B|list:--instance)
 		_tracemap_instances "$cur" ;;
+	record:-R|record:--trigger|stream:-R|stream:--trigger)
+		_tracemap_reply "$cur" "$(_tracemap_triggers)" ;;
+	record:--uprobe|stream:--uprobe)
+		_tracemap_files "$cur" ;;
 	*:-C|*:--clock)
 		_tracemap_reply "$cur" "$("$bin" list -c 2>/dev/null | tr -d '[]')" ;;
 	*:--compression)

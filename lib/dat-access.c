@@ -60,6 +60,7 @@ uint64_t tm_dat_newer_options(const struct tm_dat *dat)
 	return dat->newer_opts;
 }
 const char *tm_dat_clock(const struct tm_dat *dat) { return dat->clock; }
+bool tm_dat_has_date(const struct tm_dat *dat) { return dat->has_date; }
 const char *tm_dat_uname(const struct tm_dat *dat) { return dat->uname; }
 const char *tm_dat_tracer_version(const struct tm_dat *dat) { return dat->tracer_version; }
 int tm_dat_buffer_count(const struct tm_dat *dat) { return dat->nbuf; }

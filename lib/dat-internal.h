@@ -79,6 +79,7 @@ struct tm_dat {
 
 	/* options */
 	bool		has_traceclock;
+	bool		has_date;	/* a DATE option: times are wall-clock */
 	char		*clock;
 	char		*uname;
 	char		*tracer_version;

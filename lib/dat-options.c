@@ -75,6 +75,7 @@ int tm_dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint
 	switch (id) {
 	case TM_OPT_DATE:
 		dat->date_offset += dat_option_number(p, len) * 1000;
+		dat->has_date = true;
 		break;
 	case TM_OPT_OFFSET:
 		dat->ts_offset += dat_option_number(p, len);

@@ -42,6 +42,8 @@ void tm_write_common_options(struct tm_write_ctx *w, struct tm_buf *b)
 	uint64_t id = 0;
 	int cpu;
 
+	if (w->opts->date)	/* first, as trace-cmd queues it (spec §4.8) */
+		tm_buf_option(b, TM_OPT_DATE, w->opts->date, strlen(w->opts->date) + 1);
 	if (m->trace_clock.len) {
 		/* the text with its NUL (our texts are always NUL-terminated) */
 		tm_buf_option(b, TM_OPT_TRACECLOCK, m->trace_clock.data,

@@ -56,7 +56,7 @@ TM_HIDDEN int tm_write_out(struct tm_write_ctx *w, const void *buf, size_t len);
 TM_HIDDEN int tm_write_pad_to(struct tm_write_ctx *w, uint64_t to);
 /* Move one CPU's spool bytes to the output (copy_file_range or read/write); -1 + message. */
 TM_HIDDEN int tm_write_blob(struct tm_write_ctx *w, const struct tm_cpu_blob *b);
-/* The common options (TRACECLOCK, UNAME, VERSION, TRACEID, CPUSTATs) into b. */
+/* The common options (DATE, TRACECLOCK, UNAME, VERSION, TRACEID, CPUSTATs) into b. */
 TM_HIDDEN void tm_write_common_options(struct tm_write_ctx *w, struct tm_buf *b);
 /* One option: u16 id, u32 size, data. */
 TM_HIDDEN void tm_buf_option(struct tm_buf *b, uint16_t id, const void *data, uint32_t len);

@@ -24,6 +24,7 @@ struct tm_output {
 	bool			created;	/* we made the file: unlink it on failure */
 	struct tm_spool		**spools;
 	char			warning[256];
+	char			date[32];	/* DATE option text, "" = none */
 };
 
 static int tm_output_open_file(struct tm_output *out, const char *path)
@@ -154,6 +155,7 @@ int tm_output_write(struct tm_output *out, const struct tm_session *s)
 			return -1;
 	tm_output_clock(tm_session_dir(s), clock, sizeof(clock));
 	wo.clock = clock;
+	wo.date = out->date[0] ? out->date : NULL;
 	meta = tm_meta_collect(tm_session_tracefs(s), tm_session_name(s), o->ncpus);
 	if (!meta)
 		return -1;
@@ -172,9 +174,27 @@ int tm_output_write(struct tm_output *out, const struct tm_session *s)
 	return 0;
 }
 
+int tm_output_set_date(struct tm_output *out, const char *date)
+{
+	if (strlen(date) >= sizeof(out->date))
+		return tm_failx(EINVAL, "DATE option '%s' too long", date);
+	snprintf(out->date, sizeof(out->date), "%s", date);
+	return 0;
+}
+
 const char *tm_output_warning(const struct tm_output *out)
 {
 	return out->warning[0] ? out->warning : NULL;
+}
+
+uint64_t tm_output_written(const struct tm_output *out)
+{
+	uint64_t sum = 0;
+
+	for (int cpu = 0; cpu < out->opts.ncpus; cpu++)
+		if (out->spools[cpu])
+			sum += tm_spool_file_bytes(out->spools[cpu]);
+	return sum;
 }
 
 void tm_output_spool_stats(const struct tm_output *out, int cpu, struct tm_spool_stats *st)

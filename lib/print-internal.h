@@ -21,10 +21,13 @@ struct tep_handle;
 struct tep_record;
 struct trace_seq;
 
-/* One record as one JSON object (no newline) into s; comm names its task. */
+/*
+ * One record as one JSON object (no newline) into s; comm names its task;
+ * wall_clock adds "time", the timestamp as ISO 8601 UTC.
+ */
 TM_HIDDEN void tm_json_event(struct tep_handle *tep, struct trace_seq *s,
 			     const struct tm_event_rec *rec, const char *comm,
-			     const char *buffer_name);
+			     const char *buffer_name, bool wall_clock);
 /* The fields of a record of event ev as one JSON object ({} for NULL ev). */
 TM_HIDDEN void tm_json_fields(struct tep_handle *tep, struct trace_seq *s,
 			      const struct tep_event *ev, const void *data, uint32_t size);

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * print-json.c - one record as one JSON object: timestamp_ns, cpu, pid, comm,
- * event, system, [buffer], [missed], latency (the flags of report -l, as
+ * print-json.c - one record as one JSON object: timestamp_ns, [time], cpu, pid,
+ * comm, event, system, [buffer], [missed], latency (the flags of report -l, as
  * booleans and depths) and "fields" by name with native types
  * (integers as numbers, char arrays and strings as strings, other arrays as
- * arrays of numbers).
+ * arrays of numbers; stack traces as arrays of {addr, sym}).
  */
 #include <inttypes.h>
 #include <string.h>
+#include <time.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -111,6 +112,46 @@ static void json_array(struct tep_handle *tep, struct trace_seq *s, const uint8_
 	trace_seq_putc(s, ']');
 }
 
+/*
+ * ftrace's kernel_stack/user_stack "caller": the format declares 8 entries
+ * but the record holds as many as the stack had, up to the record's end or
+ * a -1 entry (where trace-cmd's text stops too). Each frame as
+ * {"addr":"0x...","sym":NAME or null}: hex strings keep all 64 bits.
+ */
+static void json_stack(struct tep_handle *tep, struct trace_seq *s,
+		       const struct tep_format_field *f, const uint8_t *data, uint32_t size)
+{
+	int long_size = tep_get_long_size(tep);
+	uint32_t off = (uint32_t)f->offset;
+	bool first = true;
+
+	if (long_size != 4 && long_size != 8)
+		long_size = 8;
+	trace_seq_putc(s, '[');
+	for (; off <= size && size - off >= (uint32_t)long_size; off += long_size) {
+		unsigned long long addr = tep_read_number(tep, data + off, long_size);
+		const char *sym;
+
+		if (long_size == 8 ? addr == ~0ULL : addr == 0xffffffffULL)
+			break;
+		sym = tep_find_function(tep, addr);
+		trace_seq_printf(s, "%s{\"addr\":\"0x%llx\",\"sym\":", first ? "" : ",", addr);
+		if (sym)
+			json_str(s, sym, strlen(sym));
+		else
+			trace_seq_puts(s, "null");
+		trace_seq_putc(s, '}');
+		first = false;
+	}
+	trace_seq_putc(s, ']');
+}
+
+static bool is_stack_field(const struct tep_event *ev, const struct tep_format_field *f)
+{
+	return !strcmp(ev->system, "ftrace") && !strcmp(f->name, "caller") &&
+	       (!strcmp(ev->name, "kernel_stack") || !strcmp(ev->name, "user_stack"));
+}
+
 static void json_field(struct tep_handle *tep, struct trace_seq *s,
 		       const struct tep_format_field *f, const uint8_t *data, uint32_t size)
 {
@@ -147,7 +188,10 @@ void tm_json_fields(struct tep_handle *tep, struct trace_seq *s, const struct te
 			trace_seq_putc(s, ',');
 		json_str(s, f->name, strlen(f->name));
 		trace_seq_putc(s, ':');
-		json_field(tep, s, f, data, size);
+		if (is_stack_field(ev, f))
+			json_stack(tep, s, f, data, size);
+		else
+			json_field(tep, s, f, data, size);
 	}
 	trace_seq_putc(s, '}');
 }
@@ -157,14 +201,32 @@ void tm_json_str(struct trace_seq *s, const char *str, size_t n)
 	json_str(s, str, n);
 }
 
+/* "2025-05-01T12:34:56.123456789Z" of ns since the epoch. */
+static void json_iso_time(struct trace_seq *s, uint64_t ns)
+{
+	time_t sec = (time_t)(ns / 1000000000ULL);
+	struct tm tm;
+	char day[32];
+
+	if (!gmtime_r(&sec, &tm) || !strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm)) {
+		trace_seq_puts(s, "null");
+		return;
+	}
+	trace_seq_printf(s, "\"%s.%09lluZ\"", day, (unsigned long long)(ns % 1000000000ULL));
+}
+
 void tm_json_event(struct tep_handle *tep, struct trace_seq *s, const struct tm_event_rec *rec,
-		   const char *comm, const char *buffer_name)
+		   const char *comm, const char *buffer_name, bool wall_clock)
 {
 	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
 	struct tep_event *ev = tep_find_event_by_record(tep, &r);
 
-	trace_seq_printf(s, "{\"timestamp_ns\":%" PRIu64 ",\"cpu\":%d,\"pid\":%d,\"comm\":",
-			 rec->ts, rec->cpu, tep_data_pid(tep, &r));
+	trace_seq_printf(s, "{\"timestamp_ns\":%" PRIu64, rec->ts);
+	if (wall_clock) {
+		trace_seq_puts(s, ",\"time\":");
+		json_iso_time(s, rec->ts);
+	}
+	trace_seq_printf(s, ",\"cpu\":%d,\"pid\":%d,\"comm\":", rec->cpu, tep_data_pid(tep, &r));
 	json_str(s, comm ? comm : "", comm ? strlen(comm) : 0);
 	trace_seq_puts(s, ",\"event\":");
 	json_str(s, ev ? ev->name : "[UNKNOWN EVENT]", ev ? strlen(ev->name) : 15);

@@ -458,7 +458,8 @@ static int print_json(struct tm_printer *p, struct tep_record *r,
 	int pid = tep_data_pid(p->tep, r);
 
 	trace_seq_reset(&p->seq);
-	tm_json_event(p->tep, &p->seq, rec, tep_data_comm_from_pid(p->tep, pid), name);
+	tm_json_event(p->tep, &p->seq, rec, tep_data_comm_from_pid(p->tep, pid), name,
+		      p->opts.wall_clock);
 	trace_seq_putc(&p->seq, '\n');
 	if (put_out(p, p->seq.buffer, p->seq.len))
 		return -1;

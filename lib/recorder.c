@@ -252,6 +252,17 @@ void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,
 		*st = rec->cpus[cpu].st;
 }
 
+void tm_recorder_progress(const struct tm_recorder *rec, int cpu, uint64_t *events,
+			  uint64_t *raw_bytes)
+{
+	*events = *raw_bytes = 0;
+	if (cpu < 0 || cpu >= rec->ncpus)
+		return;
+	/* the CPU's thread adds to these; aligned 64-bit loads see whole values */
+	*events = __atomic_load_n(&rec->cpus[cpu].st.events, __ATOMIC_RELAXED);
+	*raw_bytes = __atomic_load_n(&rec->cpus[cpu].st.raw_bytes, __ATOMIC_RELAXED);
+}
+
 const char *tm_recorder_fallback_reason(const struct tm_recorder *rec, int cpu)
 {
 	if (cpu < 0 || cpu >= rec->ncpus || !rec->cpus[cpu].ring)

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errlog.h"
 #include "session-events.h"
 
 struct tm_ev_match {
 	const char	*dir;		/* instance directory */
-	const char	*spec;
-	const char	*filter;
+	const struct tm_event_spec *spec;
 	int		matched;
 	char		***systems;	/* systems with an enabled event, NULL-terminated */
 };
@@ -48,28 +48,107 @@ static int tm_ev_add_system(struct tm_ev_match *m, const char *rel)
 	return v[n] ? 0 : tm_fail(ENOMEM, "event systems");
 }
 
-/* Enable events/<rel> (a system or system/event) and set its filter. */
+/* "sys:event" (or "sys") of rel "sys/event" for messages. */
+static void tm_ev_display(const char *rel, char *name, size_t len)
+{
+	char *slash;
+
+	snprintf(name, len, "%s", rel);
+	slash = strchr(name, '/');
+	if (slash)
+		*slash = ':';
+}
+
+/*
+ * The kernel logs nothing for a trigger command it does not have (hist,
+ * snapshot on kernels built without them): say so from the trigger file's
+ * "# Available triggers:" list.
+ */
+static void tm_ev_trigger_why(const char *dir, const char *file, const char *trigger,
+			      char *why, size_t len)
+{
+	char path[PATH_MAX], *text, *avail, *nl;
+	const char *cmd = trigger + (trigger[0] == '!');
+	size_t n = strcspn(cmd, ": .");
+	bool found = false;
+
+	if (tm_path(path, sizeof(path), "%s/%s", dir, file))
+		return;
+	text = tm_read_file(path, NULL);
+	avail = text ? strstr(text, "# Available triggers:\n# ") : NULL;
+	if (!avail) {
+		free(text);
+		return;
+	}
+	avail += strlen("# Available triggers:\n# ");
+	nl = strchr(avail, '\n');
+	if (nl)
+		*nl = '\0';
+	for (char *w = avail; *w; w += strcspn(w, " "), w += strspn(w, " "))
+		found |= strcspn(w, " ") == n && !strncmp(w, cmd, n);
+	if (!found)
+		snprintf(why, len, "%.*s triggers are not built into this kernel (it has: %s)",
+			 (int)n, cmd, avail);
+	free(text);
+}
+
+/*
+ * Write text to events/<rel>/<file>; the kernel's refusal (EINVAL) becomes
+ * "bad <what> '<text>' for event '<sys:event>': <error_log's reason>".
+ */
+static int tm_ev_write(struct tm_ev_match *m, const char *rel, const char *file,
+		       const char *what, const char *text)
+{
+	char path[PATH_MAX], name[PATH_MAX], why[256];
+
+	if (tm_path(path, sizeof(path), "events/%s/%s", rel, file))
+		return -1;
+	if (!tm_file_write_why(m->dir, path, text, why, sizeof(why)))
+		return 0;
+	if (errno != EINVAL)
+		return -1;
+	tm_ev_display(rel, name, sizeof(name));
+	if (!*why && !strcmp(file, "trigger"))
+		tm_ev_trigger_why(m->dir, path, text, why, sizeof(why));
+	return tm_failx(EINVAL, "bad %s '%s' for event '%s'%s%s", what, text, name,
+			*why ? ": " : "", why);
+}
+
+/* Every -R trigger on events/<rel>: one event, or each event of a system. */
+static int tm_ev_triggers(struct tm_ev_match *m, const char *rel)
+{
+	char path[PATH_MAX], sub[PATH_MAX];
+	struct dirent *d;
+	int ret = 0;
+	DIR *dir;
+
+	if (strchr(rel, '/')) {
+		for (size_t i = 0; !ret && i < m->spec->nr_triggers; i++)
+			ret = tm_ev_write(m, rel, "trigger", "trigger", m->spec->triggers[i]);
+		return ret;
+	}
+	if (tm_path(path, sizeof(path), "%s/events/%s", m->dir, rel))
+		return -1;
+	dir = opendir(path);
+	if (!dir)
+		return tm_fail(errno, "open %s", path);
+	while (!ret && (d = readdir(dir)))
+		if (tm_is_subdir(path, d->d_name))
+			ret = tm_path(sub, sizeof(sub), "%s/%s", rel, d->d_name) ?:
+			      tm_ev_triggers(m, sub);
+	closedir(dir);
+	return ret;
+}
+
+/* Enable events/<rel> (a system or system/event), with its filter and triggers. */
 static int tm_ev_enable(struct tm_ev_match *m, const char *rel)
 {
 	char file[PATH_MAX];
 
-	if (m->filter) {
-		if (tm_path(file, sizeof(file), "events/%s/filter", rel))
-			return -1;
-		if (tm_file_write(m->dir, file, m->filter)) {
-			if (errno == EINVAL) {
-				char name[PATH_MAX], *slash;
-
-				snprintf(name, sizeof(name), "%s", rel);
-				slash = strchr(name, '/');
-				if (slash)
-					*slash = ':';
-				return tm_failx(EINVAL, "bad filter '%s' for event '%s'",
-						m->filter, name);
-			}
-			return -1;
-		}
-	}
+	if (m->spec->filter && tm_ev_write(m, rel, "filter", "filter", m->spec->filter))
+		return -1;
+	if (m->spec->nr_triggers && tm_ev_triggers(m, rel))
+		return -1;
 	if (tm_path(file, sizeof(file), "events/%s/enable", rel) ||
 	    tm_file_write(m->dir, file, "1"))
 		return -1;
@@ -112,10 +191,38 @@ static int tm_ev_scan(struct tm_ev_match *m, const char *sys, const char *pat,
 	return ret;
 }
 
+/* ftrace:function and the function graph events come only from a tracer, never from -e. */
+static bool tm_ev_is_tracer_event(const char *spec)
+{
+	const char *ev = strchr(spec, ':') ? strchr(spec, ':') + 1 : spec;
+
+	return (!strchr(spec, ':') || !strncmp(spec, "ftrace:", 7)) &&
+	       (!strcmp(ev, "function") || !strncmp(ev, "funcgraph_", 10));
+}
+
+/*
+ * Say plainly why: tracemap records trace events, not tracers, and where the
+ * kernel refuses function tracing (EPERM in some VMs) say that too. The
+ * instance is ours: trying its current_tracer changes nothing elsewhere.
+ */
+static int tm_ev_tracer_refusal(const char *dir, const char *spec)
+{
+	if (tm_file_write(dir, "current_tracer", "function")) {
+		int err = errno;
+
+		return tm_failx(EINVAL, "'%s' events come from the function tracer, which this "
+				"kernel refuses (current_tracer=function: %s); tracemap records "
+				"trace events only", spec, strerror(err));
+	}
+	tm_file_write(dir, "current_tracer", "nop");
+	return tm_failx(EINVAL, "'%s' events come from the function tracer, not from an "
+			"event to enable; tracemap records trace events only (see tracemap "
+			"list -e)", spec);
+}
+
 static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char ***systems)
 {
-	struct tm_ev_match m = { .dir = dir, .spec = spec->event, .filter = spec->filter,
-				 .systems = systems };
+	struct tm_ev_match m = { .dir = dir, .spec = spec, .systems = systems };
 	char sys[256];
 	const char *colon = strchr(spec->event, ':');
 	int ret;
@@ -135,6 +242,8 @@ static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char *
 	}
 	if (ret)
 		return -1;
+	if (!m.matched && tm_ev_is_tracer_event(spec->event))
+		return tm_ev_tracer_refusal(dir, spec->event);
 	if (!m.matched)
 		return tm_failx(ENOENT, "unknown event '%s' (no event matches it; see tracemap list -e)",
 				spec->event);

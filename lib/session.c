@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "session-events.h"
+#include "uprobe.h"
 
 struct tm_session {
 	char	*tracefs;
@@ -17,6 +18,7 @@ struct tm_session {
 	size_t	page_size;
 	bool	created;
 	char	**systems;	/* of the enabled events, NULL-terminated */
+	struct tm_uprobes *uprobes;	/* global: removed after the instance */
 };
 
 static int tm_sess_write_ul(const char *dir, const char *file, unsigned long v)
@@ -99,6 +101,12 @@ static int tm_sess_configure(struct tm_session *s, const struct tm_session_opts 
 		return -1;
 	if (tm_sess_enable_events(d, o->events, o->nr_events, &s->systems))
 		return -1;
+	for (size_t i = 0; i < tm_uprobes_count(s->uprobes); i++) {
+		struct tm_event_spec ev = { .event = tm_uprobes_event(s->uprobes, i) };
+
+		if (tm_sess_enable_events(d, &ev, 1, &s->systems))
+			return -1;
+	}
 	if (o->nr_pids && tm_session_add_pids(s, o->pids, o->nr_pids))
 		return -1;
 	return tm_sess_read_page_size(s);
@@ -125,6 +133,14 @@ struct tm_session *tm_session_create(const char *tracefs, const struct tm_sessio
 		goto fail;
 	}
 	s->created = true;
+	if (opts->nr_uprobes) {
+		char group[64];
+
+		snprintf(group, sizeof(group), "tracemap_%d", (int)getpid());
+		s->uprobes = tm_uprobes_create(tracefs, group, opts->uprobes, opts->nr_uprobes);
+		if (!s->uprobes)
+			goto fail;
+	}
 	if (tm_sess_configure(s, opts))
 		goto fail;
 	return s;
@@ -146,6 +162,9 @@ int tm_session_destroy(struct tm_session *s)
 			ret = tm_fail(errno, "remove instance %s (tracemap reset removes it later)",
 				      s->dir);
 	}
+	/* a probe is busy while an instance enables it: only after the rmdir */
+	if (tm_uprobes_destroy(s->uprobes) && !ret)
+		ret = -1;
 	tm_strv_free(s->systems);
 	free(s->tracefs);
 	free(s);
@@ -228,6 +247,24 @@ static void tm_kstat_line(struct tm_cpu_kstats *st, const char *key, uint64_t v)
 		st->dropped = v;
 	else if (!strcmp(key, "read events"))
 		st->read = v;
+	else if (!strcmp(key, "bytes"))
+		st->bytes = v;
+}
+
+int tm_session_buffer_kb(const struct tm_session *s, unsigned long *kb)
+{
+	char path[PATH_MAX], *text, *end;
+
+	if (tm_path(path, sizeof(path), "%s/buffer_size_kb", s->dir))
+		return -1;
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	*kb = strtoul(text, &end, 10);
+	free(text);
+	if (end == text || !*kb)
+		return tm_failx(EINVAL, "%s: no size", path);
+	return 0;
 }
 
 int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_kstats *st)

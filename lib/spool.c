@@ -147,6 +147,11 @@ int tm_spool_finish(struct tm_spool *s)
 	return 0;
 }
 
+uint64_t tm_spool_file_bytes(const struct tm_spool *s)
+{
+	return __atomic_load_n(&s->stats.file_bytes, __ATOMIC_RELAXED);
+}
+
 void tm_spool_get_stats(const struct tm_spool *s, struct tm_spool_stats *st)
 {
 	*st = s->stats;

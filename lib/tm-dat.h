@@ -71,6 +71,8 @@ struct tm_blob tm_dat_cmdlines(const struct tm_dat *dat);
 
 /* The trace clock ("local"): TRACECLOCK option or the top buffer's; NULL if none. */
 const char *tm_dat_clock(const struct tm_dat *dat);
+/* True when a DATE option (record --date) makes the times wall-clock (ns since the epoch). */
+bool tm_dat_has_date(const struct tm_dat *dat);
 /* The CPUSTAT options concatenated, each ending in a newline (report --stat). */
 struct tm_blob tm_dat_cpustat(const struct tm_dat *dat);
 /*

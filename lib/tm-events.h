@@ -110,6 +110,7 @@ struct tm_print_opts {
 	bool			nsec;		/* -t: all nine decimals */
 	bool			raw;		/* -R: field=value of every field */
 	bool			json;		/* one JSON object per line */
+	bool			wall_clock;	/* times are ns since the epoch (DATE): JSON adds "time" */
 	bool			tep_only;	/* no compiled formats: libtraceevent's text (tests) */
 	bool			latency;	/* -l: "%8.8s-%-5d %3d" task and CPU, then the flags */
 	enum tm_text_compat	compat;

@@ -16,10 +16,12 @@
 
 /* ---- session: instances/tracemap-<pid> ---- */
 
-/* One -e with the -f that followed it (filter may be NULL). */
+/* One -e with the -f and -R that followed it (filter may be NULL). */
 struct tm_event_spec {
 	const char	*event;		/* "all", "system", "system:event", "event", globs */
 	const char	*filter;
+	const char	**triggers;	/* written to each matched event's trigger file */
+	size_t		nr_triggers;
 };
 
 struct tm_session_opts {
@@ -34,6 +36,8 @@ struct tm_session_opts {
 	bool			follow_children;	/* options/event-fork */
 	int			wakeup_percent;	/* buffer_percent, -1 = leave */
 	const char		*cpumask;	/* tracing_cpumask text, NULL = all */
+	const char * const	*uprobes;	/* "PATH:SYMBOL[+OFF][%return]" specs */
+	size_t			nr_uprobes;
 };
 
 /*
@@ -46,11 +50,19 @@ struct tm_session;
 
 /*
  * Create instances/tracemap-<our pid> under tracefs and configure it with
- * tracing off. Anything refused (unknown event, bad filter, clock, option)
- * fails with a one-line message and leaves no instance behind: NULL.
+ * tracing off. Anything refused (unknown event, bad filter or trigger,
+ * clock, option) fails with a one-line message and leaves no instance
+ * behind: NULL. A filter or trigger the kernel refuses carries the
+ * kernel's reason from the instance's error_log. Each uprobe spec becomes
+ * an event of group tracemap_<pid> in uprobe_events (SYMBOL looked up in
+ * PATH with libelf), enabled in the instance like an -e event.
  */
 struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts);
-/* Remove the instance (every mapping/fd of it closed first) and free s; -1 if rmdir failed. */
+/*
+ * Remove the instance (every mapping/fd of it closed first), then the
+ * session's uprobes (group tracemap_<pid>, global), and free s; -1 + message
+ * if either failed.
+ */
 int tm_session_destroy(struct tm_session *s);
 /* The tracefs directory the session was created under. */
 const char *tm_session_tracefs(const struct tm_session *s);
@@ -74,6 +86,17 @@ int tm_session_start(struct tm_session *s);
 /* tracing_on 0 in the instance; -1 + message. */
 int tm_session_stop(struct tm_session *s);
 
+/*
+ * record --date (session-date.c): with tracing off and before the buffers
+ * are mapped, write numbered trace_marker lines between CLOCK_REALTIME
+ * reads on a CPU of cpus[0..ncpus) the process may run on, read them back
+ * from that CPU's buffer, clear the instance's buffers, and put the
+ * wall-clock minus trace-clock offset in microseconds into out as the DATE
+ * option's text ("0x<hex>"). -1 + message.
+ */
+int tm_session_date_offset(struct tm_session *s, const bool *cpus, int ncpus, char *out,
+			   size_t len);
+
 /* per_cpu/cpuN/stats of the instance. */
 struct tm_cpu_kstats {
 	uint64_t	entries;
@@ -81,8 +104,11 @@ struct tm_cpu_kstats {
 	uint64_t	commit_overrun;
 	uint64_t	dropped;
 	uint64_t	read;
+	uint64_t	bytes;		/* unread bytes in the buffer */
 };
 
+/* buffer_size_kb of the instance (per CPU) into *kb; -1 + message. */
+int tm_session_buffer_kb(const struct tm_session *s, unsigned long *kb);
 /* Read per_cpu/cpu<cpu>/stats of the instance into *st; -1 + message. */
 int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_kstats *st);
 
@@ -186,6 +212,12 @@ bool tm_recorder_failed(const struct tm_recorder *rec);
 /* What the thread of cpu saw so far (zeroes for an unknown cpu). */
 void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,
 			   struct tm_cpu_record_stats *st);
+/*
+ * While the threads run (the live status): events and raw bytes cpu has
+ * drained so far, read without stopping its thread (zeroes for an unknown cpu).
+ */
+void tm_recorder_progress(const struct tm_recorder *rec, int cpu, uint64_t *events,
+			  uint64_t *raw_bytes);
 /* Why cpu runs the read() path (tm_ring_fallback_reason()), NULL when mapped or unknown. */
 const char *tm_recorder_fallback_reason(const struct tm_recorder *rec, int cpu);
 /* Close every ring (unmap) and free (NULL is fine). */
@@ -219,8 +251,12 @@ struct tm_page_sink tm_output_sink(struct tm_output *out);
  * write the file. -1 + message naming the output.
  */
 int tm_output_write(struct tm_output *out, const struct tm_session *s);
+/* Store a DATE option (text of tm_session_date_offset()) in the file; -1 with EINVAL if too long. */
+int tm_output_set_date(struct tm_output *out, const char *date);
 /* A warning of the metadata collection (kallsyms addresses zero), or NULL. */
 const char *tm_output_warning(const struct tm_output *out);
+/* Bytes in the spools so far, read while the recorder threads write them (live status). */
+uint64_t tm_output_written(const struct tm_output *out);
 /* Spool statistics of cpu (zeroes when it has no spool). */
 void tm_output_spool_stats(const struct tm_output *out, int cpu, struct tm_spool_stats *st);
 /* Remove the spools; unless ok, also remove an output file we created (NULL is fine). */

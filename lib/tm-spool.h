@@ -51,6 +51,8 @@ struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *o
 int tm_spool_add_page(struct tm_spool *spool, const void *page);
 /* Compress and write a partial last chunk. Call once, at stop. -1 + message. */
 int tm_spool_finish(struct tm_spool *spool);
+/* Bytes written so far, read while another thread appends (live status). */
+uint64_t tm_spool_file_bytes(const struct tm_spool *s);
 /* Pages, bytes and chunks so far. */
 void tm_spool_get_stats(const struct tm_spool *spool, struct tm_spool_stats *st);
 /* fd of the spool file, for the writer (read from offset 0). */

@@ -31,4 +31,17 @@ void tm_strv_free(char **v);
 /* rmdir instances/<name>: the kernel tears the buffer down. -1 + message (not for ENOENT). */
 int tm_instance_remove(const char *tracefs, const char *name);
 
+/* ---- uprobes (uprobe.c): tracemap_<pid> groups in uprobe_events ---- */
+
+/* Check the syntax of a --uprobe spec "PATH:SYMBOL[+OFF][%return]"; -1 + message (EINVAL). */
+int tm_uprobe_spec_check(const char *spec);
+/*
+ * The probes ("GROUP/EVENT") of uprobe_events whose group is tracemap_<pid>
+ * of a tracemap process that is gone, as a NULL-terminated malloc'ed array
+ * (tm_strv_free); empty on kernels without uprobes. NULL + message.
+ */
+char **tm_uprobe_list_stale(const char *tracefs);
+/* Remove one probe "GROUP/EVENT" from uprobe_events; -1 + message (EBUSY while enabled). */
+int tm_uprobe_remove_event(const char *tracefs, const char *event);
+
 #endif /* TM_TRACEFS_H */

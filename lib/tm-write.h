@@ -46,6 +46,7 @@ struct tm_write_opts {
 	enum tm_compression	compression;	/* if tm_dat_version_compressed(); else none */
 	int			level;		/* metadata compression level */
 	const char		*clock;		/* trace clock name; NULL: the meta's */
+	const char		*date;		/* DATE option text ("0x<hex> µs"), NULL: none */
 	uint32_t		page_size;	/* sub-buffer size; 0: from header_page */
 };
 

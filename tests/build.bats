@@ -5,7 +5,7 @@
 
 load helpers
 
-@test "build: make install DESTDIR puts binary, man pages and completion in place" {
+@test "build: make install DESTDIR puts binary, man pages and completions (bash, zsh) in place" {
 	local dest
 	dest=$(mktemp -d)
 	run make -C "$TM_ROOT" -s install DESTDIR="$dest" PREFIX=/usr/local
@@ -17,6 +17,7 @@ load helpers
 		[ -f "$dest/usr/local/share/man/man1/${page##*/}" ]
 	done
 	[ -f "$dest/usr/local/share/bash-completion/completions/tracemap" ]
+	cmp "$TM_ROOT/completions/_tracemap" "$dest/usr/local/share/zsh/site-functions/_tracemap"
 	rm -rf "$dest"
 }
 

@@ -160,3 +160,16 @@ subcommands() {
 	complete_words convert -o "$TM_TMP/on"
 	[ "$REPLY_SORTED" = "$TM_TMP/one.dat" ]
 }
+
+@test "completion: -R offers this kernel's trigger commands, --uprobe files, -T/--date options" {
+	complete_words record -e sched -R stack
+	[ "$REPLY_SORTED" = stacktrace ]
+	complete_words stream -e sched --trigger trace
+	[ "$REPLY_SORTED" = "$(sorted traceoff traceon)" ]
+	complete_words record --uprobe "$TM_ROOT/completions/tracemap.ba"
+	[ "$REPLY_SORTED" = "$TM_ROOT/completions/tracemap.bash" ]
+	complete_words record --da
+	[ "$REPLY_SORTED" = --date ]
+	complete_words record --stackt
+	[ "$REPLY_SORTED" = --stacktrace ]
+}

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * uprobe.c - user-space probes: --uprobe specs made into uprobe_events
+ * lines of tracemap's own group (tracemap_<pid>), removed again on every
+ * exit path, and the stale groups of dead tracemap processes.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errlog.h"
+#include "uprobe.h"
+
+#define TM_UPROBE_NAME_MAX	64	/* the kernel's MAX_EVENT_NAME_LEN */
+#define TM_UPROBE_GROUP		"tracemap_"
+
+struct tm_uprobe_spec {
+	char		path[PATH_MAX];	/* absolute */
+	char		symbol[256];
+	uint64_t	offset;		/* +OFF */
+	bool		ret;		/* %return */
+};
+
+struct tm_uprobes {
+	char	*tracefs;
+	char	group[64];
+	size_t	n;
+	char	(*events)[TM_UPROBE_NAME_MAX + 80];	/* "group:name" */
+};
+
+static int tm_uprobe_spec_parse(const char *text, char *path, size_t path_len, char *symbol,
+			 size_t sym_len, uint64_t *offset, bool *ret)
+{
+	const char *colon = strrchr(text, ':'), *sym, *end, *plus;
+	char *num_end;
+	size_t len;
+
+	if (!colon || colon == text || !colon[1])
+		return tm_failx(EINVAL, "bad uprobe '%s' (expected PATH:SYMBOL[+OFF][%%return])",
+				text);
+	sym = colon + 1;
+	end = sym + strlen(sym);
+	*ret = end - sym > 7 && !strcmp(end - 7, "%return");
+	if (*ret)
+		end -= 7;
+	plus = memchr(sym, '+', end - sym);
+	*offset = 0;
+	if (plus) {
+		errno = 0;
+		*offset = strtoull(plus + 1, &num_end, 0);
+		if (errno || num_end != end || plus + 1 == end)
+			return tm_failx(EINVAL, "bad uprobe '%s': bad offset after '+'", text);
+		end = plus;
+	}
+	len = end - sym;
+	if (!len || len >= sym_len || strcspn(sym, " \t%+") < len)
+		return tm_failx(EINVAL, "bad uprobe '%s': bad symbol", text);
+	if ((size_t)(colon - text) >= path_len)
+		return tm_failx(ENAMETOOLONG, "bad uprobe '%s': path too long", text);
+	snprintf(symbol, sym_len, "%.*s", (int)len, sym);
+	snprintf(path, path_len, "%.*s", (int)(colon - text), text);
+	return 0;
+}
+
+int tm_uprobe_spec_check(const char *text)
+{
+	struct tm_uprobe_spec s;
+
+	return tm_uprobe_spec_parse(text, s.path, sizeof(s.path), s.symbol, sizeof(s.symbol),
+				    &s.offset, &s.ret);
+}
+
+/* "sym", "sym_0x10", "sym__return" with every other character as '_'; unique in u. */
+static void tm_uprobe_name(const struct tm_uprobes *u, const struct tm_uprobe_spec *s,
+			   char *name, size_t len)
+{
+	char base[TM_UPROBE_NAME_MAX - 8];
+	size_t i, n = 0;
+	int k = snprintf(base, sizeof(base), "%s%s", isdigit((unsigned char)s->symbol[0]) ?
+			 "_" : "", s->symbol);
+
+	if (s->offset && k >= 0 && (size_t)k < sizeof(base))
+		k += snprintf(base + k, sizeof(base) - k, "_0x%llx",
+			      (unsigned long long)s->offset);
+	if (s->ret && k >= 0 && (size_t)k < sizeof(base))
+		snprintf(base + k, sizeof(base) - k, "__return");
+	for (i = 0; base[i]; i++)
+		if (!isalnum((unsigned char)base[i]) && base[i] != '_')
+			base[i] = '_';
+	snprintf(name, len, "%s", base);
+	for (i = 0; i < u->n; i++) {
+		const char *taken = strchr(u->events[i], ':') + 1;
+
+		if (!strcmp(taken, name)) {
+			snprintf(name, len, "%s_%zu", base, ++n + 1);
+			i = (size_t)-1;	/* check the new name against all again */
+		}
+	}
+}
+
+/* Write one uprobe_events line; a refusal carries error_log's reason when it is ours. */
+static int tm_uprobe_write(const char *tracefs, const char *line, const char *what)
+{
+	char why[256];
+	int err;
+
+	if (!tm_file_append(tracefs, "uprobe_events", line))
+		return 0;
+	err = errno;
+	/* the log is global: use its newest entry only when it names our group */
+	if (tm_errlog_last(tracefs, why, sizeof(why)) && strstr(why, TM_UPROBE_GROUP))
+		return tm_failx(err, "%s: %s: %s", what, strerror(err), why);
+	return tm_fail_prefix("%s", what);
+}
+
+static int tm_uprobe_add(struct tm_uprobes *u, const char *text)
+{
+	struct tm_uprobe_spec s;
+	char raw[PATH_MAX], name[TM_UPROBE_NAME_MAX], line[PATH_MAX + 200];
+	char what[sizeof(line) + 600];
+	uint64_t off;
+
+	if (tm_uprobe_spec_parse(text, raw, sizeof(raw), s.symbol, sizeof(s.symbol), &s.offset,
+				 &s.ret))
+		return -1;
+	if (!realpath(raw, s.path))
+		return tm_fail(errno, "uprobe '%s': %s", text, raw);
+	if (tm_elf_symbol_offset(s.path, s.symbol, &off))
+		return -1;
+	tm_uprobe_name(u, &s, name, sizeof(name));
+	snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx", s.ret ? 'r' : 'p', u->group, name,
+		 s.path, (unsigned long long)(off + s.offset));
+	snprintf(what, sizeof(what), "uprobe '%s': add '%s' to uprobe_events", text, line);
+	if (tm_uprobe_write(u->tracefs, line, what))
+		return -1;
+	snprintf(u->events[u->n++], sizeof(u->events[0]), "%s:%s", u->group, name);
+	return 0;
+}
+
+struct tm_uprobes *tm_uprobes_create(const char *tracefs, const char *group,
+				     const char *const *specs, size_t n)
+{
+	struct tm_uprobes *u = calloc(1, sizeof(*u));
+
+	if (!u || !(u->tracefs = strdup(tracefs)) ||
+	    !(u->events = calloc(n ? n : 1, sizeof(*u->events)))) {
+		tm_fail(ENOMEM, "uprobes");
+		goto fail;
+	}
+	snprintf(u->group, sizeof(u->group), "%s", group);
+	for (size_t i = 0; i < n; i++)
+		if (tm_uprobe_add(u, specs[i]))
+			goto fail;
+	return u;
+fail:
+	tm_uprobes_destroy(u);
+	return NULL;
+}
+
+size_t tm_uprobes_count(const struct tm_uprobes *u)
+{
+	return u ? u->n : 0;
+}
+
+const char *tm_uprobes_event(const struct tm_uprobes *u, size_t i)
+{
+	return u->events[i];
+}
+
+/* "-:group/name" for a "group:name" or "group/name". */
+static int tm_uprobe_remove(const char *tracefs, const char *event)
+{
+	char line[TM_UPROBE_NAME_MAX + 100], what[sizeof(line) + 40];
+	char *sep;
+
+	snprintf(line, sizeof(line), "-:%s", event);
+	sep = strchr(line + 2, ':');
+	if (sep)
+		*sep = '/';
+	snprintf(what, sizeof(what), "remove uprobe %s", line + 2);
+	return tm_uprobe_write(tracefs, line, what);
+}
+
+int tm_uprobes_destroy(struct tm_uprobes *u)
+{
+	int ret = 0;
+
+	if (!u)
+		return 0;
+	for (size_t i = u->n; i-- > 0;)
+		if (tm_uprobe_remove(u->tracefs, u->events[i]))
+			ret = -1;
+	free(u->events);
+	free(u->tracefs);
+	free(u);
+	return ret;
+}
+
+/* "tracemap_<pid>" of a uprobe_events line "p:GROUP/EVENT ...", whose tracemap is gone. */
+static bool tm_uprobe_line_stale(const char *line, char *event, size_t len)
+{
+	const char *g = strchr(line, ':'), *slash, *end;
+	char inst[64];
+	size_t glen = strlen(TM_UPROBE_GROUP);
+
+	if (!g || strncmp(g + 1, TM_UPROBE_GROUP, glen))
+		return false;
+	slash = strchr(g + 1, '/');
+	end = g + 1 + strcspn(g + 1, " \t\n");
+	if (!slash || slash > end)
+		return false;
+	snprintf(inst, sizeof(inst), TM_INSTANCE_PREFIX "%.*s", (int)(slash - g - 1 - glen),
+		 g + 1 + glen);
+	if (!tm_instance_is_stale(inst))
+		return false;
+	snprintf(event, len, "%.*s", (int)(end - g - 1), g + 1);
+	return true;
+}
+
+char **tm_uprobe_list_stale(const char *tracefs)
+{
+	char path[PATH_MAX], event[256], *text, *line, *save = NULL;
+	char **v = calloc(1, sizeof(*v));
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/uprobe_events", tracefs);
+	text = v ? tm_read_file(path, NULL) : NULL;
+	if (!text) {
+		if (!v)
+			tm_fail(ENOMEM, "list %s", path);
+		free(v);
+		/* kernels without uprobes have no file: nothing of ours can be there */
+		return errno == ENOENT ? calloc(1, sizeof(char *)) : NULL;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char **tmp;
+
+		if (!tm_uprobe_line_stale(line, event, sizeof(event)))
+			continue;
+		tmp = realloc(v, (n + 2) * sizeof(*v));
+		if (!tmp || !(tmp[n] = strdup(event))) {
+			v = tmp ? tmp : v;
+			v[n] = NULL;
+			tm_strv_free(v);
+			free(text);
+			tm_fail(ENOMEM, "list %s", path);
+			return NULL;
+		}
+		v = tmp;
+		v[++n] = NULL;
+	}
+	free(text);
+	return v;
+}
+
+int tm_uprobe_remove_event(const char *tracefs, const char *event)
+{
+	return tm_uprobe_remove(tracefs, event);
+}

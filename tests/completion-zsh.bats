@@ -1,0 +1,75 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# completion-zsh.bats - completions/_tracemap in a real `zsh -f` (in tmux): Tab on
+# subcommands, options, events, clocks, instances, files and COMMAND after `--`.
+
+load helpers
+
+setup() {
+	tm_kernel_setup
+	tm_need "zsh (make deps installs it)" command -v zsh
+	tm_need "tmux (make deps installs it)" command -v tmux
+	SOCK=tracemap-zsh-$$
+	INST=tmzsh-$$
+	mkdir "$TRACEFS/instances/$INST"
+	touch "$TM_TMP/zfixture.dat"
+	# the tracemap under test first in PATH, the completion first in fpath
+	cat >"$TM_TMP/zshrc" <<ZRC
+PATH="$(dirname "$TRACEMAP"):\$PATH"
+fpath=("$TM_ROOT/completions" \$fpath)
+PS1='zsh> '
+autoload -Uz compinit && compinit -u -d "$TM_TMP/zcompdump"
+zstyle ':completion:*' list-rows-first true
+cd "$TM_TMP"
+ZRC
+	tmux -L "$SOCK" new-session -d -s z -x 200 -y 50 "zsh -f"
+	tmux -L "$SOCK" send-keys -t z "source $TM_TMP/zshrc" Enter
+	wait_screen '^zsh> ?$'
+}
+
+teardown() {
+	tmux -L "$SOCK" kill-server 2>/dev/null || true
+	rmdir "$TRACEFS/instances/$INST" 2>/dev/null || true
+	tm_kernel_teardown
+}
+
+screen() {
+	tmux -L "$SOCK" capture-pane -p -t z
+}
+
+# wait_screen REGEX: poll the screen until a line matches (bounded: 30 s).
+wait_screen() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.05
+	done
+	echo "no line matching '$1' on the screen:" >&2
+	screen >&2
+	return 1
+}
+
+# complete TEXT REGEX: type TEXT, press Tab, wait for REGEX on the screen, clear the line.
+complete() {
+	tmux -L "$SOCK" send-keys -t z -l "$1"
+	tmux -L "$SOCK" send-keys -t z Tab
+	wait_screen "$2" || return 1
+	tmux -L "$SOCK" send-keys -t z C-u
+	tmux -L "$SOCK" send-keys -t z C-l
+	wait_screen '^zsh> ?$'
+}
+
+@test "zsh: subcommands, options, events, clocks, instances, files, COMMAND after --" {
+	complete 'tracemap rec' '^zsh> tracemap record ?$'
+	complete 'tracemap help str' '^zsh> tracemap help stream ?$'
+	complete 'tracemap record --stackt' '^zsh> tracemap record --stacktrace ?$'
+	complete 'tracemap record --upr' '^zsh> tracemap record --uprobe='
+	complete 'tracemap stream -e sched:sched_swi' '^zsh> tracemap stream -e sched:sched_switch ?$'
+	# several clocks start with "mono": both listed
+	complete 'tracemap record -C mono' 'mono_raw'
+	complete 'tracemap record -R stackt' '^zsh> tracemap record -R stacktrace ?$'
+	complete 'tracemap record -O nooverw' '^zsh> tracemap record -O nooverwrite ?$'
+	complete "tracemap list -B tmzsh-" "^zsh> tracemap list -B $INST ?\$"
+	complete 'tracemap report zfix' '^zsh> tracemap report zfixture.dat ?$'
+	complete 'tracemap record -e sched -- ech' '^zsh> tracemap record -e sched -- echo ?$'
+}

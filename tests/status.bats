@@ -1,0 +1,130 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# status.bats - the live status line on a terminal (in tmux): shown and updated
+# while recording, erased at Ctrl-C before the summary; never in logs or pipes.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	tm_kernel_setup
+	tm_need "tmux (make deps installs it)" command -v tmux
+	SOCK=tracemap-status-$$
+}
+
+teardown() {
+	tmux -L "$SOCK" kill-server 2>/dev/null || true
+	[ -n "${LOAD:-}" ] && { kill "$LOAD" 2>/dev/null || true; wait "$LOAD" 2>/dev/null || true; }
+	tm_kernel_teardown
+}
+
+pane() {
+	tmux -L "$SOCK" capture-pane -p -t tm
+}
+
+# wait_pane REGEX: poll the screen until a line matches (bounded: 30 s), then print it.
+wait_pane() {
+	local i line
+	for ((i = 0; i < 600; i++)); do
+		line=$(pane | grep -E -- "$1" | tail -n 1)
+		[ -n "$line" ] && { printf '%s\n' "$line"; return 0; }
+		sleep 0.05
+	done
+	echo "no line matching '$1' on the screen:" >&2
+	pane >&2
+	return 1
+}
+
+# Run a shell command line in a fresh tmux terminal; it prints EXIT=<status> at its end.
+# Every byte written to the terminal is kept in $TM_TMP/raw (the command starts only
+# once that capture runs).
+in_terminal() {
+	tmux -L "$SOCK" new-session -d -s tm -x 200 -y 50 \
+		"while [ ! -e '$TM_TMP/go' ]; do sleep 0.05; done; $1; echo EXIT=\$?; sleep 600"
+	tmux -L "$SOCK" pipe-pane -t tm "cat >>'$TM_TMP/raw'"
+	touch "$TM_TMP/go"
+}
+
+# Wait (bounded: 30 s) until the raw capture has caught up with the command's end.
+wait_raw_exit() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		grep -q 'EXIT=' "$TM_TMP/raw" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "the capture never saw EXIT=" >&2
+	return 1
+}
+
+# The elapsed times of every status line drawn (SUB: record or stream), in order.
+drawn_elapsed() {
+	tr '\r' '\n' <"$TM_TMP/raw" | sed -n "s/^.*$1 \([0-9]*\.[0-9]\)s  .* ev\/s  .*/\1/p"
+}
+
+STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-9.]+ MB read -> [0-9.]+ MB \([0-9.]+x\)  buffer [0-9]+%  (lost 0|LOST [0-9]+)$'
+
+@test "record on a terminal: a live status line that updates and is gone at Ctrl-C" {
+	# a load: a task that forks all the time
+	(while :; do /bin/true; done) 3>&- &
+	LOAD=$!
+	in_terminal "'$TRACEMAP' record -e sched -e sched_process_exec -o '$TM_TMP/s.dat'"
+	local first later
+	first=$(wait_pane "$STATUS_RE")
+	# the line is redrawn in place: a later screen shows another elapsed time
+	local i
+	for ((i = 0; i < 600; i++)); do
+		later=$(pane | grep -E "$STATUS_RE" | tail -n 1)
+		[ -n "$later" ] && [ "${later%%s *}" != "${first%%s *}" ] && break
+		sleep 0.05
+	done
+	[ "${later%%s *}" != "${first%%s *}" ] || { echo "never updated: $first" >&2; return 1; }
+	# one status line on the screen, not a scroll of them
+	[ "$(pane | grep -cE 'ev/s')" -eq 1 ] || { pane >&2; return 1; }
+	tmux -L "$SOCK" send-keys -t tm C-c
+	wait_pane '^EXIT=' >/dev/null
+	pane >"$TM_TMP/screen"
+	grep -qx 'EXIT=0' "$TM_TMP/screen" || { cat "$TM_TMP/screen" >&2; return 1; }
+	# the summary follows; the status line was erased, not left above it
+	grep -qE '^CPU +events +pages +raw MB +file MB +lost$' "$TM_TMP/screen"
+	! grep -q 'ev/s' "$TM_TMP/screen" || { cat "$TM_TMP/screen" >&2; return 1; }
+	# at most 4 redraws a second: 0.25 s apart at least, 0.2 s in the rounded times
+	wait_raw_exit
+	drawn_elapsed record >"$TM_TMP/times"
+	[ "$(grep -c . "$TM_TMP/times")" -ge 2 ] || { cat -v "$TM_TMP/raw" >&2; return 1; }
+	awk 'NR > 1 && $1 - prev < 0.15 { print "redrawn " prev " then " $1; bad = 1 }
+	     { prev = $1 } END { exit bad }' "$TM_TMP/times"
+	"$TRACEMAP" report "$TM_TMP/s.dat" | grep -q 'sched_process_exec:'
+}
+
+@test "stream on a terminal with stdout to a file: status on stderr, events in the file" {
+	in_terminal "'$TRACEMAP' stream -e sched -e sched_process_exec >'$TM_TMP/events.txt'"
+	wait_pane '^stream [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  .* MB read  buffer [0-9]+%  (lost 0|LOST [0-9]+)$' >/dev/null
+	tmux -L "$SOCK" send-keys -t tm C-c
+	wait_pane '^EXIT=' >/dev/null
+	! pane | grep -q 'ev/s'
+	! grep -q 'ev/s' "$TM_TMP/events.txt"
+	grep -q 'sched_switch:' "$TM_TMP/events.txt"
+}
+
+@test "on a terminal: no status line from stream printing there, nor from record -q" {
+	in_terminal "'$TRACEMAP' stream -e sched:sched_switch --duration 0.5; '$TRACEMAP' record -q -e sched -o '$TM_TMP/q.dat' --duration 0.5"
+	wait_pane '^EXIT=' >/dev/null
+	pane | grep -qx 'EXIT=0'
+	wait_raw_exit
+	# stream's events reached the terminal, and no status line ever did
+	grep -q 'sched_switch:' "$TM_TMP/raw"
+	! grep -q 'ev/s' "$TM_TMP/raw" || { cat -v "$TM_TMP/raw" | grep 'ev/s' >&2; return 1; }
+	[ -s "$TM_TMP/q.dat" ]
+}
+
+@test "record and stream without a terminal: no status line, no control characters" {
+	run --separate-stderr "$TRACEMAP" record -e sched -o "$TM_TMP/n.dat" --duration 1
+	tm_status 0
+	[[ $stderr == *"CPU "*"events"* ]]
+	! grep -q $'[\r\033]' <<<"$stderr"
+	! grep -q 'ev/s' <<<"$stderr"
+	run --separate-stderr "$TRACEMAP" stream -e sched --duration 1
+	tm_status 0
+	! grep -q $'[\r\033]' <<<"$stderr"
+	! grep -q 'ev/s' <<<"$stderr"
+}
