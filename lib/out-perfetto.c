@@ -4,9 +4,10 @@
  * TracePacket at a time (a Trace is nothing but repeated field 1). Records
  * collect in one open FtraceEventBundle per buffer and CPU (events in time
  * order, at most PF_BUNDLE_EVENTS, so memory stays flat); a loss closes the
- * open bundle and flags the next one. Around them: a ClockSnapshot when the
- * trace clock is one of the system's, a ProcessTree from the saved cmdlines
- * and, at the end, FtraceStats from the file's per-CPU kernel statistics.
+ * open bundle and flags the next one. Each buffer is a packet sequence of its
+ * own. Around them: a ClockSnapshot when the trace clock is one of the
+ * system's, a ProcessTree from the saved cmdlines and, at the end,
+ * FtraceStats from the file's per-CPU kernel statistics.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -31,7 +32,8 @@ struct pf_bundle {
 struct pf_clock {
 	bool				named;	/* ftrace_clock is set (not "boot") */
 	Perfetto__Protos__FtraceClock	id;
-	bool				pair;	/* bundles carry ftrace/boot timestamps */
+	bool				pair;	/* its sequence needs an ftrace/boot pair */
+	bool				paired;	/* ... and has had it */
 	Perfetto__Protos__BuiltinClock	builtin; /* != UNKNOWN: a ClockSnapshot */
 };
 
@@ -45,6 +47,7 @@ struct perfetto_output {
 	int				ncpus;
 	int				nslots;
 	bool				started;	/* the opening packets are out */
+	int64_t				last_pair;	/* ftrace_timestamp of the last pair */
 	uint8_t				*pack;
 	size_t				pack_cap;
 };
@@ -58,9 +61,9 @@ static struct perfetto_output *to_pf(struct tm_evout *out)
  * Perfetto's FtraceClock names boot (the default), local, global and
  * mono_raw. Other clocks counting ns are as coherent across CPUs as global
  * and go out as such; counters that are not ns (counter, uptime, x86-tsc
- * without TSC2NSEC) are UNKNOWN. trace.dat keeps no reading of another clock
- * taken with the trace clock, so local/global bundles pair each timestamp
- * with itself as boot time: Perfetto then shows the times report prints.
+ * without TSC2NSEC) are UNKNOWN. Perfetto maps a local or global clock to
+ * boot time through a clock of the packet sequence, known only from the
+ * ftrace/boot timestamp pairs of its bundles (see pair_bundle()).
  */
 static struct pf_clock clock_of(const char *name, bool ts_in_ns)
 {
@@ -223,12 +226,37 @@ static int start(struct perfetto_output *po, uint64_t ts)
 
 /* ---- bundles ---- */
 
+/*
+ * trace.dat keeps no reading of another clock taken with the trace clock, so
+ * a sequence's pair says ftrace time t is boot time t: Perfetto then shows
+ * the times report prints. One pair per sequence, on its first bundle with
+ * events (bundles go out per CPU, so their first times go backwards on one
+ * sequence; Perfetto would take a later, lower pair as the clock going
+ * backwards and drop the rest of the sequence). Perfetto also skips a pair
+ * whose ftrace_timestamp equals the last one it took on any sequence (0
+ * before the first): such a value moves on by 1, the pair saying the same.
+ */
+static void pair_bundle(struct perfetto_output *po, struct pf_clock *c,
+			Perfetto__Protos__FtraceEventBundle *b)
+{
+	int64_t t = (int64_t)b->event[0]->timestamp;
+
+	if (!c->pair || c->paired)
+		return;
+	if (t == po->last_pair)
+		t++;
+	b->has_ftrace_timestamp = b->has_boot_timestamp = 1;
+	b->ftrace_timestamp = b->boot_timestamp = t;
+	c->paired = true;
+	po->last_pair = t;
+}
+
 static int write_bundle(struct perfetto_output *po, int slot)
 {
 	Perfetto__Protos__FtraceEventBundle b = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
 	struct pf_bundle *pb = po->bundles[slot];
 	int buf = slot / po->ncpus;
-	const struct pf_clock *c = &po->clocks[buf];
+	struct pf_clock *c = &po->clocks[buf];
 	Perfetto__Protos__TracePacket pkt;
 	int ret;
 
@@ -241,10 +269,8 @@ static int write_bundle(struct perfetto_output *po, int slot)
 	b.has_lost_events = b.lost_events = pb->lost;
 	b.has_ftrace_clock = c->named;
 	b.ftrace_clock = c->id;
-	if (c->pair && pb->n) {
-		b.has_ftrace_timestamp = b.has_boot_timestamp = 1;
-		b.ftrace_timestamp = b.boot_timestamp = (int64_t)pb->ev[0]->timestamp;
-	}
+	if (pb->n)
+		pair_bundle(po, c, &b);
 	packet_init(&pkt, (uint32_t)buf + 1, pb->n ? pb->ev[0]->timestamp : 0);
 	pkt.has_timestamp = pb->n > 0;
 	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;

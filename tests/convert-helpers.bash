@@ -106,3 +106,34 @@ check_chrome() {
 	got=$(jq '[.traceEvents[] | select(.ph == "i" and .s == "t")] | length' "$out")
 	[ "$want" = "$got" ] || { echo "instants: $got, report's other events: $want" >&2; return 1; }
 }
+
+# What Perfetto's importer needs of the ftrace/boot timestamp pairs in a decoded trace
+# (a local or global clock reaches boot time only through them): on each packet
+# sequence the pairs never go backwards (else Perfetto takes that clock as
+# non-monotonic and drops the rest of the sequence), a sequence's first bundle with
+# events of such a clock has one, each pair is ftrace == boot (report's times), and no
+# pair repeats the previous one in the file (Perfetto skips those; 0 before the first).
+check_clock_pairs() {
+	awk '
+		function bad(msg) { printf "packet %d (sequence %s): %s\n", n, seq, msg; err = 1 }
+		/^packet \{$/ { n++; bundle = ev = 0; ft = boot = clk = seq = ""; next }
+		/^  ftrace_events \{$/ { bundle = 1 }
+		/^    event \{$/ { ev++ }
+		/^    ftrace_clock: / { clk = $2 }
+		/^    ftrace_timestamp: / { ft = $2 }
+		/^    boot_timestamp: / { boot = $2 }
+		/^  trusted_packet_sequence_id: / { seq = $2 }
+		/^\}$/ && bundle {
+			if (ft != "") {
+				if (ft != boot) bad("ftrace_timestamp " ft " != boot_timestamp " boot)
+				if (ft == last) bad("pair " ft " repeats the previous one")
+				if ((seq in at) && ft + 0 < at[seq] + 0) bad("pair " ft " after " at[seq])
+				at[seq] = ft; last = ft; pairs++
+			}
+			if (ev && clk ~ /^FTRACE_CLOCK_(LOCAL|GLOBAL)$/ && !(seq in at))
+				bad("events of a " clk " bundle before any pair")
+		}
+		BEGIN { last = "0" }
+		END { if (err) exit 1; print pairs + 0 }
+	' "$1"
+}

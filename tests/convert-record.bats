@@ -23,6 +23,7 @@ record_load() {
 @test "convert-record: a fresh v7 recording converts with report's events, per type and field" {
 	record_load -o "$TM_TMP/r.dat"
 	check_perfetto_counts "$TM_TMP/r.dat"
+	check_clock_pairs "$TM_TMP/t.txt"	# the trace check_perfetto_counts decoded
 	check_perfetto_fields "$TM_TMP/r.dat"
 	check_chrome "$TM_TMP/r.dat"
 }

@@ -69,6 +69,22 @@ fixtures() {
 	grep -q "timestamp: $first\$" "$TM_TMP/c.txt"
 }
 
+@test "convert: clock pairs of every fixture never go backwards on a sequence, one per sequence" {
+	local f pairs seqs
+	for f in $(fixtures); do
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.pftrace"
+		pf_decode "$TM_TMP/p.pftrace" >"$TM_TMP/p.txt"
+		pairs=$(check_clock_pairs "$TM_TMP/p.txt") || { echo "in $f: $pairs" >&2; return 1; }
+		# every local-clock fixture: each sequence (buffer) has its one pair
+		seqs=$(grep '^  trusted_packet_sequence_id: ' "$TM_TMP/p.txt" | sort -u | wc -l)
+		[ "$pairs" -eq "$seqs" ] || { echo "$f: $pairs pairs, $seqs sequences" >&2; return 1; }
+	done
+	# the two-buffer file: the instance is a sequence of its own with its own pair
+	"$TRACEMAP" convert "$FIXTURES/multi-v7-zstd.dat" -o "$TM_TMP/m.pftrace"
+	pf_decode "$TM_TMP/m.pftrace" >"$TM_TMP/m.txt"
+	[ "$(check_clock_pairs "$TM_TMP/m.txt")" -eq 2 ]
+}
+
 @test "convert: Chrome JSON of every fixture: valid, dur >= 0, no overlap per thread, instant count" {
 	local f
 	for f in $(fixtures); do
