@@ -31,6 +31,7 @@ struct pf_bundle {
 /* How a buffer's trace clock is told to Perfetto. */
 struct pf_clock {
 	bool				named;	/* ftrace_clock is set (not "boot") */
+	bool				not_ns;	/* counts that are not ns, as if they were */
 	Perfetto__Protos__FtraceClock	id;
 	bool				pair;	/* its sequence needs an ftrace/boot pair */
 	bool				paired;	/* ... and has had it */
@@ -60,10 +61,12 @@ static struct perfetto_output *to_pf(struct tm_evout *out)
 /*
  * Perfetto's FtraceClock names boot (the default), local, global and
  * mono_raw. Other clocks counting ns are as coherent across CPUs as global
- * and go out as such; counters that are not ns (counter, uptime, x86-tsc
- * without TSC2NSEC) are UNKNOWN. Perfetto maps a local or global clock to
- * boot time through a clock of the packet sequence, known only from the
- * ftrace/boot timestamp pairs of its bundles (see pair_bundle()).
+ * and go out as such. Perfetto maps a local or global clock to boot time
+ * through a clock of the packet sequence, known only from the ftrace/boot
+ * timestamp pairs of its bundles (see pair_bundle()). Counters that are not
+ * ns (counter, uptime, x86-tsc without TSC2NSEC, other arch clocks) have no
+ * FtraceClock: UNKNOWN makes Perfetto refuse the whole trace, so their
+ * bundles name no clock and Perfetto reads the counts as boot-time ns.
  */
 static struct pf_clock clock_of(const char *name, bool ts_in_ns)
 {
@@ -92,7 +95,12 @@ static struct pf_clock clock_of(const char *name, bool ts_in_ns)
 			c.id = PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_GLOBAL;
 	if (ts_in_ns && !strcmp(name, "x86-tsc"))
 		c.id = PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_GLOBAL;
-	c.pair = c.id != PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_UNKNOWN;
+	if (c.id == PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_UNKNOWN) {
+		c.named = false;
+		c.not_ns = true;
+	} else {
+		c.pair = true;
+	}
 	return c;
 }
 
@@ -453,8 +461,13 @@ static int pf_begin(struct tm_evout *out, const struct tm_evout_info *info)
 	po->bundles = calloc((size_t)po->nslots, sizeof(*po->bundles));
 	if (!po->events || !po->clocks || !po->bundles)
 		return tm_fail(ENOMEM, "Perfetto output");
-	for (i = 0; i < info->nbuffers; i++)
+	for (i = 0; i < info->nbuffers; i++) {
 		po->clocks[i] = clock_of(info->buffers[i].clock, info->ts_in_ns);
+		if (po->clocks[i].not_ns && !po->base.warning[0])
+			snprintf(po->base.warning, sizeof(po->base.warning),
+				 "trace clock '%.40s' does not count nanoseconds: Perfetto shows "
+				 "its counts as nanoseconds", info->buffers[i].clock);
+	}
 	return 0;
 }
 

@@ -34,6 +34,15 @@ record_load() {
 	check_chrome "$TM_TMP/r6.dat"
 }
 
+@test "convert-record: a counter-clock recording converts with a warning, no clock named" {
+	record_load -C counter -o "$TM_TMP/c.dat"
+	run "$TRACEMAP" convert "$TM_TMP/c.dat" -o "$TM_TMP/c.pftrace"
+	tm_status 0
+	[[ $output == "tracemap convert: warning: trace clock 'counter' does not count nanoseconds: "* ]]
+	check_perfetto_counts "$TM_TMP/c.dat"
+	! grep -Eq 'ftrace_clock|ftrace_timestamp|clock_snapshot' "$TM_TMP/t.txt"
+}
+
 @test "convert-record: SIGINT mid-conversion removes the temporary OUT, exit 130" {
 	local pid i tmp st
 	# ~100k sched records: a 1-byte pipe ping-pong
