@@ -174,7 +174,12 @@ static int write_clock_snapshot(struct perfetto_output *po, uint64_t ts)
 	return write_packet(po, &pkt);
 }
 
-/* Thread names from saved_cmdlines ("pid comm" lines), so tracks are named. */
+/*
+ * Thread names from saved_cmdlines ("pid comm" lines), so tracks are named.
+ * Perfetto files a thread under process `tgid`, the idle task's 0 when it is
+ * missing. trace.dat saves no tgids, so each thread is its own tgid: a
+ * process of its own, as in the Chrome output.
+ */
 static int write_process_tree(struct perfetto_output *po, uint64_t ts)
 {
 	Perfetto__Protos__ProcessTree tree = PERFETTO__PROTOS__PROCESS_TREE__INIT;
@@ -205,8 +210,8 @@ static int write_process_tree(struct perfetto_output *po, uint64_t ts)
 		if (!th || !num)
 			goto nomem;
 		perfetto__protos__process_tree__thread__init(th);
-		th->has_tid = 1;
-		th->tid = atoi(num);
+		th->has_tid = th->has_tgid = 1;
+		th->tid = th->tgid = atoi(num);
 		th->name = tm_arena_strndup(&a, sp + 1, (size_t)(nl - sp - 1));
 		if (!th->name)
 			goto nomem;

@@ -15,6 +15,11 @@ pf_decode() {
 	protoc --proto_path="$TM_ROOT/lib/perfetto" --decode=perfetto.protos.Trace "$TM_PROTO" <"$1"
 }
 
+# pf_convert FILE TXT: FILE converted to Perfetto, decoded into TXT.
+pf_convert() {
+	"$TRACEMAP" convert "$1" -o "$TM_TMP/pf.pftrace" && pf_decode "$TM_TMP/pf.pftrace" >"$2"
+}
+
 # Per event name from a decoded trace: a typed member is named like its event,
 # a generic one says its name in event_name.
 pf_counts() {
@@ -135,5 +140,25 @@ check_clock_pairs() {
 		}
 		BEGIN { last = "0" }
 		END { if (err) exit 1; print pairs + 0 }
+	' "$1"
+}
+
+# What Perfetto's importer needs of the ProcessTree threads in a decoded trace: it
+# files each thread under process `tgid`, 0 (the idle task) when the field is
+# missing. trace.dat saves no tgids, so each thread must name itself as its tgid
+# (a process of its own, as in the Chrome output). Prints the thread count.
+check_thread_tgids() {
+	awk '
+		function done_thread() {
+			if (!in_th) return
+			if (tgid == "") { printf "thread %s: no tgid\n", tid; err = 1 }
+			else if (tgid != tid) { printf "thread %s: tgid %s\n", tid, tgid; err = 1 }
+			in_th = 0; n++
+		}
+		/^    threads \{$/ { in_th = 1; tid = tgid = ""; next }
+		in_th && /^      tid: / { tid = $2 }
+		in_th && /^      tgid: / { tgid = $2 }
+		in_th && /^    \}$/ { done_thread() }
+		END { if (err) exit 1; print n + 0 }
 	' "$1"
 }

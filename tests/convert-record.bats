@@ -24,6 +24,7 @@ record_load() {
 	record_load -o "$TM_TMP/r.dat"
 	check_perfetto_counts "$TM_TMP/r.dat"
 	check_clock_pairs "$TM_TMP/t.txt"	# the trace check_perfetto_counts decoded
+	[ "$(check_thread_tgids "$TM_TMP/t.txt")" -gt 0 ]
 	check_perfetto_fields "$TM_TMP/r.dat"
 	check_chrome "$TM_TMP/r.dat"
 }

@@ -69,19 +69,30 @@ fixtures() {
 	grep -q "timestamp: $first\$" "$TM_TMP/c.txt"
 }
 
+@test "convert: every saved cmdline is a ProcessTree thread in a process of its own, never under pid 0" {
+	local f n want
+	for f in $(fixtures); do
+		pf_convert "$f" "$TM_TMP/p.txt"
+		n=$(check_thread_tgids "$TM_TMP/p.txt") || { echo "in $f: $n" >&2; return 1; }
+		# one thread per "pid comm" line of the saved cmdlines trace-cmd dump shows
+		want=$(trace-cmd dump --cmd-lines "$f" 2>/dev/null | grep -cE '^[0-9]+ ' || true)
+		[ "$n" -eq "$want" ] || { echo "$f: $n threads, $want cmdlines" >&2; return 1; }
+	done
+	pf_convert "$FIXTURES/sched-v7.dat" "$TM_TMP/s.txt"
+	grep -A3 '^      tid: 2369$' "$TM_TMP/s.txt" | grep -q '^      tgid: 2369$'
+}
+
 @test "convert: clock pairs of every fixture never go backwards on a sequence, one per sequence" {
 	local f pairs seqs
 	for f in $(fixtures); do
-		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.pftrace"
-		pf_decode "$TM_TMP/p.pftrace" >"$TM_TMP/p.txt"
+		pf_convert "$f" "$TM_TMP/p.txt"
 		pairs=$(check_clock_pairs "$TM_TMP/p.txt") || { echo "in $f: $pairs" >&2; return 1; }
 		# every local-clock fixture: each sequence (buffer) has its one pair
 		seqs=$(grep '^  trusted_packet_sequence_id: ' "$TM_TMP/p.txt" | sort -u | wc -l)
 		[ "$pairs" -eq "$seqs" ] || { echo "$f: $pairs pairs, $seqs sequences" >&2; return 1; }
 	done
 	# the two-buffer file: the instance is a sequence of its own with its own pair
-	"$TRACEMAP" convert "$FIXTURES/multi-v7-zstd.dat" -o "$TM_TMP/m.pftrace"
-	pf_decode "$TM_TMP/m.pftrace" >"$TM_TMP/m.txt"
+	pf_convert "$FIXTURES/multi-v7-zstd.dat" "$TM_TMP/m.txt"
 	[ "$(check_clock_pairs "$TM_TMP/m.txt")" -eq 2 ]
 }
 
