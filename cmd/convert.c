@@ -235,6 +235,8 @@ static int run_convert(const struct convert_opts *o)
 	}
 	if (!out_close(&of, o->output, true))
 		ret = TM_EXIT_OK;
+	if (ret == TM_EXIT_OK && tm_evout_warning(out))
+		tm_cmd_err("convert", "warning: %s", tm_evout_warning(out));
 out:
 	tm_evout_free(out);
 	tm_events_free(ev);

@@ -4,9 +4,10 @@
  * TracePacket at a time (a Trace is nothing but repeated field 1). Records
  * collect in one open FtraceEventBundle per buffer and CPU (events in time
  * order, at most PF_BUNDLE_EVENTS, so memory stays flat); a loss closes the
- * open bundle and flags the next one. Around them: a ClockSnapshot when the
- * trace clock is one of the system's, a ProcessTree from the saved cmdlines
- * and, at the end, FtraceStats from the file's per-CPU kernel statistics.
+ * open bundle and flags the next one. Each buffer is a packet sequence of its
+ * own. Around them: a ClockSnapshot when the trace clock is one of the
+ * system's, a ProcessTree from the saved cmdlines and, at the end,
+ * FtraceStats from the file's per-CPU kernel statistics.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -30,8 +31,10 @@ struct pf_bundle {
 /* How a buffer's trace clock is told to Perfetto. */
 struct pf_clock {
 	bool				named;	/* ftrace_clock is set (not "boot") */
+	bool				not_ns;	/* counts that are not ns, as if they were */
 	Perfetto__Protos__FtraceClock	id;
-	bool				pair;	/* bundles carry ftrace/boot timestamps */
+	bool				pair;	/* its sequence needs an ftrace/boot pair */
+	bool				paired;	/* ... and has had it */
 	Perfetto__Protos__BuiltinClock	builtin; /* != UNKNOWN: a ClockSnapshot */
 };
 
@@ -45,6 +48,7 @@ struct perfetto_output {
 	int				ncpus;
 	int				nslots;
 	bool				started;	/* the opening packets are out */
+	int64_t				last_pair;	/* ftrace_timestamp of the last pair */
 	uint8_t				*pack;
 	size_t				pack_cap;
 };
@@ -57,10 +61,12 @@ static struct perfetto_output *to_pf(struct tm_evout *out)
 /*
  * Perfetto's FtraceClock names boot (the default), local, global and
  * mono_raw. Other clocks counting ns are as coherent across CPUs as global
- * and go out as such; counters that are not ns (counter, uptime, x86-tsc
- * without TSC2NSEC) are UNKNOWN. trace.dat keeps no reading of another clock
- * taken with the trace clock, so local/global bundles pair each timestamp
- * with itself as boot time: Perfetto then shows the times report prints.
+ * and go out as such. Perfetto maps a local or global clock to boot time
+ * through a clock of the packet sequence, known only from the ftrace/boot
+ * timestamp pairs of its bundles (see pair_bundle()). Counters that are not
+ * ns (counter, uptime, x86-tsc without TSC2NSEC, other arch clocks) have no
+ * FtraceClock: UNKNOWN makes Perfetto refuse the whole trace, so their
+ * bundles name no clock and Perfetto reads the counts as boot-time ns.
  */
 static struct pf_clock clock_of(const char *name, bool ts_in_ns)
 {
@@ -89,7 +95,12 @@ static struct pf_clock clock_of(const char *name, bool ts_in_ns)
 			c.id = PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_GLOBAL;
 	if (ts_in_ns && !strcmp(name, "x86-tsc"))
 		c.id = PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_GLOBAL;
-	c.pair = c.id != PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_UNKNOWN;
+	if (c.id == PERFETTO__PROTOS__FTRACE_CLOCK__FTRACE_CLOCK_UNKNOWN) {
+		c.named = false;
+		c.not_ns = true;
+	} else {
+		c.pair = true;
+	}
 	return c;
 }
 
@@ -163,7 +174,12 @@ static int write_clock_snapshot(struct perfetto_output *po, uint64_t ts)
 	return write_packet(po, &pkt);
 }
 
-/* Thread names from saved_cmdlines ("pid comm" lines), so tracks are named. */
+/*
+ * Thread names from saved_cmdlines ("pid comm" lines), so tracks are named.
+ * Perfetto files a thread under process `tgid`, the idle task's 0 when it is
+ * missing. trace.dat saves no tgids, so each thread is its own tgid: a
+ * process of its own, as in the Chrome output.
+ */
 static int write_process_tree(struct perfetto_output *po, uint64_t ts)
 {
 	Perfetto__Protos__ProcessTree tree = PERFETTO__PROTOS__PROCESS_TREE__INIT;
@@ -194,8 +210,8 @@ static int write_process_tree(struct perfetto_output *po, uint64_t ts)
 		if (!th || !num)
 			goto nomem;
 		perfetto__protos__process_tree__thread__init(th);
-		th->has_tid = 1;
-		th->tid = atoi(num);
+		th->has_tid = th->has_tgid = 1;
+		th->tid = th->tgid = atoi(num);
 		th->name = tm_arena_strndup(&a, sp + 1, (size_t)(nl - sp - 1));
 		if (!th->name)
 			goto nomem;
@@ -223,12 +239,37 @@ static int start(struct perfetto_output *po, uint64_t ts)
 
 /* ---- bundles ---- */
 
+/*
+ * trace.dat keeps no reading of another clock taken with the trace clock, so
+ * a sequence's pair says ftrace time t is boot time t: Perfetto then shows
+ * the times report prints. One pair per sequence, on its first bundle with
+ * events (bundles go out per CPU, so their first times go backwards on one
+ * sequence; Perfetto would take a later, lower pair as the clock going
+ * backwards and drop the rest of the sequence). Perfetto also skips a pair
+ * whose ftrace_timestamp equals the last one it took on any sequence (0
+ * before the first): such a value moves on by 1, the pair saying the same.
+ */
+static void pair_bundle(struct perfetto_output *po, struct pf_clock *c,
+			Perfetto__Protos__FtraceEventBundle *b)
+{
+	int64_t t = (int64_t)b->event[0]->timestamp;
+
+	if (!c->pair || c->paired)
+		return;
+	if (t == po->last_pair)
+		t++;
+	b->has_ftrace_timestamp = b->has_boot_timestamp = 1;
+	b->ftrace_timestamp = b->boot_timestamp = t;
+	c->paired = true;
+	po->last_pair = t;
+}
+
 static int write_bundle(struct perfetto_output *po, int slot)
 {
 	Perfetto__Protos__FtraceEventBundle b = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
 	struct pf_bundle *pb = po->bundles[slot];
 	int buf = slot / po->ncpus;
-	const struct pf_clock *c = &po->clocks[buf];
+	struct pf_clock *c = &po->clocks[buf];
 	Perfetto__Protos__TracePacket pkt;
 	int ret;
 
@@ -241,10 +282,8 @@ static int write_bundle(struct perfetto_output *po, int slot)
 	b.has_lost_events = b.lost_events = pb->lost;
 	b.has_ftrace_clock = c->named;
 	b.ftrace_clock = c->id;
-	if (c->pair && pb->n) {
-		b.has_ftrace_timestamp = b.has_boot_timestamp = 1;
-		b.ftrace_timestamp = b.boot_timestamp = (int64_t)pb->ev[0]->timestamp;
-	}
+	if (pb->n)
+		pair_bundle(po, c, &b);
 	packet_init(&pkt, (uint32_t)buf + 1, pb->n ? pb->ev[0]->timestamp : 0);
 	pkt.has_timestamp = pb->n > 0;
 	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
@@ -427,8 +466,13 @@ static int pf_begin(struct tm_evout *out, const struct tm_evout_info *info)
 	po->bundles = calloc((size_t)po->nslots, sizeof(*po->bundles));
 	if (!po->events || !po->clocks || !po->bundles)
 		return tm_fail(ENOMEM, "Perfetto output");
-	for (i = 0; i < info->nbuffers; i++)
+	for (i = 0; i < info->nbuffers; i++) {
 		po->clocks[i] = clock_of(info->buffers[i].clock, info->ts_in_ns);
+		if (po->clocks[i].not_ns && !po->base.warning[0])
+			snprintf(po->base.warning, sizeof(po->base.warning),
+				 "trace clock '%.40s' does not count nanoseconds: Perfetto shows "
+				 "its counts as nanoseconds", info->buffers[i].clock);
+	}
 	return 0;
 }
 

@@ -13,6 +13,11 @@ void tm_evout_free(struct tm_evout *out)
 		out->ops->free(out);
 }
 
+const char *tm_evout_warning(const struct tm_evout *out)
+{
+	return out && out->warning[0] ? out->warning : NULL;
+}
+
 static struct tm_evout_buffer *dat_buffers(struct tm_dat *dat)
 {
 	int i, n = tm_dat_buffer_count(dat);

@@ -58,6 +58,7 @@ struct tm_evout_ops {
 /* Every implementation embeds this first. */
 struct tm_evout {
 	const struct tm_evout_ops	*ops;
+	char				warning[160];	/* set by begin; "" if none */
 };
 
 /* Start: what the source is. */
@@ -86,6 +87,9 @@ static inline int tm_evout_end(struct tm_evout *out)
 
 /* Free an output (NULL is fine); after end() or instead of it. */
 void tm_evout_free(struct tm_evout *out);
+
+/* What the user should know about a finished output (one line), or NULL. */
+const char *tm_evout_warning(const struct tm_evout *out);
 
 /* ---- implementations (each writes to a FILE the caller owns) ---- */
 

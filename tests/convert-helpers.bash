@@ -15,6 +15,11 @@ pf_decode() {
 	protoc --proto_path="$TM_ROOT/lib/perfetto" --decode=perfetto.protos.Trace "$TM_PROTO" <"$1"
 }
 
+# pf_convert FILE TXT: FILE converted to Perfetto, decoded into TXT.
+pf_convert() {
+	"$TRACEMAP" convert "$1" -o "$TM_TMP/pf.pftrace" && pf_decode "$TM_TMP/pf.pftrace" >"$2"
+}
+
 # Per event name from a decoded trace: a typed member is named like its event,
 # a generic one says its name in event_name.
 pf_counts() {
@@ -109,4 +114,55 @@ check_chrome() {
 		jq -s '[.[] | select(.event != "sched_switch" or has("buffer"))] | length')
 	got=$(jq '[.traceEvents[] | select(.ph == "i" and .s == "t")] | length' "$out")
 	[ "$want" = "$got" ] || { echo "instants: $got, report's other events: $want" >&2; return 1; }
+}
+
+# What Perfetto's importer needs of the ftrace/boot timestamp pairs in a decoded trace
+# (a local or global clock reaches boot time only through them): on each packet
+# sequence the pairs never go backwards (else Perfetto takes that clock as
+# non-monotonic and drops the rest of the sequence), a sequence's first bundle with
+# events of such a clock has one, each pair is ftrace == boot (report's times), and no
+# pair repeats the previous one in the file (Perfetto skips those; 0 before the first).
+check_clock_pairs() {
+	awk '
+		function bad(msg) { printf "packet %d (sequence %s): %s\n", n, seq, msg; err = 1 }
+		/^packet \{$/ { n++; bundle = ev = 0; ft = boot = clk = seq = ""; next }
+		/^  ftrace_events \{$/ { bundle = 1 }
+		/^    event \{$/ { ev++ }
+		/^    ftrace_clock: / { clk = $2 }
+		/^    ftrace_timestamp: / { ft = $2 }
+		/^    boot_timestamp: / { boot = $2 }
+		/^  trusted_packet_sequence_id: / { seq = $2 }
+		/^\}$/ && bundle {
+			if (ft != "") {
+				if (ft != boot) bad("ftrace_timestamp " ft " != boot_timestamp " boot)
+				if (ft == last) bad("pair " ft " repeats the previous one")
+				if ((seq in at) && ft + 0 < at[seq] + 0) bad("pair " ft " after " at[seq])
+				at[seq] = ft; last = ft; pairs++
+			}
+			if (ev && clk ~ /^FTRACE_CLOCK_(LOCAL|GLOBAL)$/ && !(seq in at))
+				bad("events of a " clk " bundle before any pair")
+		}
+		BEGIN { last = "0" }
+		END { if (err) exit 1; print pairs + 0 }
+	' "$1"
+}
+
+# What Perfetto's importer needs of the ProcessTree threads in a decoded trace: it
+# files each thread under process `tgid`, 0 (the idle task) when the field is
+# missing. trace.dat saves no tgids, so each thread must name itself as its tgid
+# (a process of its own, as in the Chrome output). Prints the thread count.
+check_thread_tgids() {
+	awk '
+		function done_thread() {
+			if (!in_th) return
+			if (tgid == "") { printf "thread %s: no tgid\n", tid; err = 1 }
+			else if (tgid != tid) { printf "thread %s: tgid %s\n", tid, tgid; err = 1 }
+			in_th = 0; n++
+		}
+		/^    threads \{$/ { in_th = 1; tid = tgid = ""; next }
+		in_th && /^      tid: / { tid = $2 }
+		in_th && /^      tgid: / { tgid = $2 }
+		in_th && /^    \}$/ { done_thread() }
+		END { if (err) exit 1; print n + 0 }
+	' "$1"
 }

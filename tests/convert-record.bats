@@ -23,6 +23,8 @@ record_load() {
 @test "convert-record: a fresh v7 recording converts with report's events, per type and field" {
 	record_load -o "$TM_TMP/r.dat"
 	check_perfetto_counts "$TM_TMP/r.dat"
+	check_clock_pairs "$TM_TMP/t.txt"	# the trace check_perfetto_counts decoded
+	[ "$(check_thread_tgids "$TM_TMP/t.txt")" -gt 0 ]
 	check_perfetto_fields "$TM_TMP/r.dat"
 	check_chrome "$TM_TMP/r.dat"
 }
@@ -31,6 +33,15 @@ record_load() {
 	record_load --file-version 6 -o "$TM_TMP/r6.dat"
 	check_perfetto_counts "$TM_TMP/r6.dat"
 	check_chrome "$TM_TMP/r6.dat"
+}
+
+@test "convert-record: a counter-clock recording converts with a warning, no clock named" {
+	record_load -C counter -o "$TM_TMP/c.dat"
+	run "$TRACEMAP" convert "$TM_TMP/c.dat" -o "$TM_TMP/c.pftrace"
+	tm_status 0
+	[[ $output == "tracemap convert: warning: trace clock 'counter' does not count nanoseconds: "* ]]
+	check_perfetto_counts "$TM_TMP/c.dat"
+	! grep -Eq 'ftrace_clock|ftrace_timestamp|clock_snapshot' "$TM_TMP/t.txt"
 }
 
 @test "convert-record: SIGINT mid-conversion removes the temporary OUT, exit 130" {

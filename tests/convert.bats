@@ -70,6 +70,58 @@ fixtures() {
 	grep -q "timestamp: $first\$" "$TM_TMP/c.txt"
 }
 
+@test "convert: every saved cmdline is a ProcessTree thread in a process of its own, never under pid 0" {
+	local f n want
+	for f in $(fixtures); do
+		pf_convert "$f" "$TM_TMP/p.txt"
+		n=$(check_thread_tgids "$TM_TMP/p.txt") || { echo "in $f: $n" >&2; return 1; }
+		# one thread per "pid comm" line of the saved cmdlines trace-cmd dump shows
+		want=$(trace-cmd dump --cmd-lines "$f" 2>/dev/null | grep -cE '^[0-9]+ ' || true)
+		[ "$n" -eq "$want" ] || { echo "$f: $n threads, $want cmdlines" >&2; return 1; }
+	done
+	pf_convert "$FIXTURES/sched-v7.dat" "$TM_TMP/s.txt"
+	grep -A3 '^      tid: 2369$' "$TM_TMP/s.txt" | grep -q '^      tgid: 2369$'
+}
+
+@test "convert: clock pairs of every fixture never go backwards on a sequence, one per sequence" {
+	local f pairs seqs
+	for f in $(fixtures); do
+		pf_convert "$f" "$TM_TMP/p.txt"
+		pairs=$(check_clock_pairs "$TM_TMP/p.txt") || { echo "in $f: $pairs" >&2; return 1; }
+		# every local-clock fixture: each sequence (buffer) has its one pair
+		seqs=$(grep '^  trusted_packet_sequence_id: ' "$TM_TMP/p.txt" | sort -u | wc -l)
+		[ "$pairs" -eq "$seqs" ] || { echo "$f: $pairs pairs, $seqs sequences" >&2; return 1; }
+	done
+	# the two-buffer file: the instance is a sequence of its own with its own pair
+	pf_convert "$FIXTURES/multi-v7-zstd.dat" "$TM_TMP/m.txt"
+	[ "$(check_clock_pairs "$TM_TMP/m.txt")" -eq 2 ]
+}
+
+# sched-v6.dat with the counter clock as its trace clock: the TRACECLOCK option and the
+# flyrecord's clock record rewritten in place (same lengths). report then prints counts.
+counter_clock_file() {
+	perl -0777 -pe 's/\[local\] global counter/local global [counter]/;
+		s/\x07\x00{7}\[local\]\x00\x00/\x09\x00\x00\x00\x00\x00\x00\x00[counter]/' \
+		"$FIXTURES/sched-v6.dat" >"$1"
+	"$TRACEMAP" report -t "$1" | sed -n 2p | grep -q '\[001\]1415676456472: sched_process_fork:'
+}
+
+@test "convert: a counter-clock file loads in Perfetto: no clock named, report's counts, a warning" {
+	counter_clock_file "$TM_TMP/c.dat"
+	run "$TRACEMAP" convert "$TM_TMP/c.dat" -o "$TM_TMP/c.pftrace"
+	tm_status 0
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == "tracemap convert: warning: trace clock 'counter' does not count nanoseconds: "* ]]
+	pf_decode "$TM_TMP/c.pftrace" >"$TM_TMP/c.txt"
+	# FTRACE_CLOCK_UNKNOWN would make Perfetto refuse the trace; no clock is boot time
+	! grep -Eq 'ftrace_clock|ftrace_timestamp|clock_snapshot' "$TM_TMP/c.txt"
+	grep -q '^      timestamp: 1415676456472$' "$TM_TMP/c.txt"
+	check_perfetto_counts "$TM_TMP/c.dat"
+	# a nanosecond clock gives no warning
+	"$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o "$TM_TMP/l.pftrace" 2>"$TM_TMP/err"
+	[ ! -s "$TM_TMP/err" ]
+}
+
 @test "convert: Chrome JSON of every fixture: valid, dur >= 0, no overlap per thread, instant count" {
 	local f
 	for f in $(fixtures); do

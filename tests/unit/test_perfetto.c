@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_perfetto.c - what Perfetto's importer needs of the Perfetto output's
+ * clock pairs where the fixtures cannot show it: two buffers whose first
+ * bundles start at the same time still give two distinct pairs (Perfetto
+ * skips a pair equal to the last one it took, on any sequence).
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+#include "tm-evout.h"
+#include "trace.pb-c.h"
+#include "tm_test.h"
+
+/*
+ * Hands a file's records to the Perfetto output with the instance buffer's
+ * times moved by shift, and notes each buffer's first CPU 0 time.
+ */
+struct shift_output {
+	struct tm_evout		base;
+	struct tm_evout		*to;
+	int64_t			shift;
+	uint64_t		first[2];	/* first CPU 0 time of buffers 0 and 1 */
+};
+
+static struct shift_output *to_shift(struct tm_evout *out)
+{
+	return (struct shift_output *)out;
+}
+
+static int shift_begin(struct tm_evout *out, const struct tm_evout_info *info)
+{
+	return tm_evout_begin(to_shift(out)->to, info);
+}
+
+static int shift_event(struct tm_evout *out, const struct tm_event_rec *rec)
+{
+	struct shift_output *s = to_shift(out);
+	struct tm_event_rec r = *rec;
+
+	if (r.cpu == 0 && r.buffer < 2 && !s->first[r.buffer])
+		s->first[r.buffer] = r.ts;
+	if (r.buffer == 1)
+		r.ts = (uint64_t)((int64_t)r.ts + s->shift);
+	return tm_evout_event(s->to, &r);
+}
+
+static int shift_lost(struct tm_evout *out, int buf, int cpu, int64_t missed)
+{
+	return tm_evout_lost(to_shift(out)->to, buf, cpu, missed);
+}
+
+static int shift_end(struct tm_evout *out)
+{
+	return tm_evout_end(to_shift(out)->to);
+}
+
+static void shift_free(struct tm_evout *out)
+{
+	tm_evout_free(to_shift(out)->to);
+}
+
+static const struct tm_evout_ops shift_ops = {
+	.begin = shift_begin, .event = shift_event, .lost = shift_lost,
+	.end = shift_end, .free = shift_free,
+};
+
+/* multi-v7-zstd.dat as a Perfetto trace in memory, the instance moved by shift. */
+static Perfetto__Protos__Trace *convert_shifted(struct tm_test *t, int64_t shift,
+						uint64_t first[2])
+{
+	struct shift_output s = { .base.ops = &shift_ops, .shift = shift };
+	Perfetto__Protos__Trace *trace = NULL;
+	struct tm_run_opts run = { 0 };
+	struct tm_events *ev = NULL;
+	struct tm_dat *dat;
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	dat = tm_dat_open(tm_fixture("multi-v7-zstd.dat"));
+	f = open_memstream(&mem, &len);
+	if (dat)
+		ev = tm_events_from_dat(dat, true);
+	s.to = f ? tm_evout_perfetto_new(f) : NULL;
+	TM_CHECK(dat && f && ev && s.to);
+	if (dat && ev && s.to)
+		TM_CHECK_INT(tm_evout_run_dat(&s.base, dat, tm_events_tep(ev), &run), 0);
+	if (f && !fclose(f))
+		trace = perfetto__protos__trace__unpack(NULL, len, (uint8_t *)mem);
+	TM_CHECK(trace);
+	first[0] = s.first[0];
+	first[1] = s.first[1];
+	if (s.to)
+		shift_free(&s.base);
+	tm_events_free(ev);
+	tm_dat_close(dat);
+	free(mem);
+	return trace;
+}
+
+TM_TEST(perfetto_two_sequences_starting_together_get_distinct_clock_pairs)
+{
+	Perfetto__Protos__FtraceEventBundle *b;
+	Perfetto__Protos__Trace *trace;
+	int64_t pairs[8], seq_of[8];
+	uint64_t first[2];
+	size_t i, n = 0;
+
+	/* a first run finds where each buffer starts, the second aligns them */
+	trace = convert_shifted(t, 0, first);
+	perfetto__protos__trace__free_unpacked(trace, NULL);
+	TM_REQUIRE(first[0] && first[1]);
+	trace = convert_shifted(t, (int64_t)(first[0] - first[1]), first);
+	TM_REQUIRE(trace);
+	for (i = 0; i < trace->n_packet; i++) {
+		if (trace->packet[i]->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS)
+			continue;
+		b = trace->packet[i]->ftrace_events;
+		if (!b->has_ftrace_timestamp)
+			continue;
+		TM_CHECK(b->has_boot_timestamp && b->boot_timestamp == b->ftrace_timestamp);
+		if (n < TM_ARRAY_SIZE(pairs)) {
+			seq_of[n] = trace->packet[i]->trusted_packet_sequence_id;
+			pairs[n++] = b->ftrace_timestamp;
+		}
+	}
+	/* one pair per sequence; the instance's would repeat the top's unless moved on */
+	TM_REQUIRE(n == 2);
+	TM_CHECK_INT(seq_of[0], 1);
+	TM_CHECK_INT(seq_of[1], 2);
+	TM_CHECK_INT(pairs[0], (int64_t)first[0]);
+	TM_CHECK(pairs[1] != pairs[0]);
+	TM_CHECK(pairs[0] != 0 && pairs[1] != 0);
+	perfetto__protos__trace__free_unpacked(trace, NULL);
+}
