@@ -209,7 +209,13 @@ static int out_close(struct out_file *of, const char *path, bool ok)
 static int run_convert(const struct convert_opts *o)
 {
 	static char iobuf[1 << 20];
-	struct tm_run_opts run = { 0 };
+	struct tm_cmd_warn warn = { .sub = "convert" };
+	uint64_t skipped = 0;
+	struct tm_run_opts run = {
+		.warn = tm_cmd_warning,
+		.warn_ctx = &warn,
+		.skipped = &skipped,
+	};
 	struct tm_evout *out = NULL;
 	struct tm_events *ev = NULL;
 	struct out_file of;
@@ -219,7 +225,7 @@ static int run_convert(const struct convert_opts *o)
 	dat = tm_dat_open(o->input);
 	if (!dat)
 		return tm_cmd_fail("convert");
-	ev = tm_events_from_dat(dat, o->no_plugins);
+	ev = tm_events_from_dat(dat, o->no_plugins, tm_cmd_warning, &warn);
 	if (!ev) {
 		ret = tm_cmd_fail("convert");
 		goto out;
@@ -233,8 +239,10 @@ static int run_convert(const struct convert_opts *o)
 		out_close(&of, o->output, false);
 		goto out;
 	}
-	if (!out_close(&of, o->output, true))
+	if (!out_close(&of, o->output, true)) {
+		tm_cmd_warn_summary(&warn, o->input, skipped);
 		ret = TM_EXIT_OK;
+	}
 out:
 	tm_evout_free(out);
 	tm_events_free(ev);
