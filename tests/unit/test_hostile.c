@@ -390,11 +390,16 @@ TM_TEST(meta_format_check_refuses_flags_of_a_missing_field)
 		"print fmt: \"%s\", __print_flags(1, \"|\", { 1, \"S\" })\n",
 		"print fmt: \"%d\", REC->prev_state / (0x000UL)\n",
 		"print fmt: \"%d\", REC->prev_state % 0\n",
+		/* fuzz-report finding: an unknown name evaluates to 0 */
+		"print fmt: \"%d\", REC->targ%t_cpu\n",
+		"print fmt: \"%d\", 1000 / REC->prev_state\n",
 	};
-	/* formats that must pass: "%d" in the string, a zero numerator, a 0x10 divisor */
+	/* formats that pass: '%' in the strings, divisors that are nonzero constants */
 	static const char *const good[] = {
 		"print fmt: \"%d %0d\", REC->prev_state / 1000L\n",
-		"print fmt: \"%d\", 0 / REC->prev_state + REC->prev_state / 0x10\n",
+		"print fmt: \"%d\", REC->prev_state / 0x10\n",
+		"print fmt: \"%d %d\", REC->prev_state / (1000), REC->prev_state % (u64)250\n",
+		"print fmt: \"%d\", REC->prev_state / sizeof(u64)\n",
 	};
 	char text[1024];
 	size_t i;
