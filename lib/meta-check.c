@@ -340,12 +340,28 @@ static bool divides_by_nonconstant(const char *p, const char *end)
 	return false;
 }
 
+/*
+ * Kernel formats are printable ASCII, tabs and newlines. libtraceevent's
+ * tokenizer turns any other byte into TEP_EVENT_NONE with a NULL token, and
+ * some of its callers strcmp() that token unchecked (event_read_fields() on
+ * "char[\x7f": a NULL dereference) or leak the one before it.
+ */
+static bool unreadable_byte(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p >= 0x7f || *p < 0)
+			return true;
+	return false;
+}
+
 const char *tm_meta_format_check(struct tm_blob b)
 {
 	static const char *const fns[] = { "__print_flags", "__print_symbolic" };
 	const char *end = b.data + b.len, *pf = memmem(b.data, b.len, "print fmt:", 10);
 	size_t i;
 
+	if (unreadable_byte(b.data, end))
+		return "a byte that is not printable ASCII";
 	if (pf && divides_by_nonconstant(pf + 10, end))
 		return "its print fmt divides by something that may be zero";
 	for (i = 0; pf && i < TM_ARRAY_SIZE(fns); i++) {

@@ -393,6 +393,8 @@ TM_TEST(meta_format_check_refuses_flags_of_a_missing_field)
 		/* fuzz-report finding: an unknown name evaluates to 0 */
 		"print fmt: \"%d\", REC->targ%t_cpu\n",
 		"print fmt: \"%d\", 1000 / REC->prev_state\n",
+		/* mutation-test finding: a byte the tokenizer cannot read after '[' */
+		"\tfield:char x[\x7f;\toffset:32;\tsize:1;\tsigned:0;\nprint fmt: \"%d\", 1\n",
 	};
 	/* formats that pass: '%' in the strings, divisors that are nonzero constants */
 	static const char *const good[] = {
