@@ -169,6 +169,8 @@ void tm_meta_warnf(const struct tm_meta_warn *w, const char *fmt, ...)
 	if (!w || !w->fn)
 		return;
 	n = snprintf(msg, sizeof(msg), "%s: ", w->file);
+	if (n < 0 || (size_t)n >= sizeof(msg))
+		n = (int)sizeof(msg) - 1;	/* a file name that fills the line */
 	va_start(ap, fmt);
 	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
 	va_end(ap);
