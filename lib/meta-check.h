@@ -41,11 +41,14 @@ TM_HIDDEN char *tm_meta_clean_kallsyms(struct tm_blob b, const struct tm_meta_wa
 TM_HIDDEN char *tm_meta_clean_cmdlines(struct tm_blob b, const struct tm_meta_warn *w);
 
 /*
- * NULL when an event format is safe to hand to tep_parse_event(), else why
- * not: libtraceevent 1.7.1 dereferences NULL on a byte that is not
- * printable ASCII and on a __print_flags() or __print_symbolic() whose
- * REC-> field the format does not declare, and divides by zero printing a
- * print fmt whose divisor is not a nonzero constant.
+ * format-check.c: NULL when an event format is safe to hand to
+ * tep_parse_event() and to print with, else why not. libtraceevent 1.7.1
+ * dereferences NULL on a byte that is not printable ASCII, on a
+ * __print_flags() or __print_symbolic() whose REC-> field the format does
+ * not declare, and on an operator it has no precedence for after a "?:" or
+ * an index; its recursive parser overflows the stack on huge expressions;
+ * it divides by zero printing a print fmt whose divisor is not a nonzero
+ * constant.
  */
 TM_HIDDEN const char *tm_meta_format_check(struct tm_blob b);
 

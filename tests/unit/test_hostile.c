@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_hostile.c - metadata text and records that libtraceevent would read
- * out of bounds: the line checks of meta-check.c and the record check of
+ * test_hostile.c - metadata text, event formats and records that
+ * libtraceevent would read out of bounds or crash on: the line checks of
+ * meta-check.c, the format checks of format-check.c and the record check of
  * rec-check.c on crafted input (run under ASan too: an out-of-bounds read
  * anywhere fails the run).
  */
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -422,4 +424,95 @@ TM_TEST(meta_format_check_refuses_flags_of_a_missing_field)
 		TM_CHECK(tm_meta_format_check(b) == NULL);
 		free((void *)b.data);
 	}
+}
+
+/* The format of test t with print fmt line pf: NULL if tm_meta_format_check() passes it. */
+static const char *check_print_fmt(const char *pf)
+{
+	static const char head[] =
+		"name: t\nID: 7\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:long s;\toffset:8;\tsize:8;\tsigned:1;\n"
+		"\tfield:int a[4];\toffset:16;\tsize:16;\tsigned:1;\n\nprint fmt: ";
+	size_t hlen = strlen(head), plen = strlen(pf);
+	char *text = malloc(hlen + plen);
+	struct tm_blob b = { .data = text, .len = hlen + plen };
+	const char *why;
+
+	memcpy(text, head, hlen);
+	memcpy(text + hlen, pf, plen);
+	why = tm_meta_format_check(b);
+	free(text);
+	return why;
+}
+
+/*
+ * fuzz-report finding (print-cond-op-1.dat: sched_switch's `? "+" : "". REC->next_comm`):
+ * libtraceevent 1.7.1 dereferences NULL parsing an operator it has no precedence for right
+ * after the operand of a ?: or an index; its recursive parser overflows the stack on huge
+ * expressions.
+ */
+TM_TEST(meta_format_check_refuses_what_crashes_the_print_fmt_parser)
+{
+	static const char *const bad[] = {
+		"\"%s %d\", REC->s & 1 ? \"+\" : \"\". REC->a[0]\n",
+		"\"%d\", REC->s ? 1 : REC->a[0]\n",
+		"\"%d\", REC->a[0][1]\n",
+		"\"%d\", REC->a[0] = 1\n",
+		"\"%d\", REC->s ? 1 : (int) (2) ; 3\n",
+		"\"%d\", REC->s ? 1 : \"a\"\n \"b\" -> c\n",
+		"\"%d\", REC->s ? 1 : 2 >>= 3\n",
+	};
+	/* kernel shapes: the sched_switch ternary, an index in arithmetic, kvm_mmu's statement expression */
+	static const char *const good[] = {
+		"\"%s\", REC->s & 1 ? \"+\" : \"\", REC->a[0]\n",
+		"\"%d\", REC->a[0] + 1, (REC->s ? 1 : 2) + 3, REC->s ? 1 : -2 . 3\n",
+		"\"%s\", ({ static const char *x[] = { \"-\", \"w\" }; union r role; "
+		"role.word = REC->s; f(p, \"%s\", x[role.access], 0); p; })\n",
+		"\"a ? : . [\", REC->s ? \"\\\"\" : \"x\", REC->s\n",
+		"\"%d\", REC->s ? 1 : 2 ++ 3, REC->s ? 1 : 2 :: 3\n",
+	};
+	char *deep;
+	size_t i, n = 70;
+
+	for (i = 0; i < TM_ARRAY_SIZE(bad); i++)
+		TM_CHECK(check_print_fmt(bad[i]) != NULL);
+	for (i = 0; i < TM_ARRAY_SIZE(good); i++)
+		TM_CHECK(check_print_fmt(good[i]) == NULL);
+	/* 70 parentheses deep (kernel formats: at most 13) */
+	deep = malloc(2 * n + 8);
+	memset(deep, '(', n);
+	deep[n] = '1';
+	memset(deep + n + 1, ')', n);
+	strcpy(deep + 2 * n + 1, "\n");
+	TM_CHECK(strstr(check_print_fmt(deep) ?: "", "deeper parentheses"));
+	n = 60;
+	memset(deep, '(', n);
+	deep[n] = '1';
+	memset(deep + n + 1, ')', n);
+	strcpy(deep + 2 * n + 1, "\n");
+	TM_CHECK(check_print_fmt(deep) == NULL);
+	free(deep);
+}
+
+/* No false alarm on real formats: every format of the fixture tracefs snapshot passes. */
+TM_TEST(meta_format_check_passes_kernel_formats)
+{
+	char pattern[4096];
+	glob_t g;
+	size_t i;
+
+	snprintf(pattern, sizeof(pattern), "%s/events/*/*/format",
+		 tm_fixture("raw/tracefs-snapshot"));
+	TM_CHECK_INT(glob(pattern, 0, NULL, &g), 0);
+	TM_CHECK(g.gl_pathc > 40);
+	for (i = 0; i < g.gl_pathc; i++) {
+		size_t len;
+		char *text = tm_read_file(g.gl_pathv[i], &len);
+		struct tm_blob b = { .data = text, .len = len };
+
+		TM_CHECK(text && tm_meta_format_check(b) == NULL);
+		free(text);
+	}
+	globfree(&g);
 }
