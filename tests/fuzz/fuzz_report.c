@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_report.c - libFuzzer target for the whole report path: the input is
- * opened as a trace.dat file, the libtraceevent handle is built from its
- * metadata (with and without plugins, as report and report -N), and every
- * buffer's records are merged and printed as text, -N text, -R text with a
- * filter, and JSON, as `tracemap report` would print them.
+ * fuzz_report.c - libFuzzer target for the whole report and convert path:
+ * the input is opened as a trace.dat file, the libtraceevent handle is
+ * built from its metadata (with and without plugins, as report and
+ * report -N), and every buffer's records go through tm_evout_run_dat() into
+ * each output: text, -N text, -R text with a filter, JSON, Perfetto and
+ * Chrome JSON, as `tracemap report` and `tracemap convert` write them.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@
 
 #include "dat-internal.h"
 #include "internal.h"
+#include "tm-evout.h"
 #include "tracemap.h"
 
 #define FUZZ_NAME	"fuzz.dat"
@@ -39,51 +41,42 @@ static void check_error(void)
 		abort();
 }
 
-/* Merge every buffer of the file and print it; the printer sees every record the merge passes. */
-static void print_all(struct tm_dat *dat, struct tm_events *ev, const struct tm_print_opts *po,
-		      const char *filter_expr)
+/*
+ * One output over every buffer of the file, as report and convert run it
+ * (tm_evout_run_dat(): merge, record check, filter). Every record skipped
+ * got its warning; a failure names the file.
+ */
+static void run_output(struct tm_dat *dat, struct tm_events *ev, struct tm_evout *out,
+		       const char *filter_expr)
 {
 	struct tep_handle *tep = tm_events_tep(ev);
-	struct tm_printer *p = tm_printer_new(ev, po, devnull);
-	struct tm_merge *m = tm_merge_new();
-	struct tm_filter *f = NULL;
-	struct tm_event_rec rec;
 	unsigned int warnings = 0;
-	uint64_t passed = 0;
-	int buf, r = -1;
+	uint64_t skipped = 0;
+	struct tm_run_opts o = {
+		.warn = ignore_warning,
+		.warn_ctx = &warnings,
+		.skipped = &skipped,
+	};
 
-	if (!p || !m)
-		goto out;
+	if (!out) {
+		check_error();	/* out of memory only */
+		return;
+	}
 	if (filter_expr) {
-		f = tm_filter_new(tep);
-		if (!f || tm_filter_add(f, filter_expr, false))
+		o.filter = tm_filter_new(tep);
+		if (!o.filter || tm_filter_add(o.filter, filter_expr, false))
 			goto out;
 	}
-	if (tm_merge_check_records(m, tep, ignore_warning, &warnings))
-		goto out;
-	for (buf = 0; buf < tm_dat_buffer_count(dat); buf++) {
-		if (tm_printer_set_buffer(p, buf, tm_dat_buffer_name(dat, buf),
-					  tm_dat_buffer_clock(dat, buf) ?: tm_dat_clock(dat)) ||
-		    tm_merge_add_dat(m, dat, buf, NULL, 0))
-			goto out;
-	}
-	while ((r = tm_merge_next(m, &rec)) > 0) {
-		if (f && !tm_filter_pass(f, &rec))
-			continue;
-		passed++;
-		if (tm_printer_event(p, &rec))
-			abort();	/* only a write to /dev/null could fail */
-	}
-	if (r < 0)
+	if (tm_evout_run_dat(out, dat, tep, &o))
 		check_error();
-	else if (tm_printer_count(p) != passed || warnings != tm_merge_skipped(m))
+	else if (warnings != skipped)
 		abort();
 out:
-	tm_filter_free(f);
-	tm_merge_free(m);
-	tm_printer_free(p);
+	tm_filter_free(o.filter);
+	tm_evout_free(out);
 }
 
+/* report (text, JSON, -R with a filter) and convert (Perfetto, Chrome JSON); -N: text only. */
 static void report(struct tm_dat *dat, bool no_plugins)
 {
 	unsigned int warnings = 0;
@@ -95,10 +88,13 @@ static void report(struct tm_dat *dat, bool no_plugins)
 		check_error();
 		return;
 	}
-	print_all(dat, ev, &text, NULL);
+	run_output(dat, ev, tm_evout_text_new(ev, &text, devnull), NULL);
 	if (!no_plugins) {
-		print_all(dat, ev, &json, NULL);
-		print_all(dat, ev, &raw, "common_pid != 0 || prev_comm ~ \"k*\"");
+		run_output(dat, ev, tm_evout_text_new(ev, &json, devnull), NULL);
+		run_output(dat, ev, tm_evout_text_new(ev, &raw, devnull),
+			   "common_pid != 0 || prev_comm ~ \"k*\"");
+		run_output(dat, ev, tm_evout_perfetto_new(devnull), NULL);
+		run_output(dat, ev, tm_evout_chrome_new(devnull), NULL);
 	}
 	tm_events_free(ev);
 }
