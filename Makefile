@@ -112,22 +112,27 @@ deps:
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing
 
 
-FUZZ_TARGET	:= $(if $(wildcard tests/fuzz/fuzz_reader.c),$(BUILD)/fuzz-reader)
+FUZZ_TARGETS	:= $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/fuzz-%,$(wildcard tests/fuzz/fuzz_*.c))
 
 check: deps
-	@$(MAKE) --no-print-directory all asan $(BUILD)/unit-tests $(FUZZ_TARGET)
+	@$(MAKE) --no-print-directory all asan $(BUILD)/unit-tests $(FUZZ_TARGETS) $(BUILD)/tm-mutate
 	@bash tests/run-all.sh
 
-# libFuzzer target for the trace.dat reader (clang), seeded with the fixtures.
+# libFuzzer targets (clang): fuzz-reader (the trace.dat reader) and fuzz-report
+# (the whole report path), seeded with the fixtures and the findings.
 FUZZ_SECONDS	?= 60
-$(BUILD)/fuzz-reader: tests/fuzz/fuzz_reader.c $(LIB_SRC) $(wildcard lib/*.h) $(PROTO_H) | $(PKG_STAMP)
+$(BUILD)/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(wildcard lib/*.h) $(PROTO_H) | $(PKG_STAMP)
 	@mkdir -p $(BUILD)
 	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -Ilib -I$(GEN) $(PKG_CFLAGS) -DTM_VERSION='"$(VERSION)"' \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-o $@ tests/fuzz/fuzz_reader.c $(LIB_SRC) $(LDLIBS)
+		-o $@ $< $(LIB_SRC) $(LDLIBS)
 
-fuzz: $(BUILD)/fuzz-reader
-	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
+# The mutation test's helper (tests/fuzz/mutate.sh): mutated copies and record counts.
+$(BUILD)/tm-mutate: tests/fuzz/mutate.c $(BUILD)/libtracemap.a
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) -o $@ $^ $(LDLIBS)
+
+fuzz: $(FUZZ_TARGETS)
+	@for t in $(FUZZ_TARGETS); do bash tests/fuzz/run.sh $(FUZZ_SECONDS) $${t#$(BUILD)/fuzz-}; done
 
 # Two seconds of sched events system-wide, then the report's head and the stats.
 demo: deps

@@ -487,7 +487,7 @@ int capture_stop(struct capture *r)
 
 static bool cpu_lost(const struct tm_cpu_kstats *k, const struct tm_cpu_record_stats *st)
 {
-	return k->overrun || k->dropped || k->commit_overrun || st->lost_pages;
+	return k->overrun || k->dropped || k->commit_overrun || st->lost_pages || st->corrupt_pages;
 }
 
 bool capture_summary(struct capture *r, const struct capture_column *col)
@@ -525,6 +525,9 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 				(unsigned long long)st.lost_pages,
 				(unsigned long long)st.lost_stored,
 				st.lost_unknown ? ", some without a count" : "");
+		if (st.corrupt_pages)
+			fprintf(stderr, "    cpu%d corrupt: %llu pages dropped (commit word or record "
+				"lengths impossible)\n", cpu, (unsigned long long)st.corrupt_pages);
 		if (r->o->verbose)
 			fprintf(stderr, "    cpu%d kernel: entries %llu, read events %llu\n", cpu,
 				(unsigned long long)k->entries, (unsigned long long)k->read);

@@ -5,6 +5,7 @@
 
 #include <argp.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "tm-events.h"
 
@@ -28,6 +29,22 @@ int cmd_stream(int argc, char **argv);
 void tm_cmd_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print tm_last_error() as "tracemap <sub>: <message>" and return TM_EXIT_FAIL. */
 int tm_cmd_fail(const char *sub);
+
+/*
+ * The library's warnings about bad input it worked around (a line dropped,
+ * a record skipped): the first TM_CMD_MAX_WARNINGS as "tracemap <sub>:
+ * warning: ...", then only counted; nothing when quiet.
+ */
+#define TM_CMD_MAX_WARNINGS	20
+struct tm_cmd_warn {
+	const char	*sub;
+	bool		quiet;
+	unsigned int	shown, hidden;
+};
+/* A tm_warn_fn; ctx is a struct tm_cmd_warn. */
+void tm_cmd_warning(void *ctx, const char *msg);
+/* At the end: "FILE: N records skipped (...), M more warnings not shown" if either is nonzero. */
+void tm_cmd_warn_summary(const struct tm_cmd_warn *w, const char *file, uint64_t skipped);
 
 /* Strict integer parsing for option arguments: whole string, in [min, max]. */
 bool tm_parse_long(const char *s, long min, long max, long *out);

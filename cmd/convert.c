@@ -25,6 +25,7 @@ struct convert_opts {
 	const char		*output;
 	enum convert_target	to;
 	bool			no_plugins;
+	bool			quiet;
 };
 
 enum {
@@ -38,6 +39,7 @@ static const struct argp_option options[] = {
 	  "perfetto (Perfetto protobuf trace) or json (Chrome trace-event JSON); "
 	  "default from OUT's suffix: .pftrace/.perfetto-trace or .json", 0 },
 	{ "no-plugins", 'N', NULL, 0, "Do not load libtraceevent plugins", 0 },
+	{ "quiet", 'q', NULL, 0, "No warnings about damaged input", 0 },
 	{ 0 }
 };
 
@@ -74,6 +76,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 'o': o->output = arg; return 0;
 	case 'N': o->no_plugins = true; return 0;
+	case 'q': o->quiet = true; return 0;
 	case OPT_TO:
 		if (!strcmp(arg, "perfetto"))
 			o->to = TO_PERFETTO;
@@ -209,7 +212,13 @@ static int out_close(struct out_file *of, const char *path, bool ok)
 static int run_convert(const struct convert_opts *o)
 {
 	static char iobuf[1 << 20];
-	struct tm_run_opts run = { 0 };
+	struct tm_cmd_warn warn = { .sub = "convert", .quiet = o->quiet };
+	uint64_t skipped = 0;
+	struct tm_run_opts run = {
+		.warn = tm_cmd_warning,
+		.warn_ctx = &warn,
+		.skipped = &skipped,
+	};
 	struct tm_evout *out = NULL;
 	struct tm_events *ev = NULL;
 	struct out_file of;
@@ -219,7 +228,7 @@ static int run_convert(const struct convert_opts *o)
 	dat = tm_dat_open(o->input);
 	if (!dat)
 		return tm_cmd_fail("convert");
-	ev = tm_events_from_dat(dat, o->no_plugins);
+	ev = tm_events_from_dat(dat, o->no_plugins, tm_cmd_warning, &warn);
 	if (!ev) {
 		ret = tm_cmd_fail("convert");
 		goto out;
@@ -233,8 +242,10 @@ static int run_convert(const struct convert_opts *o)
 		out_close(&of, o->output, false);
 		goto out;
 	}
-	if (!out_close(&of, o->output, true))
+	if (!out_close(&of, o->output, true)) {
+		tm_cmd_warn_summary(&warn, o->input, skipped);
 		ret = TM_EXIT_OK;
+	}
 	if (ret == TM_EXIT_OK && tm_evout_warning(out))
 		tm_cmd_err("convert", "warning: %s", tm_evout_warning(out));
 out:

@@ -306,13 +306,18 @@ static int setup_filter(struct tep_handle *tep, const struct report_opts *o, str
 	return 0;
 }
 
-/* The events, merged across CPUs and buffers and filtered, as text or JSON lines. */
-static int print_events(struct tm_dat *dat, const struct report_opts *o, struct tm_events *ev)
+/* The events, merged across CPUs and buffers, checked and filtered, as text or JSON lines. */
+static int print_events(struct tm_dat *dat, const struct report_opts *o, struct tm_events *ev,
+			struct tm_cmd_warn *warn)
 {
 	struct tep_handle *tep = tm_events_tep(ev);
+	uint64_t skipped = 0;
 	struct tm_run_opts run = {
 		.cpu_mask = o->have_cpu_mask ? o->cpu_mask : NULL,
 		.cpu_bits = REPORT_MAX_CPUS,
+		.warn = tm_cmd_warning,
+		.warn_ctx = warn,
+		.skipped = &skipped,
 	};
 	struct tm_print_opts print = o->print;
 	struct tm_evout *out = NULL;
@@ -322,8 +327,10 @@ static int print_events(struct tm_dat *dat, const struct report_opts *o, struct 
 		goto out;
 	print.wall_clock = tm_dat_has_date(dat);
 	out = tm_evout_text_new(ev, &print, stdout);
-	if (out && !tm_evout_run_dat(out, dat, tep, &run))
+	if (out && !tm_evout_run_dat(out, dat, tep, &run)) {
+		tm_cmd_warn_summary(warn, o->input, skipped);
 		ret = TM_EXIT_OK;
+	}
 out:
 	if (ret != TM_EXIT_OK)
 		tm_cmd_fail("report");
@@ -334,6 +341,7 @@ out:
 
 static int run_report(const struct report_opts *o)
 {
+	struct tm_cmd_warn warn = { .sub = "report", .quiet = o->quiet };
 	struct tm_events *ev = NULL;
 	struct tm_dat *dat;
 	int ret = TM_EXIT_FAIL;
@@ -349,7 +357,7 @@ static int run_report(const struct report_opts *o)
 		ret = print_first_last(dat, o);
 		goto out;
 	}
-	ev = tm_events_from_dat(dat, o->no_plugins);
+	ev = tm_events_from_dat(dat, o->no_plugins, tm_cmd_warning, &warn);
 	if (!ev) {
 		ret = tm_cmd_fail("report");
 		goto out;
@@ -357,7 +365,7 @@ static int run_report(const struct report_opts *o)
 	if (o->mode == MODE_LIST_EVENTS)
 		ret = list_events(tm_events_tep(ev));
 	else
-		ret = print_events(dat, o, ev);
+		ret = print_events(dat, o, ev, &warn);
 out:
 	tm_events_free(ev);
 	tm_dat_close(dat);

@@ -9,15 +9,51 @@
 #include "cmd.h"
 #include "tracemap.h"
 
+/*
+ * Messages quote names and text from input files: control bytes (a newline
+ * above all) go out as \xNN so every message stays one line.
+ */
 void tm_cmd_err(const char *sub, const char *fmt, ...)
 {
+	char msg[1024];
+	const char *p;
 	va_list ap;
 
-	fprintf(stderr, "tracemap%s%s: ", sub ? " " : "", sub ? sub : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "tracemap%s%s: ", sub ? " " : "", sub ? sub : "");
+	for (p = msg; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c < 0x20 || c == 0x7f)
+			fprintf(stderr, "\\x%02x", c);
+		else
+			fputc(c, stderr);
+	}
 	fputc('\n', stderr);
+}
+
+void tm_cmd_warning(void *ctx, const char *msg)
+{
+	struct tm_cmd_warn *w = ctx;
+
+	if (w->quiet)
+		return;
+	if (w->shown == TM_CMD_MAX_WARNINGS) {
+		w->hidden++;
+		return;
+	}
+	w->shown++;
+	tm_cmd_err(w->sub, "warning: %s", msg);
+}
+
+void tm_cmd_warn_summary(const struct tm_cmd_warn *w, const char *file, uint64_t skipped)
+{
+	if (w->quiet || (!skipped && !w->hidden))
+		return;
+	tm_cmd_err(w->sub, "warning: %s: %llu records skipped (fields outside the record), "
+		   "%u more warnings not shown", file, (unsigned long long)skipped, w->hidden);
 }
 
 int tm_cmd_fail(const char *sub)

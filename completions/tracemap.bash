@@ -61,7 +61,7 @@ _tracemap_fallback_options()
 	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -l -q --first-event --last-event" \
 		     "--json --compat --help"
 		echo "ARG -i --cpu -F --first-event --last-event --compat" ;;
-	convert) echo "ALL -i -o --to -N --help"
+	convert) echo "ALL -i -o --to -N -q --help"
 		echo "ARG -i -o --to" ;;
 	stream)	echo "ALL -e -f -R -T --uprobe -b --subbuf-size -C -M -P -F -c -O" \
 		     "--wakeup-percent -q -v --no-mmap --duration --json --compat --help"

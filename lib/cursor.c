@@ -15,6 +15,12 @@
 #include "dat-format.h"
 
 #define TM_TEXT_BLOCK	(64u << 10)
+/*
+ * Zeros after the last page of every buffer: libtraceevent reads a string
+ * field of a record up to its NUL, past the record when the NUL is missing;
+ * it then stops here instead of running off the buffer.
+ */
+#define TM_CURSOR_SLACK	64u
 
 struct tm_cursor {
 	struct tm_dat	*dat;
@@ -56,7 +62,7 @@ static struct tm_cursor *cursor_new(struct tm_dat *dat, const struct dat_buffer 
 		if (!cur->codec)
 			goto fail;
 	} else {
-		cur->page = malloc(unit);
+		cur->page = calloc(1, (size_t)unit + TM_CURSOR_SLACK);
 		if (!cur->page) {
 			tm_fail(ENOMEM, "%s: cursor page", dat->name);
 			goto fail;
@@ -164,8 +170,9 @@ static int cursor_load_chunk(struct tm_cursor *cur)
 		return tm_dat_err(dat, "%s: chunk %u at offset %llu: bad sizes %u -> %u",
 				  cur->label, cur->chunk_no, (unsigned long long)cur->pos, c, u);
 	if (cursor_grow(cur, &cur->in, &cur->in_cap, c ? c : 1) ||
-	    cursor_grow(cur, &cur->out, &cur->out_cap, u ? u : 1))
+	    cursor_grow(cur, &cur->out, &cur->out_cap, (size_t)u + TM_CURSOR_SLACK))
 		return -1;
+	memset(cur->out + u, 0, TM_CURSOR_SLACK);
 	if (tm_dat_pread(dat, cur->in, c, cur->pos + sizeof(hdr), cur->label))
 		return -1;
 	if (tm_codec_decompress(cur->codec, cur->out, u, cur->in, c) < 0)
@@ -244,17 +251,25 @@ const void *tm_cursor_next_page(struct tm_cursor *cur)
 	if (!p)
 		return NULL;
 	if (tm_page_init(&pg, p, cur->unit, dat->commit_size, dat->big_endian)) {
+		char where[512];
+
 		cur->failed = true;
-		if (cur->compressed)
-			tm_fail_prefix("%s: %s: page %zu of the chunk at offset %llu", dat->name,
-				       cur->label, (size_t)(p - cur->out) / cur->unit,
-				       (unsigned long long)cur->cur_off);
-		else
-			tm_fail_prefix("%s: %s: page at offset %llu", dat->name, cur->label,
-				       (unsigned long long)cur->cur_off);
+		tm_cursor_where(cur, where, sizeof(where));
+		tm_fail_prefix("%s", where);
 		return NULL;
 	}
 	return p;
+}
+
+int tm_cursor_where(const struct tm_cursor *cur, char *buf, size_t len)
+{
+	if (cur->compressed)
+		return snprintf(buf, len, "%s: %s: page %zu of the chunk at offset %llu",
+				cur->dat->name, cur->label,
+				cur->out_pos ? (cur->out_pos - 1) / cur->unit : 0,
+				(unsigned long long)cur->cur_off);
+	return snprintf(buf, len, "%s: %s: page at offset %llu", cur->dat->name, cur->label,
+			(unsigned long long)cur->cur_off);
 }
 
 const void *tm_cursor_next_block(struct tm_cursor *cur, size_t *len)

@@ -4,7 +4,8 @@
 
 static struct tm_blob dat_blob(const struct tm_text *t)
 {
-	return (struct tm_blob){ .data = t->data ? t->data : "", .len = t->len };
+	return (struct tm_blob){ .data = t->data ? t->data : "", .len = t->len,
+				 .sec = t->sec, .off = t->off };
 }
 
 static const struct dat_buffer *dat_buf(const struct tm_dat *dat, int buf)

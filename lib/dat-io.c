@@ -125,6 +125,8 @@ int tm_dat_rd_text(struct dat_rd *rd, uint64_t len, struct tm_text *out)
 	tm_text_free(out);
 	out->data = p;
 	out->len = len;
+	out->sec = rd->mem ? rd->sec : 0;
+	out->off = rd->pos - len;
 	return 0;
 }
 

@@ -21,8 +21,11 @@ static int dat_check_file(struct tm_dat *dat)
 	if (S_ISDIR(st.st_mode))
 		return tm_failx(EISDIR, "%s: is a directory, not a trace.dat file", dat->name);
 	if (!S_ISREG(st.st_mode))
-		return tm_failx(ESPIPE, "%s: not a regular file (a pipe?): trace.dat needs a "
-				"seekable file, save it to a file first", dat->name);
+		return tm_failx(ESPIPE, "%s: not a regular file (%s): trace.dat needs a "
+				"seekable file, save it to a file first", dat->name,
+				S_ISFIFO(st.st_mode) ? "a pipe" : S_ISCHR(st.st_mode) ?
+				"a character device" : S_ISSOCK(st.st_mode) ? "a socket" :
+				"a device");
 	dat->size = st.st_size;
 	return 0;
 }

@@ -7,7 +7,7 @@
 #include "internal.h"
 
 /* Per thread, so recorder threads never overwrite each other's message. */
-static _Thread_local char tm_error_buf[512];
+static _Thread_local char tm_error_buf[1024];
 
 const char *tm_last_error(void)
 {
@@ -16,7 +16,7 @@ const char *tm_last_error(void)
 
 static void tm_error_vset(int err, bool with_errno, const char *fmt, va_list ap)
 {
-	char msg[384];	/* leaves room for the errno text */
+	char msg[896];	/* leaves room for the errno text */
 
 	int n;
 
@@ -25,7 +25,7 @@ static void tm_error_vset(int err, bool with_errno, const char *fmt, va_list ap)
 		n = snprintf(tm_error_buf, sizeof(tm_error_buf), "%s: %s", msg, strerror(err));
 	else
 		n = snprintf(tm_error_buf, sizeof(tm_error_buf), "%s", msg);
-	(void)n;	/* a message cut at 511 bytes is still one useful line */
+	(void)n;	/* a message cut at 1023 bytes is still one useful line */
 	errno = err;
 }
 
@@ -51,7 +51,7 @@ int tm_failx(int err, const char *fmt, ...)
 
 int tm_fail_prefix(const char *fmt, ...)
 {
-	char prefix[120], old[384] = "";
+	char prefix[384], old[640] = "";
 	int err = errno;
 	va_list ap;
 

@@ -11,6 +11,7 @@
 #include <traceevent/event-parse.h>
 
 #include "internal.h"
+#include "meta-check.h"
 #include "print-internal.h"
 #include "tm-dat.h"
 #include "tm-events.h"
@@ -75,44 +76,40 @@ const uint64_t *tm_events_names_gen(const struct tm_events *ev)
 	return &ev->names_gen;
 }
 
-/* libtraceevent wants NUL-terminated text for these. */
-static char *blob_str(struct tm_blob b)
+/*
+ * A format that fails to parse is left out and its events print as unknown,
+ * as trace-cmd does. Even TEP_ERRNO__MEM_ALLOC_FAILED says nothing: libtraceevent
+ * 1.7.1 also returns it for a malformed "name:" line (a real allocation
+ * failure shows at the next allocation anyway).
+ */
+static void parse_format(struct tm_events *ev, const char *buf, size_t len, const char *sys)
 {
-	char *s = malloc(b.len + 1);
-
-	if (!s)
-		return NULL;
-	memcpy(s, b.data, b.len);
-	s[b.len] = '\0';
-	return s;
-}
-
-/* An event that fails to parse still prints (as trace-cmd does): only ENOMEM is fatal. */
-static int parse_format(struct tm_events *ev, const char *buf, size_t len, const char *sys)
-{
-	enum tep_errno ret = tep_parse_event(ev->tep, buf, len, sys);
-
-	if (ret == TEP_ERRNO__MEM_ALLOC_FAILED)
-		return tm_fail(ENOMEM, "parse %s event format", sys);
-	return 0;
+	tep_parse_event(ev->tep, buf, len, sys);
 }
 
 typedef int (*tep_text_fn)(struct tep_handle *tep, const char *buf);
+typedef char *(*clean_fn)(struct tm_blob b, const struct tm_meta_warn *w);
 
-static int parse_text(struct tm_events *ev, struct tm_blob b, tep_text_fn fn, const char *what)
+/* Checked text (meta-check.c) to a libtraceevent parser: its lines never fail. */
+static int parse_text(struct tm_events *ev, struct tm_blob b, clean_fn clean, tep_text_fn fn,
+		      const char *what, const struct tm_meta_warn *w)
 {
 	char *s;
 	int ret;
 
 	if (!b.len)
 		return 0;
-	s = blob_str(b);
+	s = clean(b, w);
 	if (!s)
-		return tm_fail(ENOMEM, "%s", what);
+		return -1;
 	ret = fn(ev->tep, s);
 	free(s);
-	if (ret < 0)
-		return tm_failx(EINVAL, "cannot parse the %s", what);
+	if (ret < 0) {
+		char where[160];
+
+		tm_meta_where(where, sizeof(where), what, b, 0);
+		return tm_failx(EINVAL, "%s: libtraceevent cannot parse it", where);
+	}
 	return 0;
 }
 
@@ -121,32 +118,40 @@ static int kallsyms_fn(struct tep_handle *tep, const char *buf)
 	return tep_parse_kallsyms(tep, buf);
 }
 
-static int dat_formats(struct tm_events *ev, struct tm_dat *dat)
+/* A file's format, unless libtraceevent would crash on it (then left out, with a warning). */
+static void parse_dat_format(struct tm_events *ev, struct tm_blob b, const char *sys,
+			     const struct tm_meta_warn *w)
+{
+	const char *why = tm_meta_format_check(b);
+	char where[160];
+
+	if (!why) {
+		parse_format(ev, b.data, b.len, sys);
+		return;
+	}
+	tm_meta_where(where, sizeof(where), "event format", b, 0);
+	tm_meta_warnf(w, "%s (system %s): %s; format left out", where, sys, why);
+}
+
+static void dat_formats(struct tm_events *ev, struct tm_dat *dat, const struct tm_meta_warn *w)
 {
 	size_t i, sys, n;
 
-	for (i = 0; i < tm_dat_ftrace_format_count(dat); i++) {
-		struct tm_blob b = tm_dat_ftrace_format(dat, i);
-
-		if (parse_format(ev, b.data, b.len, "ftrace"))
-			return -1;
-	}
+	for (i = 0; i < tm_dat_ftrace_format_count(dat); i++)
+		parse_dat_format(ev, tm_dat_ftrace_format(dat, i), "ftrace", w);
 	for (sys = 0; sys < tm_dat_system_count(dat); sys++) {
 		const char *name = tm_dat_system_name(dat, sys);
 
 		n = tm_dat_event_format_count(dat, sys);
-		for (i = 0; i < n; i++) {
-			struct tm_blob b = tm_dat_event_format(dat, sys, i);
-
-			if (parse_format(ev, b.data, b.len, name))
-				return -1;
-		}
+		for (i = 0; i < n; i++)
+			parse_dat_format(ev, tm_dat_event_format(dat, sys, i), name, w);
 	}
-	return 0;
 }
 
-struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins)
+struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins, tm_warn_fn warn,
+				     void *warn_ctx)
 {
+	struct tm_meta_warn w = { .fn = warn, .ctx = warn_ctx, .file = tm_dat_path(dat) };
 	struct tm_events *ev;
 	struct tm_blob hp;
 
@@ -158,14 +163,22 @@ struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins)
 	hp = tm_dat_header_page(dat);
 	if (hp.len && tep_parse_header_page(ev->tep, (char *)hp.data, hp.len,
 					    tm_dat_long_size(dat))) {
-		tm_failx(EINVAL, "%s: cannot parse header_page", tm_dat_path(dat));
+		char where[160];
+
+		tm_meta_where(where, sizeof(where), "header_page", hp, 0);
+		tm_failx(EINVAL, "%s: %s: libtraceevent cannot parse it", tm_dat_path(dat), where);
 		goto fail;
 	}
-	if (dat_formats(ev, dat) ||
-	    parse_text(ev, tm_dat_kallsyms(dat), kallsyms_fn, "kallsyms") ||
-	    parse_text(ev, tm_dat_printk(dat), tep_parse_printk_formats, "printk formats") ||
-	    parse_text(ev, tm_dat_cmdlines(dat), tep_parse_saved_cmdlines, "saved cmdlines"))
+	dat_formats(ev, dat, &w);
+	if (parse_text(ev, tm_dat_kallsyms(dat), tm_meta_clean_kallsyms, kallsyms_fn, "kallsyms",
+		       &w) ||
+	    parse_text(ev, tm_dat_printk(dat), tm_meta_clean_printk, tep_parse_printk_formats,
+		       "printk formats", &w) ||
+	    parse_text(ev, tm_dat_cmdlines(dat), tm_meta_clean_cmdlines,
+		       tep_parse_saved_cmdlines, "saved cmdlines", &w)) {
+		tm_fail_prefix("%s", tm_dat_path(dat));
 		goto fail;
+	}
 	return ev;
 fail:
 	tm_events_free(ev);
@@ -174,9 +187,10 @@ fail:
 
 /* ---- live tracefs ---- */
 
-static int parse_file(struct tm_events *ev, const char *path, tep_text_fn fn, const char *what)
+static int parse_file(struct tm_events *ev, const char *path, clean_fn clean, tep_text_fn fn,
+		      const char *what)
 {
-	struct tm_blob b;
+	struct tm_blob b = { 0 };
 	size_t len;
 	char *s = tm_read_file(path, &len);
 	int ret;
@@ -185,22 +199,21 @@ static int parse_file(struct tm_events *ev, const char *path, tep_text_fn fn, co
 		return -1;
 	b.data = s;
 	b.len = len;
-	ret = parse_text(ev, b, fn, what);
+	ret = parse_text(ev, b, clean, fn, what, NULL);
 	free(s);
-	return ret;
+	return ret ? tm_fail_prefix("%s", path) : 0;
 }
 
 static int parse_format_file(struct tm_events *ev, const char *path, const char *sys)
 {
 	size_t len;
 	char *s = tm_read_file(path, &len);
-	int ret;
 
 	if (!s)
 		return errno == ENOENT ? 0 : -1;	/* raced with a module unload */
-	ret = parse_format(ev, s, len, sys);
+	parse_format(ev, s, len, sys);
 	free(s);
-	return ret;
+	return 0;
 }
 
 static int parse_system(struct tm_events *ev, const char *events_dir, const char *sys)
@@ -282,13 +295,15 @@ struct tm_events *tm_events_from_tracefs(const char *tracefs_dir, const char *co
 	snprintf(path, sizeof(path), "%s/events", tracefs_dir);
 	if (parse_systems(ev, path, systems))
 		goto fail;
-	if (kallsyms && parse_file(ev, kallsyms, kallsyms_fn, "kallsyms"))
+	if (kallsyms && parse_file(ev, kallsyms, tm_meta_clean_kallsyms, kallsyms_fn, "kallsyms"))
 		goto fail;
 	snprintf(path, sizeof(path), "%s/printk_formats", tracefs_dir);
-	if (parse_file(ev, path, tep_parse_printk_formats, "printk formats"))
+	if (parse_file(ev, path, tm_meta_clean_printk, tep_parse_printk_formats,
+		       "printk formats"))
 		goto fail;
 	snprintf(path, sizeof(path), "%s/saved_cmdlines", tracefs_dir);
-	if (parse_file(ev, path, tep_parse_saved_cmdlines, "saved cmdlines"))
+	if (parse_file(ev, path, tm_meta_clean_cmdlines, tep_parse_saved_cmdlines,
+		       "saved cmdlines"))
 		goto fail;
 	return ev;
 fail:

@@ -24,8 +24,9 @@ TM_HIDDEN int tm_fail_prefix(const char *fmt, ...) TM_PRINTF(1, 2);
 
 /* A malloc'ed text blob (a file's content, a format, a section payload). */
 struct tm_text {
-	char	*data;
-	size_t	len;
+	char		*data;
+	size_t		len;
+	uint64_t	sec, off;	/* read from a trace.dat: where (see struct tm_blob) */
 };
 
 /* The format texts of one event system. */
@@ -74,6 +75,8 @@ struct tm_page_source {
 	bool		big_endian;
 	tm_page_next_fn	next_page;
 	tm_page_close_fn close;		/* may be NULL; called by tm_merge_free() */
+	/* May be NULL: where the current page is, for messages ("FILE: ...: page at offset N"). */
+	int		(*where)(void *ctx, char *buf, size_t len);
 	void		*ctx;
 	/* File-wide, monotonic timestamp adjustment (DATE, OFFSET, TSC2NSEC); may be NULL. */
 	uint64_t	(*adjust_ts)(const struct tm_dat *dat, uint64_t ts);

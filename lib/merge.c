@@ -7,10 +7,12 @@
  * still in the ring buffers can precede it.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "rec-check.h"
 #include "tm-dat.h"
 #include "tm-events.h"
 
@@ -29,6 +31,10 @@ struct tm_merge {
 	int			nheap;
 	int			pending;	/* source to advance before the next pick, or -1 */
 	bool			started;
+	struct tm_reccheck	*check;		/* NULL: records go out unchecked */
+	tm_warn_fn		warn;
+	void			*warn_ctx;
+	uint64_t		skipped;
 };
 
 struct tm_merge *tm_merge_new(void)
@@ -54,7 +60,25 @@ void tm_merge_free(struct tm_merge *m)
 			m->srcs[i].src.close(m->srcs[i].src.ctx);
 	free(m->srcs);
 	free(m->heap);
+	tm_reccheck_free(m->check);
 	free(m);
+}
+
+int tm_merge_check_records(struct tm_merge *m, struct tep_handle *tep, tm_warn_fn warn,
+			   void *warn_ctx)
+{
+	if (m->started)
+		return tm_failx(EBUSY, "merge: the check must be set before reading");
+	tm_reccheck_free(m->check);
+	m->check = tm_reccheck_new(tep);
+	m->warn = warn;
+	m->warn_ctx = warn_ctx;
+	return m->check ? 0 : -1;
+}
+
+uint64_t tm_merge_skipped(const struct tm_merge *m)
+{
+	return m->skipped;
 }
 
 int tm_merge_add(struct tm_merge *m, const struct tm_page_source *src)
@@ -81,17 +105,54 @@ int tm_merge_add(struct tm_merge *m, const struct tm_page_source *src)
 	return 0;
 }
 
-/* Load the source's next record: 1 found, 0 exhausted, -1 error. */
-static int src_advance(struct merge_src *s)
+/* "FILE: top buffer CPU 0 data: page at offset N" or at least "CPU 0". */
+static void src_where(const struct merge_src *s, char *buf, size_t len)
 {
+	if (!s->src.where || s->src.where(s->src.ctx, buf, len) < 0)
+		snprintf(buf, len, "CPU %d", s->src.cpu);
+}
+
+/* Count and report a record the check refused (out of line: the hot path stays small). */
+static __attribute__((noinline, cold)) void src_skipped(struct tm_merge *m,
+						       const struct merge_src *s, const char *why)
+{
+	char where[512], msg[1024];
+
+	m->skipped++;
+	if (!m->warn)
+		return;
+	src_where(s, where, sizeof(where));
+	snprintf(msg, sizeof(msg), "%s: record at page offset %u: %s; record skipped", where,
+		 s->rec.offset, why);
+	m->warn(m->warn_ctx, msg);
+}
+
+/* A record libtraceevent cannot read safely: skipped, with a warning. */
+static inline bool src_skip(struct tm_merge *m, const struct merge_src *s)
+{
+	const char *why = m->check ? tm_reccheck(m->check, s->rec.data, s->rec.size) : NULL;
+
+	if (why)
+		src_skipped(m, s, why);
+	return why != NULL;
+}
+
+/* Load the source's next record: 1 found, 0 exhausted, -1 error. */
+static int src_advance(struct tm_merge *m, struct merge_src *s)
+{
+	char where[512];
 	const void *page;
 	int r;
 
 	for (;;) {
 		if (s->pg.base) {
 			r = tm_page_next(&s->pg, &s->rec);
-			if (r < 0)
-				return tm_fail_prefix("CPU %d", s->src.cpu);
+			if (r < 0) {
+				src_where(s, where, sizeof(where));
+				return tm_fail_prefix("%s", where);
+			}
+			if (r > 0 && src_skip(m, s))
+				continue;
 			if (r > 0) {
 				s->missed = s->fresh_page ? s->pg.lost : 0;
 				s->fresh_page = false;
@@ -105,8 +166,10 @@ static int src_advance(struct merge_src *s)
 			return errno ? -1 : 0;
 		}
 		if (tm_page_init(&s->pg, page, s->src.page_size, s->src.commit_size,
-				 s->src.big_endian))
-			return tm_fail_prefix("CPU %d", s->src.cpu);
+				 s->src.big_endian)) {
+			src_where(s, where, sizeof(where));
+			return tm_fail_prefix("%s", where);
+		}
 		s->fresh_page = true;
 	}
 }
@@ -146,7 +209,7 @@ static int merge_start(struct tm_merge *m)
 
 	m->started = true;
 	for (i = 0; i < m->nsrc; i++) {
-		r = src_advance(&m->srcs[i]);
+		r = src_advance(m, &m->srcs[i]);
 		if (r < 0)
 			return -1;
 		if (r > 0)
@@ -164,7 +227,7 @@ int tm_merge_next(struct tm_merge *m, struct tm_event_rec *rec)
 	if (!m->started && merge_start(m))
 		return -1;
 	if (m->pending >= 0) {
-		int r = src_advance(&m->srcs[m->pending]);
+		int r = src_advance(m, &m->srcs[m->pending]);
 
 		m->pending = -1;
 		if (r < 0)
@@ -199,6 +262,11 @@ static void cursor_close(void *ctx)
 	tm_cursor_close(ctx);
 }
 
+static int cursor_where(void *ctx, char *buf, size_t len)
+{
+	return tm_cursor_where(ctx, buf, len);
+}
+
 int tm_merge_add_dat(struct tm_merge *m, struct tm_dat *dat, int buf,
 		     const uint64_t *cpu_mask, int nbits)
 {
@@ -213,6 +281,7 @@ int tm_merge_add_dat(struct tm_merge *m, struct tm_dat *dat, int buf,
 			.big_endian = tm_dat_big_endian(dat),
 			.next_page = cursor_next,
 			.close = cursor_close,
+			.where = cursor_where,
 			.adjust_ts = tm_dat_adjust_ts,
 			.adjust_ctx = dat,
 		};

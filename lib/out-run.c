@@ -34,13 +34,18 @@ static struct tm_evout_buffer *dat_buffers(struct tm_dat *dat)
 	return b;
 }
 
-static struct tm_merge *dat_merge(struct tm_dat *dat, const struct tm_run_opts *o)
+static struct tm_merge *dat_merge(struct tm_dat *dat, struct tep_handle *tep,
+				  const struct tm_run_opts *o)
 {
 	struct tm_merge *m = tm_merge_new();
 	int buf;
 
 	if (!m)
 		return NULL;
+	if (tm_merge_check_records(m, tep, o->warn, o->warn_ctx)) {
+		tm_merge_free(m);
+		return NULL;
+	}
 	for (buf = 0; buf < tm_dat_buffer_count(dat); buf++) {
 		/* trace-cmd 3.1.6 quirk: with --cpu, instances print nothing */
 		if (buf && o->cpu_mask)
@@ -76,7 +81,7 @@ int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle
 	for (buf = 0; buf < info.nbuffers; buf++)
 		if (tm_dat_buffer_cpus(dat, buf) > info.cpu_slots)
 			info.cpu_slots = tm_dat_buffer_cpus(dat, buf);
-	m = dat_merge(dat, o);
+	m = dat_merge(dat, tep, o);
 	if (!m || tm_evout_begin(out, &info))
 		goto out;
 	while ((r = tm_merge_next(m, &rec)) > 0) {
@@ -89,6 +94,8 @@ int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle
 	}
 	if (r == 0)
 		r = tm_evout_end(out);
+	if (o->skipped)
+		*o->skipped = tm_merge_skipped(m);
 out:
 	tm_merge_free(m);
 	free(bufs);

@@ -23,6 +23,7 @@
 #define TM_MAX_BUFFERS	64
 #define TM_NAME_COLS	20	/* event names are padded to this width */
 #define TM_EVENT_IDS	65536	/* common_type is 16 bits */
+#define TM_SLOT_BLOCK	256	/* slots are allocated for this many ids at a time */
 #define TM_FAST_CHECKS	256	/* records compared with libtraceevent before trusting */
 
 enum fast_state {
@@ -38,6 +39,7 @@ struct fast_slot {
 	enum fast_state		state;
 	unsigned int		checked;
 	bool			known;		/* ev and head are set */
+	struct fast_slot	*next_known;	/* the printer's list of known slots */
 	struct tep_event	*ev;
 	char			*head;		/* " name: " padded to the name column */
 	unsigned int		head_len;
@@ -69,7 +71,9 @@ struct tm_printer {
 	int			prefix_width;	/* 0: no instance prefixes */
 	uint64_t		count;
 	/* last event looked up: consecutive records are often of one type */
-	struct fast_slot	*slots;		/* TM_EVENT_IDS */
+	struct fast_slot	*slots[TM_EVENT_IDS / TM_SLOT_BLOCK];	/* by event id */
+	struct fast_slot	*known;		/* the slots in use: freed without a full scan */
+	struct fast_slot	no_slot;	/* when a block cannot be allocated */
 	bool			compile;	/* try compiled formats (not -R, not JSON) */
 	struct comm_entry	*comms;		/* TM_COMM_CACHE */
 	uint64_t		comm_gen;	/* bumped whenever a comm may have changed */
@@ -118,13 +122,11 @@ struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_pr
 	p->comm_gen = 1;
 	p->names_gen = tm_events_names_gen(ev);
 	p->names_seen = *p->names_gen;
-	p->slots = calloc(TM_EVENT_IDS, sizeof(*p->slots));
 	p->comms = calloc(TM_COMM_CACHE, sizeof(*p->comms));
 	if (want_lat)
 		p->lat = tm_latency_new(tep);
-	if (!p->slots || !p->comms || (want_lat && !p->lat)) {
+	if (!p->comms || (want_lat && !p->lat)) {
 		tm_latency_free(p->lat);
-		free(p->slots);
 		free(p->comms);
 		free(p);
 		tm_fail(ENOMEM, "printer");
@@ -137,19 +139,21 @@ struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_pr
 
 void tm_printer_free(struct tm_printer *p)
 {
+	struct fast_slot *slot;
 	int i;
 
 	if (!p)
 		return;
 	for (i = 0; i < p->nbufs; i++)
 		free(p->bufs[i].name);
-	for (i = 0; i < TM_EVENT_IDS; i++) {
-		tm_fastfmt_free(p->slots[i].fmt);
-		free(p->slots[i].head);
-		free(p->slots[i].states);
+	for (slot = p->known; slot; slot = slot->next_known) {
+		tm_fastfmt_free(slot->fmt);
+		free(slot->head);
+		free(slot->states);
 	}
+	for (i = 0; i < (int)TM_ARRAY_SIZE(p->slots); i++)
+		free(p->slots[i]);
 	tm_latency_free(p->lat);
-	free(p->slots);
 	free(p->comms);
 	tm_printer_flush(p);
 	free(p->obuf.buf);
@@ -301,13 +305,19 @@ static inline char *copy_words(char *d, const char *s, size_t n)
 static struct fast_slot *find_slot(struct tm_printer *p, const struct tep_record *r)
 {
 	int id = tep_data_type(p->tep, (struct tep_record *)r);
-	struct fast_slot *slot = &p->slots[id & (TM_EVENT_IDS - 1)];
+	unsigned int idx = (unsigned int)id & (TM_EVENT_IDS - 1);
+	struct fast_slot **block = &p->slots[idx / TM_SLOT_BLOCK], *slot;
 	size_t len, i;
 	char *h;
 
+	if (!*block && !(*block = calloc(TM_SLOT_BLOCK, sizeof(**block))))
+		return &p->no_slot;
+	slot = &(*block)[idx % TM_SLOT_BLOCK];
 	if (slot->known)
 		return slot;
 	slot->known = true;
+	slot->next_known = p->known;
+	p->known = slot;
 	slot->ev = tep_find_event(p->tep, id);
 	if (slot->ev && p->opts.compat == TM_TEXT_CURRENT && !p->opts.raw)
 		slot->states = tm_sched_states(slot->ev);

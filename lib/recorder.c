@@ -47,32 +47,44 @@ struct tm_recorder {
 	struct tm_rec_cpu	*cpus;
 };
 
-/* Page accounting, then the sink. */
-static int tm_rec_emit(void *ctx, const void *page, size_t size)
+bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size)
 {
-	struct tm_rec_cpu *c = ctx;
 	struct tm_page pg;
 	struct tm_rec rec;
 	uint64_t n = 0;
 	int r;
 
 	/* one walk per page: the header for the loss flags, the records for the count */
-	if (tm_page_init(&pg, page, size, sizeof(unsigned long), tm_host_is_big_endian()))
-		return tm_fail_prefix("cpu%d", c->cpu);
+	if (tm_page_init(&pg, page, size, sizeof(unsigned long), tm_host_is_big_endian())) {
+		st->corrupt_pages++;
+		return false;
+	}
 	while ((r = tm_page_next(&pg, &rec)) > 0)
 		n++;
-	if (r < 0)
-		return tm_fail_prefix("cpu%d: corrupt page", c->cpu);
-	c->st.events += n;
-	c->st.pages++;
-	c->st.raw_bytes += size;
-	if (pg.lost) {
-		c->st.lost_pages++;
-		if (pg.lost > 0)
-			c->st.lost_stored += pg.lost;
-		else
-			c->st.lost_unknown++;
+	if (r < 0) {
+		st->corrupt_pages++;
+		return false;
 	}
+	st->events += n;
+	st->pages++;
+	st->raw_bytes += size;
+	if (pg.lost) {
+		st->lost_pages++;
+		if (pg.lost > 0)
+			st->lost_stored += pg.lost;
+		else
+			st->lost_unknown++;
+	}
+	return true;
+}
+
+/* Page accounting, then the sink; a corrupt page is counted and dropped. */
+static int tm_rec_emit(void *ctx, const void *page, size_t size)
+{
+	struct tm_rec_cpu *c = ctx;
+
+	if (!tm_record_stats_add_page(&c->st, page, size))
+		return 0;
 	return c->rec->sink.page(c->rec->sink.ctx, c->cpu, page, size);
 }
 
@@ -248,8 +260,11 @@ void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,
 			   struct tm_cpu_record_stats *st)
 {
 	memset(st, 0, sizeof(*st));
-	if (cpu >= 0 && cpu < rec->ncpus)
+	if (cpu >= 0 && cpu < rec->ncpus) {
 		*st = rec->cpus[cpu].st;
+		if (rec->cpus[cpu].ring)
+			st->corrupt_pages += tm_ring_corrupt_pages(rec->cpus[cpu].ring);
+	}
 }
 
 void tm_recorder_progress(const struct tm_recorder *rec, int cpu, uint64_t *events,

@@ -41,6 +41,8 @@ struct tm_ring {
 	uint8_t				*tail;		/* the tail page being handed out */
 	size_t				emitted;	/* data bytes of stage already handed out */
 	uint64_t			emitted_ts;	/* running time after them */
+	bool				stage_bad;	/* impossible commit or records: drop it */
+	uint64_t			corrupt;	/* sub-buffers dropped so */
 };
 
 static bool tm_mmap_unsupported(int err)
@@ -169,6 +171,19 @@ const char *tm_ring_fallback_reason(const struct tm_ring *r)
 	return r->mapped ? NULL : r->reason;
 }
 
+uint64_t tm_ring_corrupt_pages(const struct tm_ring *r)
+{
+	return r->corrupt;
+}
+
+/* The staged sub-buffer cannot be walked: count it once, hand out nothing more of it. */
+static void tm_ring_stage_corrupt(struct tm_ring *r)
+{
+	if (!r->stage_bad)
+		r->corrupt++;
+	r->stage_bad = true;
+}
+
 /*
  * Hand out stage bytes [emitted, cursor) as a page of their own (spec §7.7):
  * its time stamp is the running time before the first of them, so every
@@ -185,8 +200,10 @@ static int tm_ring_emit_tail(struct tm_ring *r, bool complete, tm_ring_emit_fn e
 	memcpy(r->tail + TM_PAGE_HDR, r->stage + TM_PAGE_HDR + r->emitted, len);
 	memset(r->tail + TM_PAGE_HDR + len, 0, r->page_size - TM_PAGE_HDR - len);
 	memcpy(r->tail + 8, &commit, TM_COMMIT_SIZE);
-	if (tm_ring_time_after(r, r->tail, &r->emitted_ts))
-		return -1;
+	if (tm_ring_time_after(r, r->tail, &r->emitted_ts)) {
+		tm_ring_stage_corrupt(r);
+		return 0;
+	}
 	r->emitted = r->cursor;
 	if (complete) {
 		r->staged = false;
@@ -245,8 +262,10 @@ static int tm_ring_emit_stage(struct tm_ring *r, bool complete, tm_ring_emit_fn 
 		memcpy(r->tail, r->stage, end);
 		memset(r->tail + end, 0, r->page_size - end);
 		memcpy(r->tail + 8, &commit, TM_COMMIT_SIZE);
-		if (tm_ring_time_after(r, r->tail, &r->emitted_ts))
-			return -1;
+		if (tm_ring_time_after(r, r->tail, &r->emitted_ts)) {
+			tm_ring_stage_corrupt(r);
+			return 0;
+		}
 		r->emitted = r->cursor;
 		return emit(ctx, r->tail, r->page_size);
 	}
@@ -266,11 +285,9 @@ static int tm_ring_copy(struct tm_ring *r, uint32_t id)
 
 	commit = __atomic_load_n((const unsigned long *)(sub + 8), __ATOMIC_ACQUIRE);
 	len = (uint32_t)commit & TM_PAGE_COMMIT_LEN_MASK;
-	if (len > r->page_size - TM_PAGE_HDR)
-		return tm_failx(EIO, "cpu%d: sub-buffer %u commit %zu exceeds its size",
-				r->cpu, id, len);
 	if (!r->staged) {
 		r->staged = true;
+		r->stage_bad = false;
 		r->stage_id = id;
 		r->cursor = 0;
 		r->stage_lost = r->meta->reader.lost_events;
@@ -278,7 +295,10 @@ static int tm_ring_copy(struct tm_ring *r, uint32_t id)
 		r->commit = commit;
 		memcpy(r->stage, sub, 8);
 	}
-	if (len <= r->cursor)
+	/* a commit past the sub-buffer: never copy from it (counted, dropped) */
+	if (len > r->page_size - TM_PAGE_HDR)
+		tm_ring_stage_corrupt(r);
+	if (r->stage_bad || len <= r->cursor)
 		return 0;
 	memcpy(r->stage, sub, 8);	/* page timestamp */
 	memcpy(r->stage + TM_PAGE_HDR + r->cursor, sub + TM_PAGE_HDR + r->cursor, len - r->cursor);
@@ -308,7 +328,7 @@ static int tm_ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn e
 			return tm_failx(EIO, "cpu%d: reader sub-buffer %u out of range", r->cpu, id);
 		if (r->staged && id != r->stage_id) {
 			/* the kernel swapped: the staged page is complete */
-			if (r->cursor > r->emitted || !r->emitted) {
+			if (!r->stage_bad && (r->cursor > r->emitted || !r->emitted)) {
 				if (tm_ring_emit_stage(r, true, emit, ctx))
 					return -1;
 				pages++;
@@ -324,7 +344,7 @@ static int tm_ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn e
 		if (!ret && !swapped)
 			break;
 	}
-	if ((final || r->partial) && r->staged && r->cursor > r->emitted) {
+	if ((final || r->partial) && r->staged && !r->stage_bad && r->cursor > r->emitted) {
 		if (tm_ring_emit_stage(r, final, emit, ctx))
 			return -1;
 		pages++;

@@ -18,6 +18,13 @@ struct tm_cursor;
 struct tm_blob {
 	const char	*data;
 	size_t		len;
+	/*
+	 * Where data[0] is, for messages: sec 0 and off its file offset, or
+	 * (v7) sec the file offset of its section and off the byte in the
+	 * section's (uncompressed) body.
+	 */
+	uint64_t	sec;
+	uint64_t	off;
 };
 
 /*
@@ -114,6 +121,12 @@ struct tm_cursor *tm_cursor_open(struct tm_dat *dat, int buf, int cpu);
  * (errno 0), or NULL on a bad chunk or page (errno and message set).
  */
 const void *tm_cursor_next_page(struct tm_cursor *cur);
+/*
+ * The current page for messages: "FILE: top buffer CPU 0 data: page at
+ * offset N", or "...: page K of the chunk at offset N" when compressed;
+ * snprintf()'s return value.
+ */
+int tm_cursor_where(const struct tm_cursor *cur, char *buf, size_t len);
 /* Free the cursor (NULL is fine). */
 void tm_cursor_close(struct tm_cursor *cur);
 /*

@@ -22,6 +22,12 @@ struct tm_dat;
  * errno set and a one-line message in tm_last_error().
  */
 
+/*
+ * A warning: the library worked around bad input (a line dropped, a record
+ * skipped) and goes on. msg is one line without a newline, valid during the call.
+ */
+typedef void (*tm_warn_fn)(void *ctx, const char *msg);
+
 /* ---- events.c: the tep handle ---- */
 
 struct tm_events;
@@ -29,9 +35,13 @@ struct tm_events;
 /*
  * A tep handle from a trace.dat file's metadata (header page, ftrace and
  * event formats, kallsyms, printk formats, saved cmdlines), plugins loaded
- * first as trace-cmd does unless no_plugins (report -N). NULL + message.
+ * first as trace-cmd does unless no_plugins (report -N). What libtraceevent
+ * would misread or crash on is left out first (a text line, an event
+ * format), each with a call of warn (may be NULL) naming the file and the
+ * offset. NULL + message.
  */
-struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins);
+struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins, tm_warn_fn warn,
+				     void *warn_ctx);
 /*
  * A tep handle from a live tracefs (or a copy of one): tracefs_dir holds
  * events/header_page, events/<system>/<event>/format, printk_formats and
@@ -91,10 +101,21 @@ struct tm_merge *tm_merge_new(void);
 int tm_merge_add_dat(struct tm_merge *m, struct tm_dat *dat, int buf,
 		     const uint64_t *cpu_mask, int nbits);
 /*
+ * Check every record against its event's format in tep before handing it
+ * out (libtraceevent reads fields where the format puts them, unchecked):
+ * one whose fields do not fit inside it is skipped, and warn (may be NULL)
+ * gets a line naming the file, buffer, CPU, page and record offsets and the
+ * field. Call before the first tm_merge_next(); -1 with ENOMEM or EBUSY.
+ */
+int tm_merge_check_records(struct tm_merge *m, struct tep_handle *tep, tm_warn_fn warn,
+			   void *warn_ctx);
+/*
  * The next record, its time adjusted as tm_dat_adjust_ts(): 1 with *rec
  * filled (valid until the next call), 0 at the end, -1 on a bad page (message set).
  */
 int tm_merge_next(struct tm_merge *m, struct tm_event_rec *rec);
+/* Records the check skipped so far. */
+uint64_t tm_merge_skipped(const struct tm_merge *m);
 /* Free the merge and close its cursors (NULL is fine). */
 void tm_merge_free(struct tm_merge *m);
 

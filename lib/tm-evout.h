@@ -112,12 +112,18 @@ struct tm_run_opts {
 	const uint64_t	*cpu_mask;	/* bit n = CPU n; NULL: all */
 	int		cpu_bits;
 	struct tm_filter *filter;	/* NULL: every record */
+	tm_warn_fn	warn;		/* NULL: records skipped silently */
+	void		*warn_ctx;
+	uint64_t	*skipped;	/* NULL, or set to the records the check skipped */
 };
 
 /*
  * begin (the file's buffers, clocks, cmdlines and CPU stats), every record of
  * every buffer in timestamp order through the filter, end. Trace-cmd's quirk
- * is kept: with a CPU mask, instance buffers give no records.
+ * is kept: with a CPU mask, instance buffers give no records. Every record is
+ * checked against its format before the filter or the output reads it
+ * (tm_merge_check_records()): one whose fields lie outside it is skipped with
+ * a warning, so no output hands libtraceevent a record it would read past.
  */
 int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle *tep,
 		      const struct tm_run_opts *opts);

@@ -140,6 +140,11 @@ void tm_ring_close(struct tm_ring *r);
 int tm_ring_fd(const struct tm_ring *r);
 /* True when the buffer is mapped (else the read() path runs). */
 bool tm_ring_mapped(const struct tm_ring *r);
+/*
+ * Reader sub-buffers dropped by the mapped path: commit word past the
+ * sub-buffer, or records that cannot be walked (kernel bug, racing writer).
+ */
+uint64_t tm_ring_corrupt_pages(const struct tm_ring *r);
 /* Why the read() path runs ("--no-mmap", "mmap: <errno text>"), NULL when mapped. */
 const char *tm_ring_fallback_reason(const struct tm_ring *r);
 /*
@@ -191,8 +196,18 @@ struct tm_cpu_record_stats {
 	uint64_t	lost_pages;	/* pages flagged MISSED_EVENTS */
 	uint64_t	lost_stored;	/* sum of the counts stored on them */
 	uint64_t	lost_unknown;	/* flagged pages without a stored count */
+	/* pages dropped: commit word or a record length impossible (kernel bug, racing writer) */
+	uint64_t	corrupt_pages;
 	int		error;		/* errno of a thread failure, 0 if none */
 };
+
+/*
+ * Count one page a CPU's ring handed out into st (events, pages, losses):
+ * true when it goes on to the sink; false when its commit word or a record
+ * length is impossible: then only corrupt_pages counts it, and nothing past
+ * the page's end (or its commit) was read.
+ */
+bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size);
 
 struct tm_recorder;
 

@@ -149,3 +149,45 @@ report_fails() {
 	run --separate-stderr timeout -s KILL 20 "$TRACEMAP" report -i "$TM_TMP/fifo.dat"
 	report_fails "fifo" "fifo.dat" "not a regular file"
 }
+
+# report_fails_promptly WHAT FILE PATTERN...: report on FILE, bounded to 20 s, fails cleanly.
+report_fails_promptly() {
+	local what=$1 file=$2
+	shift 2
+	run --separate-stderr timeout -s KILL 20 "$TRACEMAP" report -i "$file"
+	report_fails "$what" "$@"
+}
+
+@test "report-errors: /dev/zero is refused as a character device" {
+	report_fails_promptly "/dev/zero" /dev/zero "/dev/zero" "not a regular file (a character device)"
+}
+
+@test "report-errors: a 4 GiB sparse file of zeros is refused at offset 0 without reading it" {
+	truncate -s 4G "$TM_TMP/sparse.dat"
+	report_fails_promptly "sparse" "$TM_TMP/sparse.dat" "sparse.dat" "bad magic at offset 0"
+}
+
+@test "report-errors: a symlink loop names the file and ELOOP" {
+	ln -s loop-b.dat "$TM_TMP/loop-a.dat"
+	ln -s loop-a.dat "$TM_TMP/loop-b.dat"
+	report_fails_promptly "symlink loop" "$TM_TMP/loop-a.dat" "loop-a.dat" \
+		"Too many levels of symbolic links"
+}
+
+@test "report-errors: a file without read permission names the errno text" {
+	copy_fixture sched-v7.dat noread.dat
+	chmod 000 "$TM_TMP/noread.dat"
+	chmod 755 "$TM_TMP"
+	if [ "$(id -u)" = 0 ]; then
+		# root reads anything: run as nobody so the permission check is real
+		run --separate-stderr timeout -s KILL 20 setpriv --reuid=65534 --regid=65534 \
+			--clear-groups "$TRACEMAP" report -i "$TM_TMP/noread.dat"
+	else
+		run --separate-stderr timeout -s KILL 20 "$TRACEMAP" report -i "$TM_TMP/noread.dat"
+	fi
+	report_fails "no read permission" "noread.dat" "Permission denied"
+}
+
+@test "report-errors: /proc/self/maps (size 0 to stat) is too short" {
+	report_fails_promptly "/proc/self/maps" /proc/self/maps "/proc/self/maps" "too short"
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# run-all.sh - `make check`: unit tests (plain and ASan/UBSan), the fuzz run,
-# then the bats CLI tests; ends with one line "N passed, N failed".
+# run-all.sh - `make check`: unit tests (plain and ASan/UBSan), the fuzz runs
+# (reader, report), the mutation test, then the bats CLI tests; ends with one
+# line "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 
@@ -38,9 +39,13 @@ export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 run_tap "unit tests" ./build/unit-tests
 run_tap "unit tests (ASan+UBSan)" ./build/asan/unit-tests
 
-if [ -x build/fuzz-reader ]; then
-	run_tap "fuzz (reader, ${FUZZ_SECONDS:-60}s)" bash tests/fuzz/run.sh "${FUZZ_SECONDS:-60}"
-fi
+for t in reader report; do
+	if [ -x "build/fuzz-$t" ]; then
+		run_tap "fuzz ($t, ${FUZZ_SECONDS:-60}s)" bash tests/fuzz/run.sh "${FUZZ_SECONDS:-60}" "$t"
+	fi
+done
+# MUTATIONS inputs (default in mutate.sh, sized for CI) through the sanitizer build
+run_tap "mutation test" bash tests/fuzz/mutate.sh ${MUTATIONS:+"$MUTATIONS"}
 
 run_tap "bats CLI tests" bats --tap tests
 

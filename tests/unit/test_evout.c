@@ -81,7 +81,7 @@ static void run_file(struct tm_test *t, const char *name, struct count_output *c
 	c->base.ops = &count_ops;
 	dat = tm_dat_open(tm_fixture(name));
 	TM_REQUIRE(dat);
-	ev = tm_events_from_dat(dat, true);
+	ev = tm_events_from_dat(dat, true, NULL, NULL);
 	TM_CHECK(ev);
 	if (ev)
 		TM_CHECK_INT(tm_evout_run_dat(&c->base, dat, tm_events_tep(ev), &run), 0);

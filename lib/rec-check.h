@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rec-check.h - is a record safe to hand to libtraceevent? (rec-check.c)
+ */
+#ifndef TM_REC_CHECK_H
+#define TM_REC_CHECK_H
+
+#include <stdint.h>
+
+#include "internal.h"
+
+struct tep_handle;
+struct tm_reccheck;
+
+/* A checker for records decoded with tep (its formats must all be parsed). */
+TM_HIDDEN struct tm_reccheck *tm_reccheck_new(struct tep_handle *tep);
+/*
+ * NULL when every field libtraceevent may read of the record (common fields,
+ * the event's fixed fields, __data_loc / __rel_loc data) lies inside its size
+ * bytes; else why not, as "EVENT: field F (...) runs past the record's N
+ * bytes" (valid until the next call).
+ */
+TM_HIDDEN const char *tm_reccheck(struct tm_reccheck *c, const void *data, uint32_t size);
+TM_HIDDEN void tm_reccheck_free(struct tm_reccheck *c);
+
+#endif /* TM_REC_CHECK_H */
