@@ -83,6 +83,22 @@ record_format() {
 	done
 }
 
+@test "record: report -F/-v keeps each stack trace with its shown event, as trace-cmd does" {
+	local a
+	run "$TRACEMAP" record -q -e sched:sched_switch -e sched:sched_wakeup -O stacktrace \
+		-o "$TM_TMP/st.dat" -- sleep 0.2
+	tm_status 0
+	for a in "-F sched_switch" "-F sched_wakeup -v -F 'sched_wakeup: pid < 100'" \
+		 "-v -F sched_switch"; do
+		eval "trace-cmd report $a -i '$TM_TMP/st.dat'" >"$TM_TMP/tc.txt" 2>/dev/null
+		eval "'$TRACEMAP' report \"\${TM_REPORT_31[@]}\" $a -i '$TM_TMP/st.dat'" \
+			>"$TM_TMP/tm.txt"
+		grep -q 'kernel_stack:' "$TM_TMP/tc.txt"
+		diff -u "$TM_TMP/tc.txt" "$TM_TMP/tm.txt" | head -n 20 >&2
+		cmp -s "$TM_TMP/tc.txt" "$TM_TMP/tm.txt"
+	done
+}
+
 @test "record: -e sched -- sleep 1 records sched_switch of sleep on its pid" {
 	run "$TRACEMAP" record -e sched -o "$TM_TMP/s.dat" -- \
 		sh -c "echo \$\$ > $TM_TMP/pid; exec sleep 1"
