@@ -4,6 +4,7 @@
 # format, COMMAND and pid filters, signals, stdout, and errors that leave nothing behind.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() { tm_kernel_setup; }
 teardown() { tm_kernel_teardown; }
@@ -223,9 +224,14 @@ record_error() {
 	record_error "bad filter" -e sched:sched_switch -f 'no_such_field == 1' -o "$TM_TMP/x.dat" --duration 1
 }
 
-@test "record: bad CPU mask fails before tracing, leaving nothing" {
-	record_error "bad CPU mask 'xyz'" -e sched -M xyz -o "$TM_TMP/x.dat" --duration 1
-	record_error "does not exist" -e sched -M 10000 -o "$TM_TMP/x.dat" --duration 1
+@test "record: a bad CPU mask is a usage error before tracing, leaving nothing" {
+	run "$TRACEMAP" record -e sched -M xyz -o "$TM_TMP/x.dat" --duration 1
+	tm_status 2
+	[[ "$output" == *"bad CPU mask 'xyz'"* ]]
+	run "$TRACEMAP" record -e sched -M 10000 -o "$TM_TMP/x.dat" --duration 1
+	tm_status 2
+	[[ "$output" == *"does not exist"* ]]
+	[ -z "$(ls -A "$TM_TMP")" ]
 }
 
 @test "record: unwritable output fails before tracing, leaving nothing" {
@@ -251,6 +257,27 @@ record_error() {
 	tm_status 2
 	run "$TRACEMAP" record -b abc
 	tm_status 2
+}
+
+@test "record, stream: a trailing -- without COMMAND is a usage error" {
+	local sub
+	cd "$TM_TMP"
+	for sub in record stream; do
+		# --duration bounds a run that would wrongly start tracing
+		run --separate-stderr timeout -s KILL 20 "$TRACEMAP" "$sub" --duration 0.3 --
+		tm_status 2
+		[[ $stderr == *"'--' needs a COMMAND"* ]] || { echo "$stderr" >&2; return 1; }
+		run --separate-stderr timeout -s KILL 20 "$TRACEMAP" "$sub" -q -e sched \
+			--duration 0.3 --
+		tm_status 2
+		[[ $stderr == *"tracemap $sub --help"* ]]
+	done
+	# '--' as the value of an option is no trailing '--'
+	run --separate-stderr timeout -s KILL 20 "$TRACEMAP" record -q -e sched:sched_process_exec \
+		-o -- -- /bin/true
+	tm_status 0
+	[ -s "$TM_TMP/--" ]
+	[ -z "$(ls "$TM_TMP" | grep -v -x -e -- -e 'r.dat')" ]
 }
 
 @test "record: every --help option is in the man page" {
