@@ -33,7 +33,7 @@ static const struct argp_option capture_options[] = {
 	{ NULL, 0, NULL, 0, "What to trace:", 1 },
 	{ "event", 'e', "EVENT", 0, "enable EVENT: all, SYSTEM, SYSTEM:EVENT, EVENT; globs "
 	  "like 'sched:sched_wak*' (repeatable)", 1 },
-	{ "filter", 'f', "FILTER", 0, "filter for the preceding -e (kernel filter syntax)", 1 },
+	{ "filter", 'f', "FILTER", 0, "filter for the preceding -e (kernel syntax)", 1 },
 	{ "pid", 'P', "PID", 0, "trace only events of PID (repeatable)", 1 },
 	{ NULL, 'F', NULL, 0, "trace only the COMMAND", 1 },
 	{ NULL, 'c', NULL, 0, "with -F or -P: also trace children forked later", 1 },
@@ -76,6 +76,36 @@ static double duration_arg(struct argp_state *state, const char *s)
 	return v;
 }
 
+/* -M: a usage error unless it selects CPUs of this machine (checked again at open). */
+static void cpumask_arg(struct argp_state *state, struct capture_opts *o, const char *s)
+{
+	int ncpus = get_nprocs_conf();
+	bool *set = calloc(ncpus, sizeof(*set));
+
+	if (!set)
+		argp_failure(state, 1, ENOMEM, "options");
+	if (tm_cpumask_parse(s, set, ncpus))
+		argp_error(state, "%s", tm_last_error());
+	free(set);
+	o->cpumask = s;
+}
+
+/* "record --" or "record -q --": argp took the "--" and no COMMAND follows. */
+static bool trailing_dashdash(const struct argp_state *state, const struct capture_opts *o)
+{
+	const char *last;
+
+	if (o->command || state->next < 1 || state->next > state->argc)
+		return false;
+	last = state->argv[state->next - 1];
+	return !strcmp(last, "--") && last != o->last_arg;
+}
+
+void capture_note_arg(struct capture_opts *o, const char *arg)
+{
+	o->last_arg = arg;
+}
+
 static void add_event(struct argp_state *state, struct capture_opts *o, const char *ev)
 {
 	o->events = grow(state, o->events, o->nr_events, sizeof(*o->events));
@@ -102,13 +132,15 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 {
 	struct capture_opts *o = state->input;
 
+	if (arg && key != ARGP_KEY_ARG)
+		capture_note_arg(o, arg);
 	switch (key) {
 	case 'e': add_event(state, o, arg); break;
 	case 'f': add_filter(state, o, arg); break;
 	case 'b': o->buffer_kb = tm_arg_long(state, "buffer size", arg, 1, 1L << 30); break;
 	case OPT_SUBBUF: o->subbuf_kb = tm_arg_long(state, "sub-buffer size", arg, 1, 1024); break;
 	case 'C': o->clock = arg; break;
-	case 'M': o->cpumask = arg; break;
+	case 'M': cpumask_arg(state, o, arg); break;
 	case 'P':
 		o->pids = grow(state, o->pids, o->nr_pids, sizeof(*o->pids));
 		o->pids[o->nr_pids++] = (pid_t)tm_arg_long(state, "pid", arg, 1, 1L << 22);
@@ -129,6 +161,8 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_END:
+		if (trailing_dashdash(state, o))
+			argp_error(state, "'--' needs a COMMAND after it");
 		if (o->trace_command && !o->command)
 			argp_error(state, "-F needs a COMMAND");
 		if (o->children && !o->trace_command && !o->nr_pids)
