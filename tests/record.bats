@@ -136,21 +136,14 @@ record_format() {
 	! grep -q '\[000\]' "$TM_TMP/tc.txt"
 }
 
-# Wait (at most 5 s) until pid $1 has exited: its sched_process_exit is then in
-# the buffer. It stays a zombie of the test shell, so kill -0 cannot tell.
-wait_zombie() {
-	local i
-	for ((i = 0; i < 500; i++)); do
-		[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" = Z ] && return 0
-		sleep 0.01
-	done
-}
-
 @test "record: -P PID traces only that pid's events" {
-	sleep 5 &
+	sleep 30 &
 	local other=$!
+	# COMMAND ends only once the killed sleep is a zombie (or reaped): its exit
+	# event is written before that (do_exit), so it is in the trace, whatever the timing
 	run "$TRACEMAP" record -q -P "$other" -e sched:sched_process_exit -o "$TM_TMP/p.dat" -- \
-		bash -c "/bin/true; kill $other; $(declare -f wait_zombie); wait_zombie $other"
+		sh -c "/bin/true; kill $other; while [ -e /proc/$other ] &&
+			[ \"\$(cut -d' ' -f3 /proc/$other/stat 2>/dev/null)\" != Z ]; do sleep 0.01; done"
 	wait "$other" || true
 	tm_status 0
 	readable_by_trace_cmd "$TM_TMP/p.dat"
@@ -187,6 +180,58 @@ wait_zombie() {
 	no_spools
 }
 
+@test "record: SIGQUIT, SIGUSR1, SIGUSR2 and SIGPIPE stop it as SIGINT does" {
+	local sig
+	for sig in QUIT USR1 USR2 PIPE; do
+		# the same -o each time: nothing may be left that makes the next run refuse
+		rec_start -e sched -o "$TM_TMP/q.dat"
+		rec_stop "$sig"
+		[ "$REC_STATUS" -eq 0 ] || { echo "SIG$sig: exit $REC_STATUS" >&2; cat "$REC_ERR" >&2
+			return 1; }
+		readable_by_trace_cmd "$TM_TMP/q.dat"
+		[ ! -d "$TRACEFS/instances/$REC_INST" ]
+		no_spools
+	done
+}
+
+# hold_instance FILE UNTIL: a process holding the instance's FILE open (EBUSY for
+# rmdir) until UNTIL (a regex) shows in the recorder's stderr; sets HOLDER.
+hold_instance() {
+	bash -c 'exec 5<"$1"; for ((i = 0; i < 600; i++)); do grep -qE "$2" "$3" && break
+		sleep 0.05; done' _ \
+		"$TRACEFS/instances/$REC_INST/$1" "$2" "$REC_ERR" &
+	HOLDER=$!
+	until [ -e "/proc/$HOLDER/fd/5" ]; do sleep 0.01; done
+}
+
+@test "record: an instance busy at exit is removed once its holder lets go, exit 0" {
+	rec_start -e sched -o "$TM_TMP/b.dat"
+	# the holder lets go as soon as tracemap says it waits for the instance
+	hold_instance tracing_on 'busy.*retrying'
+	rec_stop INT
+	wait "$HOLDER"
+	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	grep -q "busy (held open by pid $HOLDER (bash))" "$REC_ERR"
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+	readable_by_trace_cmd "$TM_TMP/b.dat"
+	no_spools
+}
+
+@test "record: an instance held open for good: exit 0, a warning naming the holder, the file complete" {
+	rec_start -e sched -o "$TM_TMP/b.dat"
+	hold_instance tracing_on 'never-printed-line'
+	rec_stop INT
+	local inst=$REC_INST
+	kill "$HOLDER"
+	wait "$HOLDER" || true
+	rmdir "$TRACEFS/instances/$inst" 2>/dev/null || true
+	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	grep -q "warning: .*remove instance .*$inst.*held open by pid $HOLDER (bash)" "$REC_ERR"
+	[ "$(grep -c 'warning' "$REC_ERR")" -eq 1 ]
+	readable_by_trace_cmd "$TM_TMP/b.dat"
+	no_spools
+}
+
 @test "record: a second SIGINT does not interrupt the cleanup" {
 	rec_start -e all -o "$TM_TMP/d.dat"
 	sleep 0.3
@@ -197,6 +242,26 @@ wait_zombie() {
 	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
 	readable_by_trace_cmd "$TM_TMP/d.dat"
 	no_spools
+}
+
+# Applications write to the top-level trace_marker; the instance copies them
+# (copy_trace_marker) only when ftrace:print is asked for.
+@test "record: -e ftrace:print and -e ftrace catch markers written to the top-level trace_marker" {
+	tm_need "copy_trace_marker (Linux >= 6.17)" test -e "$TRACEFS/options/copy_trace_marker"
+	local ev
+	for ev in ftrace:print ftrace; do
+		run "$TRACEMAP" record -q -e "$ev" -e sched:sched_process_exec -o "$TM_TMP/m.dat" -- \
+			sh -c "echo top-mark-$ev > $TRACEFS/trace_marker"
+		tm_status 0
+		readable_by_trace_cmd "$TM_TMP/m.dat"
+		grep -q "tracing_mark_write: top-mark-$ev\$" "$TM_TMP/tc.txt"
+	done
+	# without ftrace:print the instance stays out of the top level's markers
+	run "$TRACEMAP" record -q -e sched:sched_process_exec -o "$TM_TMP/n.dat" -- \
+		sh -c "echo top-mark-none > $TRACEFS/trace_marker"
+	tm_status 0
+	readable_by_trace_cmd "$TM_TMP/n.dat"
+	! grep -q 'top-mark-none' "$TM_TMP/tc.txt"
 }
 
 @test "record: -o - writes a readable file to a pipe" {

@@ -53,23 +53,22 @@ load_cpus() {
 	     { prev = $1 } END { exit bad }' "$TM_TMP/ts"
 }
 
-@test "stream: a trace_marker line shows on stdout within 500 ms while CPUs are idle" {
-	local i m t0 t1 line
+# Latency figures are bench/stream.sh's; here only the outcome: each marker is
+# printed while the stream still runs (read -t only catches a hang).
+@test "stream: a trace_marker line shows on stdout while the stream runs and CPUs are idle" {
+	local i m line
 	mkfifo "$TM_TMP/fifo"
 	exec 4<>"$TM_TMP/fifo"
 	STREAM_OUT=$TM_TMP/fifo stream_start -e sched:sched_process_hang
 	for i in 1 2 3 4; do
 		sleep 0.3
 		m="latency-mark-$$-$i"
-		t0=$(date +%s%N)
 		echo "$m" >"$TRACEFS/instances/$ST_INST/trace_marker"
-		while IFS= read -r -t 5 line <&4; do
+		while IFS= read -r -t 20 line <&4; do
 			[[ $line == *"$m"* ]] && break
 		done
-		t1=$(date +%s%N)
 		[[ $line == *"$m"* ]]
-		echo "marker $i: $(((t1 - t0) / 1000000)) ms" >&3
-		[ $((t1 - t0)) -lt 500000000 ]
+		kill -0 "$ST_PID"
 	done
 	kill -TERM "$ST_PID"
 	stream_wait
@@ -79,7 +78,7 @@ load_cpus() {
 }
 
 @test "stream: | head -n 5 ends the stream with status 0 and removes the instance" {
-	local t_head t_end head_pid load_pid
+	local head_pid load_pid
 	mkfifo "$TM_TMP/fifo" "$TM_TMP/go"
 	# head starts reading once the stream traces (opening a fifo waits for both ends)
 	{ read -r _ <"$TM_TMP/go"; head -n 5 >"$TM_TMP/head"; } <"$TM_TMP/fifo" &
@@ -89,15 +88,12 @@ load_cpus() {
 	load_pid=$!
 	echo go >"$TM_TMP/go"
 	wait "$head_pid"
-	t_head=$(date +%s%N)
+	# stream_start's 60 s timeout (SIGKILL, status 137) only catches a hang
 	stream_wait
-	t_end=$(date +%s%N)
 	wait "$load_pid"
 	[ "$ST_STATUS" -eq 0 ]
 	[ "$(wc -l <"$TM_TMP/head")" -eq 5 ]
 	[ ! -e "$TRACEFS/instances/$ST_INST" ]
-	echo "stopped $(((t_end - t_head) / 1000000)) ms after head left" >&3
-	[ $((t_end - t_head)) -lt 1000000000 ]
 	# no error, no sanitizer report: only the summary
 	run grep -v -e '^CPU ' -e '^ *[0-9]' -e 'instance tracemap-' -e 'mmap path' \
 		-e 'read() path' -e 'kernel: entries' "$ST_ERR"
@@ -155,6 +151,50 @@ load_cpus() {
 	[ "$ST_STATUS" -eq 0 ]
 	grep -qE "bash-$pid +\[.*rename-before-" "$TM_TMP/out"
 	grep 'rename-after-' "$TM_TMP/out" | tail -n 1 | grep -qE "tm-renamed-$pid +\["
+}
+
+# The task column of every line of pid $1 from its first line matching $2 on.
+task_after() {
+	awk -v pid="$1" -v re="$2" '
+		$0 ~ re { on = 1 }
+		on && match($0, "^ *[^ ]*-" pid " +\\[") { t = substr($0, 1, RLENGTH)
+			sub(/^ +/, "", t); sub(/ +\[$/, "", t); print t }' "$3" | sort -u
+}
+
+@test "stream: -e sched names follow exec, new tasks and renames as they happen" {
+	run --separate-stderr timeout -s KILL 30 "$TRACEMAP" stream -q -e sched -F -c -- \
+		sh -c '/bin/sleep 0.3; printf tm-renamed >/proc/self/comm; /bin/sleep 0.1'
+	tm_status 0
+	printf '%s\n' "$output" >"$TM_TMP/out"
+	local sh_pid sleep_pid
+	sh_pid=$(sed -n 's/.*sched_process_exec: *filename=[^ ]*\/sh pid=\([0-9]*\).*/\1/p' \
+		"$TM_TMP/out" | head -n 1)
+	sleep_pid=$(sed -n 's/.*sched_process_exec: *filename=\/bin\/sleep pid=\([0-9]*\).*/\1/p' \
+		"$TM_TMP/out" | head -n 1)
+	[ -n "$sh_pid" ] && [ -n "$sleep_pid" ] || { cat "$TM_TMP/out" >&2; return 1; }
+	# from its exec on, the forked sleep is "sleep"; the shell is "sh" from its
+	# exec on, then "tm-renamed" from the rename on
+	[ "$(task_after "$sleep_pid" "filename=/bin/sleep pid=$sleep_pid" "$TM_TMP/out")" = \
+	  "sleep-$sleep_pid" ]
+	grep -qE "^ *sh-$sh_pid +\[" "$TM_TMP/out"
+	grep -qE "^ *tm-renamed-$sh_pid +\[" "$TM_TMP/out"
+	! grep -qE "^ *tracemap-$sleep_pid +\[" "$TM_TMP/out"
+}
+
+@test "stream: -e raw_syscalls names COMMAND from its exec on, none unknown" {
+	run --separate-stderr timeout -s KILL 30 "$TRACEMAP" stream -q -e raw_syscalls -F -- \
+		sh -c 'echo $$ >"$1"; exec ls / >/dev/null' _ "$TM_TMP/pid"
+	tm_status 0
+	printf '%s\n' "$output" >"$TM_TMP/out"
+	local pid
+	pid=$(cat "$TM_TMP/pid")
+	! grep -q '<\.\.\.>' "$TM_TMP/out"
+	grep -qE "^ *ls-$pid +\[.* sys_enter:" "$TM_TMP/out"
+	[ "$(task_after "$pid" "^ *ls-$pid " "$TM_TMP/out")" = "ls-$pid" ]
+	# what ran before the exec carries the names it had then
+	grep -qE "^ *sh-$pid +\[" "$TM_TMP/out"
+	# the events that name tasks are not printed when not asked for
+	! grep -qE 'sched_process_exec|task_rename|sched_process_fork' "$TM_TMP/out"
 }
 
 @test "stream: -q stops with COMMAND and prints no summary" {
