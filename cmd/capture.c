@@ -484,6 +484,7 @@ static bool cpu_lost(const struct tm_cpu_kstats *k, const struct tm_cpu_record_s
 bool capture_summary(struct capture *r, const struct capture_column *col)
 {
 	bool lost = false, quiet = r->o->quiet;
+	uint64_t total_lost = 0;
 
 	if (!quiet) {
 		fprintf(stderr, "CPU %12s %10s %10s", "events", "pages", "raw MB");
@@ -500,6 +501,7 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 			continue;
 		tm_recorder_get_stats(r->rec, cpu, &st);
 		lost |= cpu_lost(k, &st);
+		total_lost += klost > st.lost_stored ? klost : st.lost_stored;
 		if (quiet)
 			continue;
 		fprintf(stderr, "%3d %12llu %10llu %10.2f", cpu, (unsigned long long)st.events,
@@ -520,9 +522,14 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 			fprintf(stderr, "    cpu%d kernel: entries %llu, read events %llu\n", cpu,
 				(unsigned long long)k->entries, (unsigned long long)k->read);
 	}
-	if (lost && !quiet)
-		tm_cmd_err(r->sub, "WARNING: events were lost; use a bigger buffer (-b), a lower "
-			   "--wakeup-percent, or fewer events");
+	/* loss is never quiet: with -q this one line is all that says so */
+	if (lost && total_lost)
+		tm_cmd_err(r->sub, "WARNING: events were lost (%llu counted); use a bigger buffer "
+			   "(-b), a lower --wakeup-percent, or fewer events",
+			   (unsigned long long)total_lost);
+	else if (lost)
+		tm_cmd_err(r->sub, "WARNING: events were lost (pages flagged, count unknown); use a "
+			   "bigger buffer (-b), a lower --wakeup-percent, or fewer events");
 	return lost;
 }
 
