@@ -271,6 +271,15 @@ hold_instance() {
 	no_spools
 }
 
+@test "record: -o - | report -i - prints the recording, both ends exit 0" {
+	TMPDIR=$TM_TMP bash -c '"$1" record -q -e sched:sched_process_exec -o - -- /bin/true |
+		"$1" report -i - >"$2"; echo "${PIPESTATUS[*]}" >"$3"' _ "$TRACEMAP" \
+		"$TM_TMP/out" "$TM_TMP/status"
+	[ "$(cat "$TM_TMP/status")" = "0 0" ]
+	grep -qE 'sched_process_exec: +filename=/bin/true ' "$TM_TMP/out"
+	no_spools
+}
+
 # An error before tracing: exit 1, one line naming the problem, nothing left.
 record_error() {
 	local want=$1; shift
