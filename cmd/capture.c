@@ -20,6 +20,8 @@
 #include "cmd.h"
 #include "signals.h"
 
+#define CAPTURE_BUSY_WAIT_MS	2000	/* how long a busy instance gets to become free */
+
 /* ---- options ---- */
 
 enum {
@@ -546,14 +548,40 @@ static void report_child(struct capture *r)
 			   strsignal(WTERMSIG(st)));
 }
 
+/*
+ * The instance, last: busy when another process holds a file of it open.
+ * Retry a while; if it stays busy, a complete trace still succeeds, with a
+ * warning naming the holder (reset --stale removes the instance later).
+ */
+static int remove_instance(struct capture *r, int ret)
+{
+	if (!tm_session_remove(r->sess, 0))
+		return ret;
+	if (errno == EBUSY) {
+		if (r->o->verbose)
+			tm_cmd_err(r->sub, "%s; retrying for up to %d s", tm_last_error(),
+				   CAPTURE_BUSY_WAIT_MS / 1000);
+		if (!tm_session_remove(r->sess, CAPTURE_BUSY_WAIT_MS))
+			return ret;
+	}
+	if (errno == EBUSY && ret != TM_EXIT_FAIL) {
+		tm_cmd_err(r->sub, "warning: %s; the trace is complete, 'tracemap reset --stale' "
+			   "removes the instance once it is free", tm_last_error());
+		return ret;
+	}
+	tm_cmd_err(r->sub, "%s (tracemap reset --stale removes it later)", tm_last_error());
+	return TM_EXIT_FAIL;
+}
+
 int capture_close(struct capture *r, int ret)
 {
 	if (r->go_fd >= 0)
 		abandon_child(r);
 	tm_recorder_destroy(r->rec);
 	r->rec = NULL;
-	if (tm_session_destroy(r->sess))
-		ret = tm_cmd_fail(r->sub);
+	if (r->sess)
+		ret = remove_instance(r, ret);
+	tm_session_destroy(r->sess);
 	r->sess = NULL;
 	if (r->child > 0) {
 		reap_child(r, false);

@@ -136,7 +136,5 @@ int tm_instance_remove(const char *tracefs, const char *name)
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/instances/%s", tracefs, name);
-	if (rmdir(path) && errno != ENOENT)
-		return tm_fail(errno, "remove instance %s", path);
-	return 0;
+	return tm_dir_remove(path, "instance", 0);
 }

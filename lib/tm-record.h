@@ -50,7 +50,13 @@ struct tm_session;
  * fails with a one-line message and leaves no instance behind: NULL.
  */
 struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts);
-/* Remove the instance (every mapping/fd of it closed first) and free s; -1 if rmdir failed. */
+/*
+ * Tracing off and remove the instance now (every mapping and fd of ours
+ * closed first), retrying for up to wait_ms while it is busy. -1 + message;
+ * EBUSY: another process holds a file of it open, named in the message.
+ */
+int tm_session_remove(struct tm_session *s, int wait_ms);
+/* Remove the instance unless tm_session_remove() did, and free s; -1 if rmdir failed. */
 int tm_session_destroy(struct tm_session *s);
 /* The tracefs directory the session was created under. */
 const char *tm_session_tracefs(const struct tm_session *s);

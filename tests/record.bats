@@ -197,8 +197,9 @@ record_format() {
 # hold_instance FILE UNTIL: a process holding the instance's FILE open (EBUSY for
 # rmdir) until UNTIL (a regex) shows in the recorder's stderr; sets HOLDER.
 hold_instance() {
-	bash -c 'exec 5<"$1"; for ((i = 0; i < 600; i++)); do grep -qE "$2" "$3" && break
-		sleep 0.05; done' _ \
+	# only the shell holds it: its children close fd 5, so it is free when the shell exits
+	bash -c 'exec 5<"$1"; for ((i = 0; i < 600; i++)); do grep -qE "$2" "$3" 5<&- && break
+		sleep 0.05 5<&-; done' _ \
 		"$TRACEFS/instances/$REC_INST/$1" "$2" "$REC_ERR" &
 	HOLDER=$!
 	until [ -e "/proc/$HOLDER/fd/5" ]; do sleep 0.01; done
