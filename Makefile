@@ -46,7 +46,8 @@ PKG_STAMP	:= $(BUILD)/.pkgs-ok
 DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
 		   libtraceevent1-plugin libzstd-dev bats jq groff-base clang libclang-rt-14-dev \
 		   trace-cmd libtracecmd-dev util-linux procps strace bc time \
-		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh
+		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh \
+		   bash-completion
 
 .PHONY: all deps check fuzz demo install clean asan
 

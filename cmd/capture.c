@@ -20,6 +20,8 @@
 #include "cmd.h"
 #include "signals.h"
 
+#define CAPTURE_BUSY_WAIT_MS	2000	/* how long a busy instance gets to become free */
+
 /* ---- options ---- */
 
 enum {
@@ -83,6 +85,36 @@ static double duration_arg(struct argp_state *state, const char *s)
 	return v;
 }
 
+/* -M: a usage error unless it selects CPUs of this machine (checked again at open). */
+static void cpumask_arg(struct argp_state *state, struct capture_opts *o, const char *s)
+{
+	int ncpus = get_nprocs_conf();
+	bool *set = calloc(ncpus, sizeof(*set));
+
+	if (!set)
+		argp_failure(state, 1, ENOMEM, "options");
+	if (tm_cpumask_parse(s, set, ncpus))
+		argp_error(state, "%s", tm_last_error());
+	free(set);
+	o->cpumask = s;
+}
+
+/* "record --" or "record -q --": argp took the "--" and no COMMAND follows. */
+static bool trailing_dashdash(const struct argp_state *state, const struct capture_opts *o)
+{
+	const char *last;
+
+	if (o->command || state->next < 1 || state->next > state->argc)
+		return false;
+	last = state->argv[state->next - 1];
+	return !strcmp(last, "--") && last != o->last_arg;
+}
+
+void capture_note_arg(struct capture_opts *o, const char *arg)
+{
+	o->last_arg = arg;
+}
+
 static void add_event(struct argp_state *state, struct capture_opts *o, const char *ev)
 {
 	o->events = grow(state, o->events, o->nr_events, sizeof(*o->events));
@@ -122,6 +154,8 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 {
 	struct capture_opts *o = state->input;
 
+	if (arg && key != ARGP_KEY_ARG)
+		capture_note_arg(o, arg);
 	switch (key) {
 	case 'e': add_event(state, o, arg); break;
 	case 'f': add_filter(state, o, arg); break;
@@ -129,7 +163,7 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case 'b': o->buffer_kb = tm_arg_long(state, "buffer size", arg, 1, 1L << 30); break;
 	case OPT_SUBBUF: o->subbuf_kb = tm_arg_long(state, "sub-buffer size", arg, 1, 1024); break;
 	case 'C': o->clock = arg; break;
-	case 'M': o->cpumask = arg; break;
+	case 'M': cpumask_arg(state, o, arg); break;
 	case 'P':
 		o->pids = grow(state, o->pids, o->nr_pids, sizeof(*o->pids));
 		o->pids[o->nr_pids++] = (pid_t)tm_arg_long(state, "pid", arg, 1, 1L << 22);
@@ -157,6 +191,8 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_END:
+		if (trailing_dashdash(state, o))
+			argp_error(state, "'--' needs a COMMAND after it");
 		if (o->trace_command && !o->command)
 			argp_error(state, "-F needs a COMMAND");
 		if (o->children && !o->trace_command && !o->nr_pids)
@@ -493,6 +529,7 @@ static bool cpu_lost(const struct tm_cpu_kstats *k, const struct tm_cpu_record_s
 bool capture_summary(struct capture *r, const struct capture_column *col)
 {
 	bool lost = false, quiet = r->o->quiet;
+	uint64_t total_lost = 0;
 
 	if (!quiet) {
 		fprintf(stderr, "CPU %12s %10s %10s", "events", "pages", "raw MB");
@@ -509,6 +546,7 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 			continue;
 		tm_recorder_get_stats(r->rec, cpu, &st);
 		lost |= cpu_lost(k, &st);
+		total_lost += klost > st.lost_stored ? klost : st.lost_stored;
 		if (quiet)
 			continue;
 		fprintf(stderr, "%3d %12llu %10llu %10.2f", cpu, (unsigned long long)st.events,
@@ -532,9 +570,14 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 			fprintf(stderr, "    cpu%d kernel: entries %llu, read events %llu\n", cpu,
 				(unsigned long long)k->entries, (unsigned long long)k->read);
 	}
-	if (lost && !quiet)
-		tm_cmd_err(r->sub, "WARNING: events were lost; use a bigger buffer (-b), a lower "
-			   "--wakeup-percent, or fewer events");
+	/* loss is never quiet: with -q this one line is all that says so */
+	if (lost && total_lost)
+		tm_cmd_err(r->sub, "WARNING: events were lost (%llu counted); use a bigger buffer "
+			   "(-b), a lower --wakeup-percent, or fewer events",
+			   (unsigned long long)total_lost);
+	else if (lost)
+		tm_cmd_err(r->sub, "WARNING: events were lost (pages flagged, count unknown); use a "
+			   "bigger buffer (-b), a lower --wakeup-percent, or fewer events");
 	return lost;
 }
 
@@ -551,14 +594,40 @@ static void report_child(struct capture *r)
 			   strsignal(WTERMSIG(st)));
 }
 
+/*
+ * The instance, last: busy when another process holds a file of it open.
+ * Retry a while; if it stays busy, a complete trace still succeeds, with a
+ * warning naming the holder (reset --stale removes the instance later).
+ */
+static int remove_instance(struct capture *r, int ret)
+{
+	if (!tm_session_remove(r->sess, 0))
+		return ret;
+	if (errno == EBUSY) {
+		if (r->o->verbose)
+			tm_cmd_err(r->sub, "%s; retrying for up to %d s", tm_last_error(),
+				   CAPTURE_BUSY_WAIT_MS / 1000);
+		if (!tm_session_remove(r->sess, CAPTURE_BUSY_WAIT_MS))
+			return ret;
+	}
+	if (errno == EBUSY && ret != TM_EXIT_FAIL) {
+		tm_cmd_err(r->sub, "warning: %s; the trace is complete, 'tracemap reset --stale' "
+			   "removes the instance once it is free", tm_last_error());
+		return ret;
+	}
+	tm_cmd_err(r->sub, "%s (tracemap reset --stale removes it later)", tm_last_error());
+	return TM_EXIT_FAIL;
+}
+
 int capture_close(struct capture *r, int ret)
 {
 	if (r->go_fd >= 0)
 		abandon_child(r);
 	tm_recorder_destroy(r->rec);
 	r->rec = NULL;
-	if (tm_session_destroy(r->sess))
-		ret = tm_cmd_fail(r->sub);
+	if (r->sess)
+		ret = remove_instance(r, ret);
+	tm_session_destroy(r->sess);
 	r->sess = NULL;
 	if (r->child > 0) {
 		reap_child(r, false);

@@ -36,6 +36,11 @@ struct capture_opts {
 	char			**command;	/* NULL-terminated, or NULL */
 	const char		**uprobes;	/* --uprobe specs */
 	size_t			nr_uprobes;
+	/*
+	 * The last option argument parsed (the caller's own options too): tells
+	 * a trailing "--" (a usage error) from an option whose value is "--".
+	 */
+	const char		*last_arg;
 };
 
 /*
@@ -44,6 +49,11 @@ struct capture_opts {
  * capture_opts the parser points state->child_inputs[0] at on
  * ARGP_KEY_INIT. A usage error exits 2 (argp).
  */
+/*
+ * The caller's parser calls this for each of its own options that take an
+ * argument, so a "--" taken as that argument is not a trailing "--".
+ */
+void capture_note_arg(struct capture_opts *o, const char *arg);
 void capture_parse_args(int argc, char **argv, const struct argp_option *options,
 			argp_parser_t parser, const char *doc, void *input);
 void capture_opts_init(struct capture_opts *o);

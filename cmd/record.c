@@ -56,6 +56,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct record_opts *o = state->input;
 
+	if (arg && key != ARGP_KEY_ARG)
+		capture_note_arg(&o->cap, arg);
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->cap;

@@ -9,6 +9,19 @@
 
 #include "signals.h"
 
+/*
+ * Every signal whose default action ends the process and that a user (or a
+ * limit) sends: each stops the run as SIGINT does, so the file is written and
+ * the instance removed. Faults (SEGV, BUS, ILL, FPE, ABRT, TRAP, SYS) keep
+ * their default: after one, nothing can be trusted to clean up.
+ */
+static const int tm_stop_signals[] = {
+	SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
+	SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR, SIGIO, SIGSTKFLT,
+};
+
+#define TM_NR_STOP_SIGNALS	(sizeof(tm_stop_signals) / sizeof(tm_stop_signals[0]))
+
 /* The only process-wide state of tracemap: written by handlers, read by the main thread. */
 static struct {
 	volatile sig_atomic_t	stops;
@@ -20,10 +33,25 @@ static struct {
 	size_t			msg_len;
 } tm_sig;
 
-static void tm_on_stop(int sig)
+/*
+ * A write to a closed pipe (SIGPIPE) or past the file size limit (SIGXFSZ)
+ * is signalled by the kernel as if we had sent it: the write fails with
+ * EPIPE/EFBIG and that error is handled where it happens. Only the same
+ * signals sent by someone else stop the run.
+ */
+static bool tm_from_own_write(int sig, const siginfo_t *si)
+{
+	return (sig == SIGPIPE || sig == SIGXFSZ) && si && si->si_code == SI_USER &&
+	       si->si_pid == getpid();
+}
+
+static void tm_on_stop(int sig, siginfo_t *si, void *uctx)
 {
 	int saved = errno;
 
+	(void)uctx;
+	if (tm_from_own_write(sig, si))
+		return;
 	tm_sig.last = sig;
 	if (++tm_sig.stops == 2 && tm_sig.msg_len) {
 		ssize_t n = write(STDERR_FILENO, tm_sig.msg, tm_sig.msg_len);
@@ -46,14 +74,13 @@ void tm_signals_init(const char *sub)
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = tm_on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = tm_on_child;
+	sa.sa_sigaction = tm_on_stop;
+	sa.sa_flags = SA_SIGINFO;
+	for (size_t i = 0; i < TM_NR_STOP_SIGNALS; i++)
+		sigaction(tm_stop_signals[i], &sa, NULL);
 	sa.sa_flags = SA_NOCLDSTOP;
+	sa.sa_handler = tm_on_child;
 	sigaction(SIGCHLD, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 	tm_sig.msg_len = 0;
 	if (sub) {
 		int n = snprintf(tm_sig.msg, sizeof(tm_sig.msg),
@@ -61,16 +88,16 @@ void tm_signals_init(const char *sub)
 
 		tm_sig.msg_len = n > 0 && (size_t)n < sizeof(tm_sig.msg) ? (size_t)n : 0;
 	}
+	/* SIGPIPE and SIGXFSZ stay deliverable: our own writes raise them synchronously */
 	sigemptyset(&tm_sig.blocked);
-	sigaddset(&tm_sig.blocked, SIGINT);
-	sigaddset(&tm_sig.blocked, SIGTERM);
-	sigaddset(&tm_sig.blocked, SIGHUP);
+	for (size_t i = 0; i < TM_NR_STOP_SIGNALS; i++)
+		if (tm_stop_signals[i] != SIGPIPE && tm_stop_signals[i] != SIGXFSZ)
+			sigaddset(&tm_sig.blocked, tm_stop_signals[i]);
 	sigaddset(&tm_sig.blocked, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &tm_sig.blocked, &old);
 	tm_sig.wait_mask = old;
-	sigdelset(&tm_sig.wait_mask, SIGINT);
-	sigdelset(&tm_sig.wait_mask, SIGTERM);
-	sigdelset(&tm_sig.wait_mask, SIGHUP);
+	for (size_t i = 0; i < TM_NR_STOP_SIGNALS; i++)
+		sigdelset(&tm_sig.wait_mask, tm_stop_signals[i]);
 	sigdelset(&tm_sig.wait_mask, SIGCHLD);
 }
 
@@ -110,11 +137,9 @@ void tm_signals_reset_child(void)
 {
 	sigset_t none;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	for (size_t i = 0; i < TM_NR_STOP_SIGNALS; i++)
+		signal(tm_stop_signals[i], SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }

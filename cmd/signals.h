@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* signals.h - the process-wide stop flag set by SIGINT/SIGTERM/SIGHUP (and SIGCHLD). */
+/* signals.h - the process-wide stop flag set by SIGINT, SIGTERM and the other stop signals. */
 #ifndef TM_SIGNALS_H
 #define TM_SIGNALS_H
 
@@ -7,9 +7,11 @@
 #include <stdbool.h>
 
 /*
- * Install the handlers and block SIGINT, SIGTERM, SIGHUP and SIGCHLD, so they
- * arrive only while the caller waits with tm_signals_wait(). SIGPIPE is
- * ignored (a closed stdout becomes EPIPE, and cleanup still runs).
+ * Install the handlers of every stop signal (INT, TERM, HUP, QUIT, USR1,
+ * USR2, PIPE, ALRM, VTALRM, PROF, XCPU, XFSZ, PWR, IO, STKFLT) and SIGCHLD,
+ * and block them, so they arrive only while the caller waits with
+ * tm_signals_wait(). SIGPIPE and SIGXFSZ raised by our own writes do not
+ * stop anything: the write fails with EPIPE or EFBIG instead.
  */
 void tm_signals_init(const char *sub);
 /*

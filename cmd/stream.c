@@ -60,8 +60,8 @@ static const char doc[] =
 	"look like `tracemap report` output; loss shows as CPU:N [EVENTS DROPPED] lines "
 	"and in the summary on stderr.\n\n"
 	"Examples:\n"
-	"  tracemap stream -e sched | grep -m5 sleep\n"
-	"  tracemap stream --json -e irq | jq -r .event\n"
+	"  tracemap stream -e sched -F -- sleep 1 | grep sleep\n"
+	"  tracemap stream --json -e irq --duration 5 | jq -r .event\n"
 	"  tracemap stream -F -e syscalls -- ls\n\n"
 	"Exit status: 0 ok (also when the reader of stdout left), 1 failure, 2 usage error.\n"
 	"See tracemap-stream(1).";

@@ -38,7 +38,7 @@ static const char doc[] =
 	"  tracemap record -e sched -- sleep 1\n"
 	"  tracemap report trace.dat\n"
 	"  tracemap convert trace.dat -o trace.pftrace\n"
-	"  tracemap stream -e sched | grep -m5 sleep\n"
+	"  tracemap stream -e sched -F -- sleep 1 | grep sleep\n"
 	"\nSee tracemap(1) and tracemap-SUBCOMMAND(1).";
 
 struct dispatch {

@@ -186,23 +186,33 @@ _tracemap_option_value()
 	return 0
 }
 
+# After "--" of record or stream the words are COMMAND's: complete them as bash
+# completes that command (bash-completion's _command_offset); without
+# bash-completion, command names first and file names after. Returns 1 before "--".
+_tracemap_command()
+{
+	local i cur=${COMP_WORDS[COMP_CWORD]}
+	for ((i = 2; i < COMP_CWORD; i++)); do
+		[[ ${COMP_WORDS[i]} == -- ]] || continue
+		if declare -F _command_offset >/dev/null; then
+			_command_offset $((i + 1))
+		elif ((i + 1 == COMP_CWORD)); then
+			mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+		else
+			_tracemap_files "$cur"
+		fi
+		return 0
+	done
+	return 1
+}
+
 # Complete a word that is not an option (nor an option's argument).
 _tracemap_positional()
 {
-	local bin=$1 sub=$2 cur=$3 i
+	local bin=$1 sub=$2 cur=$3
 	case $sub in
 	report|convert)
 		_tracemap_files "$cur" ;;
-	record|stream)
-		for ((i = 2; i < _tm_cword; i++)); do
-			[[ ${_tm_words[i]} == -- ]] || continue
-			if ((i + 1 == _tm_cword)); then
-				mapfile -t COMPREPLY < <(compgen -c -- "$cur")
-			else
-				_tracemap_files "$cur"
-			fi
-			return
-		done ;;
 	list)
 		_tracemap_reply "$cur" "$("$bin" list -e 2>/dev/null)" ;;
 	esac
@@ -229,6 +239,10 @@ _tracemap()
 	if [[ $sub == help ]]; then
 		((_tm_cword == 2)) &&
 			_tracemap_reply "$cur" "$(_tracemap_subcommands "$bin" | grep -vx help)"
+		return 0
+	fi
+
+	if [[ $sub == record || $sub == stream ]] && _tracemap_command; then
 		return 0
 	fi
 

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "internal.h"
 #include "tm-codec.h"
@@ -112,6 +113,15 @@ struct dat_rd {
 	uint64_t	sec;
 	const char	*what;		/* "header info", "options", ... */
 };
+
+/*
+ * dat-pipe.c: *fd is a pipe, FIFO or device of the given mode: check that it
+ * starts like a trace.dat, copy it whole into an unlinked file in $TMPDIR and
+ * put that file's descriptor (at offset 0, the caller owns it) in *fd. The
+ * original is left open. -1 + message naming the input and why (a
+ * terminal, empty, not a trace.dat, no room in $TMPDIR).
+ */
+TM_HIDDEN int tm_dat_unpipe(int *fd, const char *name, mode_t mode);
 
 /* dat-io.c: bounded reads, errors, labels. */
 

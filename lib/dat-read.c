@@ -20,12 +20,19 @@ static int dat_check_file(struct tm_dat *dat)
 		return tm_fail(errno, "%s: stat", dat->name);
 	if (S_ISDIR(st.st_mode))
 		return tm_failx(EISDIR, "%s: is a directory, not a trace.dat file", dat->name);
-	if (!S_ISREG(st.st_mode))
-		return tm_failx(ESPIPE, "%s: not a regular file (%s): trace.dat needs a "
-				"seekable file, save it to a file first", dat->name,
-				S_ISFIFO(st.st_mode) ? "a pipe" : S_ISCHR(st.st_mode) ?
-				"a character device" : S_ISSOCK(st.st_mode) ? "a socket" :
-				"a device");
+	if (!S_ISREG(st.st_mode)) {
+		/* a pipe or device: read it whole into a temporary file that we own */
+		int fd = dat->fd;
+
+		if (tm_dat_unpipe(&fd, dat->name, st.st_mode))
+			return -1;
+		if (dat->own_fd)
+			close(dat->fd);
+		dat->fd = fd;
+		dat->own_fd = true;
+		if (fstat(dat->fd, &st))
+			return tm_fail(errno, "%s: stat", dat->name);
+	}
 	dat->size = st.st_size;
 	return 0;
 }

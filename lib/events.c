@@ -362,7 +362,17 @@ struct tm_filter {
 	struct tep_event_filter	*show[16];
 	struct tep_event_filter	*hide[16];
 	int			nshow, nhide;
+	int			stack_ids[2];	/* ftrace kernel_stack, user_stack; -1: none */
+	bool			*last_shown;	/* per CPU: its last filtered record was shown */
+	int			ncpus;
 };
+
+static int stack_event_id(struct tep_handle *tep, const char *name)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, "ftrace", name);
+
+	return ev ? ev->id : -1;
+}
 
 struct tm_filter *tm_filter_new(struct tep_handle *tep)
 {
@@ -373,6 +383,8 @@ struct tm_filter *tm_filter_new(struct tep_handle *tep)
 		return NULL;
 	}
 	f->tep = tep;
+	f->stack_ids[0] = stack_event_id(tep, "kernel_stack");
+	f->stack_ids[1] = stack_event_id(tep, "user_stack");
 	return f;
 }
 
@@ -411,32 +423,67 @@ static void fill_record(struct tep_record *r, const struct tm_event_rec *rec)
 	r->missed_events = rec->missed;
 }
 
+/* True when one of the filters matches r or has no opinion on any event (FILTER_NONE). */
+static bool any_matches(struct tep_event_filter *const *set, int n, struct tep_record *r)
+{
+	for (int i = 0; i < n; i++) {
+		int ret = tep_filter_match(set[i], r);
+
+		if (ret == FILTER_MATCH || ret == FILTER_NONE)
+			return true;
+	}
+	return false;
+}
+
+/* Room for cpu in last_shown; false (stack traces then follow no event) without memory. */
+static bool track_cpu(struct tm_filter *f, int cpu)
+{
+	bool *v;
+
+	if (cpu < 0)
+		return false;
+	if (cpu < f->ncpus)
+		return true;
+	v = realloc(f->last_shown, (size_t)(cpu + 1) * sizeof(*v));
+	if (!v)
+		return false;
+	memset(v + f->ncpus, 0, (size_t)(cpu + 1 - f->ncpus) * sizeof(*v));
+	f->last_shown = v;
+	f->ncpus = cpu + 1;
+	return true;
+}
+
+/* A kernel or user stack trace right after a shown record of its CPU. */
+static bool stack_of_shown(struct tm_filter *f, struct tep_record *r)
+{
+	int id = tep_data_type(f->tep, r);
+
+	if (id < 0 || (id != f->stack_ids[0] && id != f->stack_ids[1]))
+		return false;
+	return track_cpu(f, r->cpu) && f->last_shown[r->cpu];
+}
+
 /*
  * trace-cmd 3.1.6's rules: a record passes the plain filters when one of
- * them matches or has no opinion on its event (FILTER_NONE); the -v filters
- * are all evaluated but only the last one's answer counts: a match hides it.
+ * them matches or has no opinion (FILTER_NONE), or when it is a stack trace
+ * and its CPU's last record that got past them was shown; then any -v
+ * filter that matches hides it. Records the plain filters reject do not
+ * change what a following stack trace sees.
  */
 bool tm_filter_pass(struct tm_filter *f, const struct tm_event_rec *rec)
 {
 	struct tep_record r;
-	int i, ret;
+	bool hidden;
 
 	if (!f || (!f->nshow && !f->nhide))
 		return true;
 	fill_record(&r, rec);
-	if (f->nshow) {
-		bool found = false;
-
-		for (i = 0; i < f->nshow && !found; i++) {
-			ret = tep_filter_match(f->show[i], &r);
-			found = ret == FILTER_MATCH || ret == FILTER_NONE;
-		}
-		if (!found)
-			return false;
-	}
-	if (f->nhide && tep_filter_match(f->hide[f->nhide - 1], &r) == FILTER_MATCH)
+	if (f->nshow && !any_matches(f->show, f->nshow, &r) && !stack_of_shown(f, &r))
 		return false;
-	return true;
+	hidden = any_matches(f->hide, f->nhide, &r);
+	if (track_cpu(f, rec->cpu))
+		f->last_shown[rec->cpu] = !hidden;
+	return !hidden;
 }
 
 void tm_filter_free(struct tm_filter *f)
@@ -449,5 +496,6 @@ void tm_filter_free(struct tm_filter *f)
 		tep_filter_free(f->show[i]);
 	for (i = 0; i < f->nhide; i++)
 		tep_filter_free(f->hide[i]);
+	free(f->last_shown);
 	free(f);
 }

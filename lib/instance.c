@@ -32,13 +32,32 @@ pid_t tm_instance_owner(const char *name)
 	return (pid_t)pid;
 }
 
+/* A zombie (or a dead task not yet reaped) has released its instance for good. */
+static bool tm_pid_is_dead(pid_t pid)
+{
+	char path[64], buf[512], *paren;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "pid (comm) S ...": comm may hold spaces and parentheses, the state follows the last ')' */
+	paren = strrchr(buf, ')');
+	return paren && (paren[1] == ' ') && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
 /* A live pid can be reused by another program: only a running tracemap owns it. */
 static bool tm_pid_is_tracemap(pid_t pid)
 {
 	char path[64], comm[64] = "";
 	FILE *f;
 
-	if (kill(pid, 0) && errno == ESRCH)
+	if ((kill(pid, 0) && errno == ESRCH) || tm_pid_is_dead(pid))
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 	f = fopen(path, "re");
@@ -117,7 +136,5 @@ int tm_instance_remove(const char *tracefs, const char *name)
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/instances/%s", tracefs, name);
-	if (rmdir(path) && errno != ENOENT)
-		return tm_fail(errno, "remove instance %s", path);
-	return 0;
+	return tm_dir_remove(path, "instance", 0);
 }

@@ -101,6 +101,17 @@ TM_HIDDEN void tm_live_get_stats(struct tm_live *lv, int cpu, struct tm_live_cpu
 TM_HIDDEN int tm_page_count(const void *page, size_t page_size, unsigned int commit_size,
 			    bool big_endian);
 
+/*
+ * instance-busy.c: the processes holding files under dir open, as "pid N
+ * (comm), ..." into buf ("" when none is found). Cannot fail.
+ */
+TM_HIDDEN void tm_dir_holders(const char *dir, char *buf, size_t len);
+/*
+ * instance-busy.c: rmdir dir (ENOENT counts as done), retrying for up to
+ * wait_ms while the kernel says EBUSY. -1 + message "remove <what> <dir>: ..."
+ * naming the processes that hold it open (errno EBUSY).
+ */
+TM_HIDDEN int tm_dir_remove(const char *dir, const char *what, int wait_ms);
 /* instance.c: the pid of a "tracemap-<pid>" name, or -1 if the name is not one of ours. */
 TM_HIDDEN pid_t tm_instance_owner(const char *name);
 /* instance.c: true when name is ours and its owner process is gone (or is not tracemap). */

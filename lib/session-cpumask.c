@@ -43,7 +43,7 @@ int tm_cpumask_parse(const char *text, bool *set, int ncpus)
 				continue;
 			if (bit >= ncpus)
 				return tm_failx(EINVAL, "bad CPU mask '%s': CPU %d does not exist "
-						"(this machine has %d)", text, bit, ncpus);
+						"(CPUs 0-%d)", text, bit, ncpus - 1);
 			set[bit] = true;
 			any++;
 		}

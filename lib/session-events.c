@@ -17,6 +17,7 @@ struct tm_ev_match {
 	const struct tm_event_spec *spec;
 	int		matched;
 	char		***systems;	/* systems with an enabled event, NULL-terminated */
+	bool		*markers;	/* set when the spec asks for ftrace:print */
 };
 
 static bool tm_is_subdir(const char *parent, const char *name)
@@ -220,9 +221,41 @@ static int tm_ev_tracer_refusal(const char *dir, const char *spec)
 			"list -e)", spec);
 }
 
-static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char ***systems)
+/*
+ * ftrace:print (trace_marker lines) has no enable file: it is always on in
+ * an instance, but sees only the instance's own trace_marker. True when spec
+ * names it (all, ftrace, print, or globs matching ftrace:print).
+ */
+static bool tm_ev_names_print(const char *spec)
 {
-	struct tm_ev_match m = { .dir = dir, .spec = spec, .systems = systems };
+	const char *colon = strchr(spec, ':');
+	char sys[256];
+
+	if (!strcmp(spec, "all"))
+		return true;
+	if (!colon)
+		return !fnmatch(spec, "ftrace", 0) || !fnmatch(spec, "print", 0);
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec), spec);
+	return !fnmatch(*sys ? sys : "*", "ftrace", 0) &&
+	       !fnmatch(colon[1] ? colon + 1 : "*", "print", 0);
+}
+
+/* ftrace:print asked for: the instance copies the top level's markers too. */
+static int tm_ev_want_markers(struct tm_ev_match *m)
+{
+	if (m->spec->filter && !m->matched)
+		return tm_failx(EINVAL, "bad filter '%s' for event 'ftrace:print': ftrace "
+				"events take no filter", m->spec->filter);
+	*m->markers = true;
+	m->matched++;
+	return tm_ev_add_system(m, "ftrace");
+}
+
+static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char ***systems,
+		       bool *markers)
+{
+	struct tm_ev_match m = { .dir = dir, .spec = spec, .systems = systems,
+				 .markers = markers };
 	char sys[256];
 	const char *colon = strchr(spec->event, ':');
 	int ret;
@@ -240,6 +273,8 @@ static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char *
 		if (!ret && !m.matched)
 			ret = tm_ev_scan(&m, NULL, "*", spec->event);
 	}
+	if (!ret && tm_ev_names_print(spec->event))
+		ret = tm_ev_want_markers(&m);
 	if (ret)
 		return -1;
 	if (!m.matched && tm_ev_is_tracer_event(spec->event))
@@ -253,8 +288,15 @@ static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char *
 int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, size_t n,
 			  char ***systems)
 {
+	bool markers = false;
+	char path[PATH_MAX];
+
 	for (size_t i = 0; i < n; i++)
-		if (tm_ev_apply(dir, &specs[i], systems))
+		if (tm_ev_apply(dir, &specs[i], systems, &markers))
 			return -1;
-	return 0;
+	/* Linux >= 6.17; older kernels record only the instance's own trace_marker */
+	if (!markers || tm_path(path, sizeof(path), "%s/options/copy_trace_marker", dir) ||
+	    access(path, F_OK))
+		return 0;
+	return tm_file_write(dir, "options/copy_trace_marker", "1");
 }

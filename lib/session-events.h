@@ -9,7 +9,9 @@
 /*
  * Enable the events of specs in instance dir and set their filters; the
  * system of each enabled event is added to *systems (a NULL-terminated
- * malloc'ed list, unique names). -1 + message.
+ * malloc'ed list, unique names). A spec naming ftrace:print sets the
+ * instance's copy_trace_marker option (where the kernel has it), so markers
+ * written to the top-level trace_marker are recorded too. -1 + message.
  */
 TM_HIDDEN int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs,
 				    size_t n, char ***systems);

@@ -16,7 +16,7 @@ struct tm_session {
 	char	name[64];
 	char	dir[PATH_MAX];
 	size_t	page_size;
-	bool	created;
+	bool	created;	/* the instance exists: remove it */
 	char	**systems;	/* of the enabled events, NULL-terminated */
 	struct tm_uprobes *uprobes;	/* global: removed after the instance */
 };
@@ -149,19 +149,26 @@ fail:
 	return NULL;
 }
 
+int tm_session_remove(struct tm_session *s, int wait_ms)
+{
+	if (!s->created)
+		return 0;
+	/* tracing off first; every fd and mapping of ours must be closed by now */
+	tm_file_write(s->dir, "tracing_on", "0");
+	if (tm_dir_remove(s->dir, "instance", wait_ms))
+		return -1;
+	s->created = false;
+	return 0;
+}
+
 int tm_session_destroy(struct tm_session *s)
 {
 	int ret = 0;
 
 	if (!s)
 		return 0;
-	if (s->created) {
-		/* tracing off first; every fd and mapping of the instance must be closed */
-		tm_file_write(s->dir, "tracing_on", "0");
-		if (rmdir(s->dir) && errno != ENOENT)
-			ret = tm_fail(errno, "remove instance %s (tracemap reset removes it later)",
-				      s->dir);
-	}
+	if (s->created && tm_session_remove(s, 0))
+		ret = -1;
 	/* a probe is busy while an instance enables it: only after the rmdir */
 	if (tm_uprobes_destroy(s->uprobes) && !ret)
 		ret = -1;

@@ -59,9 +59,15 @@ struct tm_session;
  */
 struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts);
 /*
- * Remove the instance (every mapping/fd of it closed first), then the
- * session's uprobes (group tracemap_<pid>, global), and free s; -1 + message
- * if either failed.
+ * Tracing off and remove the instance now (every mapping and fd of ours
+ * closed first), retrying for up to wait_ms while it is busy. -1 + message;
+ * EBUSY: another process holds a file of it open, named in the message.
+ */
+int tm_session_remove(struct tm_session *s, int wait_ms);
+/*
+ * Remove the instance unless tm_session_remove() did, then the session's
+ * uprobes (group tracemap_<pid>, global), and free s; -1 + message if either
+ * failed.
  */
 int tm_session_destroy(struct tm_session *s);
 /* The tracefs directory the session was created under. */

@@ -35,6 +35,21 @@ load helpers
 	[[ "$output" == *"make demo"* ]]
 	[[ "$output" == *"make check"* ]]
 	grep -q '^make check' "$TM_ROOT/.ci/run"
+	# then how to run what was built
+	run sed -n '1,20p' "$TM_ROOT/README"
+	[[ "$output" == *"./tracemap"* ]]
+	[[ "$output" == *"make install"* ]]
+	[[ "$output" == *"man tracemap"* ]]
+}
+
+# An example a user copies must end by itself on an idle machine: a stream with
+# neither --duration nor a COMMAND waits for events that may never come.
+@test "build: every stream example (README, --help, man pages) ends by itself" {
+	local bad
+	bad=$(cd "$TM_ROOT" && { "$TRACEMAP" --help; "$TRACEMAP" stream --help; cat README;
+		sed 's/\\-/-/g' man/*.1; } | grep -E 'tracemap stream ' |
+		grep -vE -e '--duration|-- [a-z/]' -e 'tracemap stream \[OPTION' || true)
+	[ -z "$bad" ] || { echo "examples that wait for events forever:" >&2; echo "$bad" >&2; return 1; }
 }
 
 @test "build: a missing pkg-config package is named in the error" {

@@ -119,3 +119,37 @@ subcommands() {
 	tm_status 2
 	[[ $stderr == *"unexpected argument 'extra'"* ]]
 }
+
+# An invalid option value is a usage error in record and stream alike: exit 2,
+# nothing traced (these fail before tracefs is touched), the value in the message.
+@test "cli: invalid option values exit 2 in record and stream, CPU masks with the valid range" {
+	local sub n top
+	n=$(nproc)
+	top=$((n - 1))
+	for sub in record stream; do
+		run --separate-stderr "$TRACEMAP" "$sub" -M zz --duration 1
+		tm_status 2
+		[[ $stderr == *"bad CPU mask 'zz'"* ]]
+		run --separate-stderr "$TRACEMAP" "$sub" -M 0 --duration 1
+		tm_status 2
+		[[ $stderr == *"selects no CPU"* ]]
+		run --separate-stderr "$TRACEMAP" "$sub" -M "$(printf '%x' $((1 << n)))" --duration 1
+		tm_status 2
+		[[ $stderr == *"CPU $n does not exist"*"0-$top"* ]] || { echo "$stderr" >&2; return 1; }
+		run --separate-stderr "$TRACEMAP" "$sub" --duration abc
+		tm_status 2
+		run --separate-stderr "$TRACEMAP" "$sub" -b abc --duration 1
+		tm_status 2
+		run --separate-stderr "$TRACEMAP" "$sub" -P abc --duration 1
+		tm_status 2
+	done
+}
+
+@test "cli: no --help text has a line of blanks only" {
+	local sub bad=""
+	for sub in "" $(subcommands); do
+		# shellcheck disable=SC2086
+		"$TRACEMAP" $sub --help | grep -qE '^[[:space:]]+$' && bad+=" ${sub:-tracemap}"
+	done
+	[ -z "$bad" ] || { echo "blank-only help lines in:$bad" >&2; return 1; }
+}

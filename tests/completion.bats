@@ -135,6 +135,23 @@ subcommands() {
 	[ "$REPLY_SORTED" = "$TM_TMP/other.dat" ]
 }
 
+@test "completion: after -- the command's words complete as bash completes that command" {
+	tm_need "bash-completion" test -r /usr/share/bash-completion/bash_completion
+	# shellcheck source=/dev/null
+	source /usr/share/bash-completion/bash_completion
+	complete_words record -e sched -- ls --co
+	[[ " ${COMPREPLY[*]} " == *" --color"* ]] || { echo "${COMPREPLY[*]}" >&2; return 1; }
+	[[ " ${COMPREPLY[*]} " != *" --compression "* ]]
+	complete_words stream -- ls --no-m
+	[[ " ${COMPREPLY[*]} " != *"--no-mmap"* ]]
+	# the command itself completes to commands, its file arguments to files
+	complete_words record -- trace-cm
+	[[ " ${COMPREPLY[*]} " == *" trace-cmd "* ]]
+	touch "$TM_TMP/somefile"
+	complete_words record -- cat "$TM_TMP/som"
+	[ "$REPLY_SORTED" = "$TM_TMP/somefile" ]
+}
+
 @test "completion: an option that takes a number completes nothing" {
 	complete_words record -b ""
 	[ "${#COMPREPLY[@]}" -eq 0 ]

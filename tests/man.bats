@@ -96,3 +96,10 @@ missing_options() {
 	run missing_options "$TM_ROOT/man/tracemap-list.1" list
 	[ -z "$output" ]
 }
+
+@test "man: every page carries the same date in its .TH line" {
+	local dates
+	dates=$(awk '$1 == ".TH" { print $4 }' "$TM_ROOT"/man/*.1 | tr -d '"' | sort -u)
+	[ -n "$dates" ]
+	[ "$(wc -l <<<"$dates")" -eq 1 ] || { echo "dates: $dates" >&2; return 1; }
+}

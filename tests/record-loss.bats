@@ -140,6 +140,18 @@ stalled_run() {
 	done
 }
 
+@test "record-loss: -q still reports a loss, as one line on stderr" {
+	rec_start -q -b 64
+	kill -STOP "$REC_PID"
+	write_markers
+	kill -CONT "$REC_PID"
+	rec_stop
+	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	[ "$(grep -c 'events were lost' "$REC_ERR")" -eq 1 ]
+	! grep -q '^CPU ' "$REC_ERR"
+	grep -qE 'WARNING: events were lost \([0-9]+ counted\)' "$REC_ERR"
+}
+
 @test "record-loss: --fail-on-loss exits 3 when events were lost" {
 	stalled_run --fail-on-loss --subbuf-size 8
 	[ "$REC_STATUS" -eq 3 ]

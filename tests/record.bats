@@ -4,6 +4,7 @@
 # format, COMMAND and pid filters, signals, stdout, and errors that leave nothing behind.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() { tm_kernel_setup; }
 teardown() { tm_kernel_teardown; }
@@ -111,6 +112,22 @@ sizes_count_the_chunk_count() {
 	done
 }
 
+@test "record: report -F/-v keeps each stack trace with its shown event, as trace-cmd does" {
+	local a
+	run "$TRACEMAP" record -q -e sched:sched_switch -e sched:sched_wakeup -O stacktrace \
+		-o "$TM_TMP/st.dat" -- sleep 0.2
+	tm_status 0
+	for a in "-F sched_switch" "-F sched_wakeup -v -F 'sched_wakeup: pid < 100'" \
+		 "-v -F sched_switch"; do
+		eval "trace-cmd report $a -i '$TM_TMP/st.dat'" >"$TM_TMP/tc.txt" 2>/dev/null
+		eval "'$TRACEMAP' report \"\${TM_REPORT_31[@]}\" $a -i '$TM_TMP/st.dat'" \
+			>"$TM_TMP/tm.txt"
+		grep -q 'kernel_stack:' "$TM_TMP/tc.txt"
+		diff -u "$TM_TMP/tc.txt" "$TM_TMP/tm.txt" | head -n 20 >&2
+		cmp -s "$TM_TMP/tc.txt" "$TM_TMP/tm.txt"
+	done
+}
+
 @test "record: -e sched -- sleep 1 records sched_switch of sleep on its pid" {
 	run "$TRACEMAP" record -e sched -o "$TM_TMP/s.dat" -- \
 		sh -c "echo \$\$ > $TM_TMP/pid; exec sleep 1"
@@ -147,21 +164,14 @@ sizes_count_the_chunk_count() {
 	! grep -q '\[000\]' "$TM_TMP/tc.txt"
 }
 
-# Wait (at most 5 s) until pid $1 has exited: its sched_process_exit is then in
-# the buffer. It stays a zombie of the test shell, so kill -0 cannot tell.
-wait_zombie() {
-	local i
-	for ((i = 0; i < 500; i++)); do
-		[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" = Z ] && return 0
-		sleep 0.01
-	done
-}
-
 @test "record: -P PID traces only that pid's events" {
-	sleep 5 &
+	sleep 30 &
 	local other=$!
+	# COMMAND ends only once the killed sleep is a zombie (or reaped): its exit
+	# event is written before that (do_exit), so it is in the trace, whatever the timing
 	run "$TRACEMAP" record -q -P "$other" -e sched:sched_process_exit -o "$TM_TMP/p.dat" -- \
-		bash -c "/bin/true; kill $other; $(declare -f wait_zombie); wait_zombie $other"
+		sh -c "/bin/true; kill $other; while [ -e /proc/$other ] &&
+			[ \"\$(cut -d' ' -f3 /proc/$other/stat 2>/dev/null)\" != Z ]; do sleep 0.01; done"
 	wait "$other" || true
 	tm_status 0
 	readable_by_trace_cmd "$TM_TMP/p.dat"
@@ -198,6 +208,59 @@ wait_zombie() {
 	no_spools
 }
 
+@test "record: SIGQUIT, SIGUSR1, SIGUSR2 and SIGPIPE stop it as SIGINT does" {
+	local sig
+	for sig in QUIT USR1 USR2 PIPE; do
+		# the same -o each time: nothing may be left that makes the next run refuse
+		rec_start -e sched -o "$TM_TMP/q.dat"
+		rec_stop "$sig"
+		[ "$REC_STATUS" -eq 0 ] || { echo "SIG$sig: exit $REC_STATUS" >&2; cat "$REC_ERR" >&2
+			return 1; }
+		readable_by_trace_cmd "$TM_TMP/q.dat"
+		[ ! -d "$TRACEFS/instances/$REC_INST" ]
+		no_spools
+	done
+}
+
+# hold_instance FILE UNTIL: a process holding the instance's FILE open (EBUSY for
+# rmdir) until UNTIL (a regex) shows in the recorder's stderr; sets HOLDER.
+hold_instance() {
+	# only the shell holds it: its children close fd 5, so it is free when the shell exits
+	bash -c 'exec 5<"$1"; for ((i = 0; i < 600; i++)); do grep -qE "$2" "$3" 5<&- && break
+		sleep 0.05 5<&-; done' _ \
+		"$TRACEFS/instances/$REC_INST/$1" "$2" "$REC_ERR" &
+	HOLDER=$!
+	until [ -e "/proc/$HOLDER/fd/5" ]; do sleep 0.01; done
+}
+
+@test "record: an instance busy at exit is removed once its holder lets go, exit 0" {
+	rec_start -e sched -o "$TM_TMP/b.dat"
+	# the holder lets go as soon as tracemap says it waits for the instance
+	hold_instance tracing_on 'busy.*retrying'
+	rec_stop INT
+	wait "$HOLDER"
+	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	grep -q "busy (held open by pid $HOLDER (bash))" "$REC_ERR"
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+	readable_by_trace_cmd "$TM_TMP/b.dat"
+	no_spools
+}
+
+@test "record: an instance held open for good: exit 0, a warning naming the holder, the file complete" {
+	rec_start -e sched -o "$TM_TMP/b.dat"
+	hold_instance tracing_on 'never-printed-line'
+	rec_stop INT
+	local inst=$REC_INST
+	kill "$HOLDER"
+	wait "$HOLDER" || true
+	rmdir "$TRACEFS/instances/$inst" 2>/dev/null || true
+	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	grep -q "warning: .*remove instance .*$inst.*held open by pid $HOLDER (bash)" "$REC_ERR"
+	[ "$(grep -c 'warning' "$REC_ERR")" -eq 1 ]
+	readable_by_trace_cmd "$TM_TMP/b.dat"
+	no_spools
+}
+
 @test "record: a second SIGINT does not interrupt the cleanup" {
 	rec_start -e all -o "$TM_TMP/d.dat"
 	sleep 0.3
@@ -210,10 +273,39 @@ wait_zombie() {
 	no_spools
 }
 
+# Applications write to the top-level trace_marker; the instance copies them
+# (copy_trace_marker) only when ftrace:print is asked for.
+@test "record: -e ftrace:print and -e ftrace catch markers written to the top-level trace_marker" {
+	tm_need "copy_trace_marker (Linux >= 6.17)" test -e "$TRACEFS/options/copy_trace_marker"
+	local ev
+	for ev in ftrace:print ftrace; do
+		run "$TRACEMAP" record -q -e "$ev" -e sched:sched_process_exec -o "$TM_TMP/m.dat" -- \
+			sh -c "echo top-mark-$ev > $TRACEFS/trace_marker"
+		tm_status 0
+		readable_by_trace_cmd "$TM_TMP/m.dat"
+		grep -q "tracing_mark_write: top-mark-$ev\$" "$TM_TMP/tc.txt"
+	done
+	# without ftrace:print the instance stays out of the top level's markers
+	run "$TRACEMAP" record -q -e sched:sched_process_exec -o "$TM_TMP/n.dat" -- \
+		sh -c "echo top-mark-none > $TRACEFS/trace_marker"
+	tm_status 0
+	readable_by_trace_cmd "$TM_TMP/n.dat"
+	! grep -q 'top-mark-none' "$TM_TMP/tc.txt"
+}
+
 @test "record: -o - writes a readable file to a pipe" {
 	# spools of a stdout recording go to $TMPDIR
 	TMPDIR=$TM_TMP "$TRACEMAP" record -q -e sched --duration 0.5 -o - | cat >"$TM_TMP/pipe.dat"
 	readable_by_trace_cmd "$TM_TMP/pipe.dat"
+	no_spools
+}
+
+@test "record: -o - | report -i - prints the recording, both ends exit 0" {
+	TMPDIR=$TM_TMP bash -c '"$1" record -q -e sched:sched_process_exec -o - -- /bin/true |
+		"$1" report -i - >"$2"; echo "${PIPESTATUS[*]}" >"$3"' _ "$TRACEMAP" \
+		"$TM_TMP/out" "$TM_TMP/status"
+	[ "$(cat "$TM_TMP/status")" = "0 0" ]
+	grep -qE 'sched_process_exec: +filename=/bin/true ' "$TM_TMP/out"
 	no_spools
 }
 
@@ -235,9 +327,14 @@ record_error() {
 	record_error "bad filter" -e sched:sched_switch -f 'no_such_field == 1' -o "$TM_TMP/x.dat" --duration 1
 }
 
-@test "record: bad CPU mask fails before tracing, leaving nothing" {
-	record_error "bad CPU mask 'xyz'" -e sched -M xyz -o "$TM_TMP/x.dat" --duration 1
-	record_error "does not exist" -e sched -M 10000 -o "$TM_TMP/x.dat" --duration 1
+@test "record: a bad CPU mask is a usage error before tracing, leaving nothing" {
+	run "$TRACEMAP" record -e sched -M xyz -o "$TM_TMP/x.dat" --duration 1
+	tm_status 2
+	[[ "$output" == *"bad CPU mask 'xyz'"* ]]
+	run "$TRACEMAP" record -e sched -M 10000 -o "$TM_TMP/x.dat" --duration 1
+	tm_status 2
+	[[ "$output" == *"does not exist"* ]]
+	[ -z "$(ls -A "$TM_TMP")" ]
 }
 
 @test "record: unwritable output fails before tracing, leaving nothing" {
@@ -263,6 +360,27 @@ record_error() {
 	tm_status 2
 	run "$TRACEMAP" record -b abc
 	tm_status 2
+}
+
+@test "record, stream: a trailing -- without COMMAND is a usage error" {
+	local sub
+	cd "$TM_TMP"
+	for sub in record stream; do
+		# --duration bounds a run that would wrongly start tracing
+		run --separate-stderr timeout -s KILL 20 "$TRACEMAP" "$sub" --duration 0.3 --
+		tm_status 2
+		[[ $stderr == *"'--' needs a COMMAND"* ]] || { echo "$stderr" >&2; return 1; }
+		run --separate-stderr timeout -s KILL 20 "$TRACEMAP" "$sub" -q -e sched \
+			--duration 0.3 --
+		tm_status 2
+		[[ $stderr == *"tracemap $sub --help"* ]]
+	done
+	# '--' as the value of an option is no trailing '--'
+	run --separate-stderr timeout -s KILL 20 "$TRACEMAP" record -q -e sched:sched_process_exec \
+		-o -- -- /bin/true
+	tm_status 0
+	[ -s "$TM_TMP/--" ]
+	[ -z "$(ls "$TM_TMP" | grep -v -x -e -- -e 'r.dat')" ]
 }
 
 @test "record: every --help option is in the man page" {

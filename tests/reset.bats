@@ -119,6 +119,24 @@ live_is_tracemap() {
 	[[ $output != *"tracemap-$DEAD"* ]]
 }
 
+@test "reset: --stale removes the instance of a zombie tracemap" {
+	local zombie
+	mkdir "$TM_TMP/z"
+	ln -s "$(type -P true)" "$TM_TMP/z/tracemap"
+	# a parent that never reaps its child "tracemap": exec sleep does not wait
+	sh -c '"$1" & echo $! >"$2"; exec sleep 300' _ "$TM_TMP/z/tracemap" "$TM_TMP/zpid" 3>&- &
+	LIVE_PIDS+=($!)
+	until [ -s "$TM_TMP/zpid" ]; do sleep 0.01; done
+	zombie=$(cat "$TM_TMP/zpid")
+	until [ "$(awk '{ print $3 }' "/proc/$zombie/stat" 2>/dev/null)" = Z ]; do sleep 0.01; done
+	[ "$(cat "/proc/$zombie/comm")" = tracemap ]
+	make_instance "tracemap-$zombie"
+	run --separate-stderr "$TRACEMAP" reset --stale
+	reset_status_ok
+	[[ $output == *"removed tracemap-$zombie"* ]]
+	[ ! -e "$TRACEFS/instances/tracemap-$zombie" ]
+}
+
 @test "reset: names that only look like tracemap-PID are left alone" {
 	make_instance "tracemap-0$DEAD"
 	make_instance "tracemap-${DEAD}x"

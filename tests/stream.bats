@@ -54,23 +54,22 @@ load_cpus() {
 	     { prev = $1 } END { exit bad }' "$TM_TMP/ts"
 }
 
-@test "stream: a trace_marker line shows on stdout within 500 ms while CPUs are idle" {
-	local i m t0 t1 line
+# Latency figures are bench/stream.sh's; here only the outcome: each marker is
+# printed while the stream still runs (read -t only catches a hang).
+@test "stream: a trace_marker line shows on stdout while the stream runs and CPUs are idle" {
+	local i m line
 	mkfifo "$TM_TMP/fifo"
 	exec 4<>"$TM_TMP/fifo"
 	STREAM_OUT=$TM_TMP/fifo stream_start -e sched:sched_process_hang
 	for i in 1 2 3 4; do
 		sleep 0.3
 		m="latency-mark-$$-$i"
-		t0=$(date +%s%N)
 		echo "$m" >"$TRACEFS/instances/$ST_INST/trace_marker"
-		while IFS= read -r -t 5 line <&4; do
+		while IFS= read -r -t 20 line <&4; do
 			[[ $line == *"$m"* ]] && break
 		done
-		t1=$(date +%s%N)
 		[[ $line == *"$m"* ]]
-		echo "marker $i: $(((t1 - t0) / 1000000)) ms" >&3
-		[ $((t1 - t0)) -lt 500000000 ]
+		kill -0 "$ST_PID"
 	done
 	kill -TERM "$ST_PID"
 	stream_wait
@@ -80,7 +79,7 @@ load_cpus() {
 }
 
 @test "stream: | head -n 5 ends the stream with status 0 and removes the instance" {
-	local t_head t_end head_pid load_pid
+	local head_pid load_pid
 	mkfifo "$TM_TMP/fifo" "$TM_TMP/go"
 	# head starts reading once the stream traces (opening a fifo waits for both ends)
 	{ read -r _ <"$TM_TMP/go"; head -n 5 >"$TM_TMP/head"; } <"$TM_TMP/fifo" &
@@ -90,15 +89,12 @@ load_cpus() {
 	load_pid=$!
 	echo go >"$TM_TMP/go"
 	wait "$head_pid"
-	t_head=$(date +%s%N)
+	# stream_start's 60 s timeout (SIGKILL, status 137) only catches a hang
 	stream_wait
-	t_end=$(date +%s%N)
 	wait "$load_pid"
 	[ "$ST_STATUS" -eq 0 ]
 	[ "$(wc -l <"$TM_TMP/head")" -eq 5 ]
 	[ ! -e "$TRACEFS/instances/$ST_INST" ]
-	echo "stopped $(((t_end - t_head) / 1000000)) ms after head left" >&3
-	[ $((t_end - t_head)) -lt 1000000000 ]
 	# no error, no sanitizer report: only the summary
 	run grep -v -e '^CPU ' -e '^ *[0-9]' -e 'instance tracemap-' -e 'mmap path' \
 		-e 'read() path' -e 'kernel: entries' "$ST_ERR"
@@ -156,6 +152,14 @@ load_cpus() {
 	[ "$ST_STATUS" -eq 0 ]
 	grep -qE "bash-$pid +\[.*rename-before-" "$TM_TMP/out"
 	grep 'rename-after-' "$TM_TMP/out" | tail -n 1 | grep -qE "tm-renamed-$pid +\["
+}
+
+# The task column of every line of pid $1 from its first line matching $2 on.
+task_after() {
+	awk -v pid="$1" -v re="$2" '
+		$0 ~ re { on = 1 }
+		on && match($0, "^ *[^ ]*-" pid " +\\[") { t = substr($0, 1, RLENGTH)
+			sub(/^ +/, "", t); sub(/ +\[$/, "", t); print t }' "$3" | sort -u
 }
 
 @test "stream: -q stops with COMMAND and prints no summary" {
