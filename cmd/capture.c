@@ -468,7 +468,8 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 		lost |= cpu_lost(k, &st);
 		if (quiet)
 			continue;
-		fprintf(stderr, "%3d %12llu %10llu %10.2f", cpu, (unsigned long long)st.events,
+		/* events: the kernel's count of what this CPU's reader was handed */
+		fprintf(stderr, "%3d %12llu %10llu %10.2f", cpu, (unsigned long long)k->read,
 			(unsigned long long)st.pages, st.raw_bytes / 1048576.0);
 		if (col)
 			fprintf(stderr, " %10.2f", col->value(col->ctx, cpu));

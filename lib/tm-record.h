@@ -159,7 +159,6 @@ struct tm_recorder_opts {
 struct tm_cpu_record_stats {
 	bool		traced;
 	bool		mapped;
-	uint64_t	events;		/* data records in the pages */
 	uint64_t	pages;
 	uint64_t	raw_bytes;
 	uint64_t	lost_pages;	/* pages flagged MISSED_EVENTS */
