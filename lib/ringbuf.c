@@ -33,6 +33,7 @@ struct tm_ring {
 	size_t				data_len;
 	uint8_t				*stage;		/* private copy of the reader sub-buffer */
 	bool				staged;
+	bool				done;		/* reader page already handed out whole */
 	uint32_t			stage_id;
 	size_t				cursor;		/* data bytes copied into stage */
 	unsigned long			commit;		/* commit word matching cursor */
@@ -257,8 +258,23 @@ static int tm_ring_emit_stage(struct tm_ring *r, bool complete, tm_ring_emit_fn 
 	return emit(ctx, r->stage, r->page_size);
 }
 
-/* Copy what is new on the reader sub-buffer id. 1: bytes copied, 0: none, -1: error. */
-static int tm_ring_copy(struct tm_ring *r, uint32_t id)
+/*
+ * A new reader sub-buffer the writer has left (commit == data capacity, the
+ * tail padded by the kernel) is final and, while it is the reader, nothing
+ * writes to it: hand it out straight from the mapping, with no staging copy.
+ * A lost count the kernel did not store needs the staged path.
+ */
+static bool tm_ring_direct(const struct tm_ring *r, unsigned long commit, size_t len)
+{
+	return len == r->page_size - TM_PAGE_HDR &&
+	       (!r->meta->reader.lost_events || ((uint32_t)commit & TM_PAGE_MISSED_EVENTS));
+}
+
+/*
+ * Copy what is new on the reader sub-buffer id. 2: the page was handed out
+ * whole, 1: bytes copied, 0: none, -1: error.
+ */
+static int tm_ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, void *ctx)
 {
 	const uint8_t *sub = r->data + (size_t)id * r->page_size;
 	unsigned long commit;
@@ -269,6 +285,13 @@ static int tm_ring_copy(struct tm_ring *r, uint32_t id)
 	if (len > r->page_size - TM_PAGE_HDR)
 		return tm_failx(EIO, "cpu%d: sub-buffer %u commit %zu exceeds its size",
 				r->cpu, id, len);
+	if (!r->staged && tm_ring_direct(r, commit, len)) {
+		r->staged = true;
+		r->done = true;
+		r->stage_id = id;
+		r->cursor = len;
+		return emit(ctx, sub, r->page_size) ? -1 : 2;
+	}
 	if (!r->staged) {
 		r->staged = true;
 		r->stage_id = id;
@@ -308,23 +331,25 @@ static int tm_ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn e
 			return tm_failx(EIO, "cpu%d: reader sub-buffer %u out of range", r->cpu, id);
 		if (r->staged && id != r->stage_id) {
 			/* the kernel swapped: the staged page is complete */
-			if (r->cursor > r->emitted || !r->emitted) {
+			if (!r->done && (r->cursor > r->emitted || !r->emitted)) {
 				if (tm_ring_emit_stage(r, true, emit, ctx))
 					return -1;
 				pages++;
 			}
 			r->staged = false;
+			r->done = false;
 			r->cursor = 0;
 			r->emitted = 0;
 			swapped = true;
 		}
-		ret = tm_ring_copy(r, id);
+		ret = tm_ring_copy(r, id, emit, ctx);
 		if (ret < 0)
 			return -1;
+		pages += ret == 2;
 		if (!ret && !swapped)
 			break;
 	}
-	if ((final || r->partial) && r->staged && r->cursor > r->emitted) {
+	if ((final || r->partial) && r->staged && !r->done && r->cursor > r->emitted) {
 		if (tm_ring_emit_stage(r, final, emit, ctx))
 			return -1;
 		pages++;
