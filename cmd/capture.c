@@ -317,6 +317,7 @@ int capture_open(struct capture *r, const struct capture_opts *o, const char *su
 	struct tm_session_opts so = {
 		.buffer_kb = o->buffer_kb,
 		.subbuf_kb = o->subbuf_kb,
+		.default_subbuf_kb = TM_DEFAULT_SUBBUF_KB,
 		.clock = o->clock,
 		.options = o->options,
 		.events = o->events,

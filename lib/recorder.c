@@ -70,6 +70,8 @@ static int tm_rec_emit(void *ctx, const void *page, size_t size)
 		else
 			c->st.lost_unknown++;
 	}
+	if (c->rec->sink.fill)
+		c->rec->sink.fill(c->rec->sink.ctx, c->cpu, tm_ring_fill(c->ring));
 	return c->rec->sink.page(c->rec->sink.ctx, c->cpu, page, size);
 }
 

@@ -42,6 +42,7 @@ struct tm_ring {
 	uint8_t				*tail;		/* the tail page being handed out */
 	size_t				emitted;	/* data bytes of stage already handed out */
 	uint64_t			emitted_ts;	/* running time after them */
+	uint64_t			bytes_out;	/* record bytes handed out (fill estimate) */
 };
 
 static bool tm_mmap_unsupported(int err)
@@ -171,6 +172,30 @@ const char *tm_ring_fallback_reason(const struct tm_ring *r)
 }
 
 /*
+ * How full the ring is, per mille, as of the last GET_READER: the events
+ * not yet read (meta page: written - overrun - read) times the mean bytes
+ * per event handed out so far, over the ring's data capacity. The read()
+ * path has no meta page: 0.
+ */
+unsigned int tm_ring_fill(const struct tm_ring *r)
+{
+	const volatile struct tm_trace_buffer_meta *m = r->meta;
+	uint64_t written, overrun, read;
+	double backlog, cap;
+
+	if (!r->mapped || m->nr_subbufs < 2)
+		return 0;
+	written = m->entries;
+	overrun = m->overrun;
+	read = m->read;
+	if (!read || !r->bytes_out || written <= overrun + read)
+		return 0;
+	backlog = (double)(written - overrun - read) * r->bytes_out / read;
+	cap = (double)(m->nr_subbufs - 1) * (r->page_size - TM_PAGE_HDR);
+	return backlog >= cap ? 1000 : (unsigned int)(backlog * 1000 / cap);
+}
+
+/*
  * Hand out stage bytes [emitted, cursor) as a page of their own (spec §7.7):
  * its time stamp is the running time before the first of them, so every
  * delta stays right. The lost flags belong to the first piece only.
@@ -290,6 +315,7 @@ static int tm_ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, vo
 		r->done = true;
 		r->stage_id = id;
 		r->cursor = len;
+		r->bytes_out += len;
 		return emit(ctx, sub, r->page_size) ? -1 : 2;
 	}
 	if (!r->staged) {
@@ -303,6 +329,7 @@ static int tm_ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, vo
 	}
 	if (len <= r->cursor)
 		return 0;
+	r->bytes_out += len - r->cursor;
 	memcpy(r->stage, sub, 8);	/* page timestamp */
 	memcpy(r->stage + TM_PAGE_HDR + r->cursor, sub + TM_PAGE_HDR + r->cursor, len - r->cursor);
 	end = TM_PAGE_HDR + len;

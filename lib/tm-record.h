@@ -24,7 +24,8 @@ struct tm_event_spec {
 
 struct tm_session_opts {
 	unsigned long		buffer_kb;	/* per-CPU buffer_size_kb, 0 = kernel default */
-	unsigned long		subbuf_kb;	/* buffer_subbuf_size_kb, 0 = kernel default */
+	unsigned long		subbuf_kb;	/* buffer_subbuf_size_kb, 0 = default_subbuf_kb */
+	unsigned long		default_subbuf_kb;	/* where the kernel can set it, 0 = its own */
 	const char		*clock;		/* trace_clock, NULL = kernel default */
 	const char * const	*options;	/* tracefs options ("nooverwrite"), NULL-terminated */
 	const struct tm_event_spec *events;
@@ -35,6 +36,12 @@ struct tm_session_opts {
 	int			wakeup_percent;	/* buffer_percent, -1 = leave */
 	const char		*cpumask;	/* tracing_cpumask text, NULL = all */
 };
+
+/*
+ * tracemap's sub-buffer size for its private instance when none is asked for
+ * (docs/PERFORMANCE.md: fewer GET_READER ioctls and reads per byte).
+ */
+#define TM_DEFAULT_SUBBUF_KB	16
 
 /*
  * Functions returning a pointer give NULL, those returning int -1, with
@@ -116,6 +123,8 @@ int tm_ring_fd(const struct tm_ring *r);
 bool tm_ring_mapped(const struct tm_ring *r);
 /* Why the read() path runs ("--no-mmap", "mmap: <errno text>"), NULL when mapped. */
 const char *tm_ring_fallback_reason(const struct tm_ring *r);
+/* How full the ring buffer is, in per mille (estimate; 0 on the read() path). */
+unsigned int tm_ring_fill(const struct tm_ring *r);
 /*
  * Hand every finished page to emit, until the buffer is empty. With final
  * (at stop, after tracing is off) the partial page being filled is emitted
@@ -144,6 +153,8 @@ ssize_t tm_ring_read_page(int fd, void *buf, size_t size);
 struct tm_page_sink {
 	int	(*page)(void *ctx, int cpu, const void *page, size_t size);
 	int	(*flush)(void *ctx, int cpu);
+	/* may be NULL: the CPU's ring fill level (per mille), before each page() */
+	void	(*fill)(void *ctx, int cpu, unsigned int permille);
 	void	*ctx;
 };
 
@@ -197,6 +208,7 @@ struct tm_output_opts {
 	int			version;	/* tm_dat_version_supported() */
 	enum tm_compression	compression;	/* if tm_dat_version_compressed() */
 	int			level;
+	bool			adaptive;	/* cheaper levels while a ring fills up */
 	size_t			page_size;
 	int			ncpus;
 	const bool		*cpus;		/* CPUs that get a spool */
