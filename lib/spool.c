@@ -20,6 +20,7 @@ struct tm_spool {
 	size_t			out_cap;
 	struct tm_spool_stats	stats;
 	unsigned int		fill;		/* latest ring fill level, per mille */
+	unsigned int		last_fill;	/* fill level at the last chunk */
 	int			step;		/* 0: opts.level; 1: fast; 2: lowest */
 	int			calm;		/* chunks in a row at a low fill */
 	bool			finished;
@@ -115,16 +116,27 @@ static int tm_spool_step_level(const struct tm_spool *s)
 	return level;
 }
 
-/* The level of the next chunk, from the ring's fill level (tm-spool.h). */
+/*
+ * The level of the next chunk, from the ring's fill level (tm-spool.h): one
+ * step faster when the ring is past FILL_HIGH, or past FILL_MID and fuller
+ * than at the last chunk; the lowest level past FILL_FULL; one step back
+ * after FILL_CALM chunks in a row at or below FILL_LOW.
+ */
 static int tm_spool_pick_level(struct tm_spool *s)
 {
+	unsigned int fill = s->fill, last = s->last_fill;
+
+	s->last_fill = fill;
 	if (!s->opts.adaptive)
 		return s->opts.level;
-	if (s->fill >= TM_SPOOL_FILL_HIGH) {
+	if (fill >= TM_SPOOL_FILL_FULL) {
+		s->step = 2;
+		s->calm = 0;
+	} else if (fill >= TM_SPOOL_FILL_HIGH || (fill >= TM_SPOOL_FILL_MID && fill > last)) {
 		if (s->step < 2)
 			s->step++;
 		s->calm = 0;
-	} else if (s->fill <= TM_SPOOL_FILL_LOW && s->step > 0) {
+	} else if (fill <= TM_SPOOL_FILL_LOW && s->step > 0) {
 		if (++s->calm >= TM_SPOOL_FILL_CALM) {
 			s->step--;
 			s->calm = 0;

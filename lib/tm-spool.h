@@ -24,15 +24,20 @@ struct tm_spool;
 #define TM_SPOOL_DEFAULT_CHUNK_BYTES	(1024 * 1024)
 
 /*
- * Adaptive level: when the CPU's ring buffer is at least FILL_HIGH (per mille)
- * full as a chunk is compressed, the compressor is not keeping up: the next
- * chunks use a cheaper level (level, then zstd's -1, then its lowest level,
- * nearly raw blocks). After FILL_CALM chunks in a row at or below FILL_LOW it
- * steps back up, one step at a time.
+ * Adaptive level: as each chunk is compressed, the CPU's ring-buffer fill
+ * level (per mille) says whether the compressor keeps up. One step cheaper
+ * (the chosen level, then zstd's -1, then its lowest level, nearly raw
+ * blocks) when the ring is past FILL_HIGH, or past FILL_MID and fuller than
+ * at the last chunk; straight to the lowest past FILL_FULL. One step back
+ * after FILL_CALM chunks in a row at or below FILL_LOW. The readers are
+ * woken at buffer_percent (50 by default), so a ring that keeps up is below
+ * half full as chunks are compressed.
  */
+#define TM_SPOOL_FILL_FULL		900
 #define TM_SPOOL_FILL_HIGH		750
+#define TM_SPOOL_FILL_MID		500
 #define TM_SPOOL_FILL_LOW		250
-#define TM_SPOOL_FILL_CALM		2
+#define TM_SPOOL_FILL_CALM		4
 #define TM_SPOOL_FAST_LEVEL		(-1)
 
 struct tm_spool_opts {
