@@ -30,13 +30,15 @@ struct tm_spool;
  * blocks) when the ring is past FILL_HIGH, or past FILL_MID and fuller than
  * at the last chunk; straight to the lowest past FILL_FULL. One step back
  * after FILL_CALM chunks in a row at or below FILL_LOW. The readers are
- * woken at buffer_percent (50 by default), so a ring that keeps up is below
- * half full as chunks are compressed.
+ * woken at buffer_percent (50 by default), so a ring that keeps up is at or
+ * below half full as chunks are compressed: MID and HIGH sit above that, and
+ * "calm" is at or below it (a stricter calm level was never reached between
+ * wakeups, and the fallback stuck at the lowest level).
  */
 #define TM_SPOOL_FILL_FULL		900
-#define TM_SPOOL_FILL_HIGH		750
-#define TM_SPOOL_FILL_MID		500
-#define TM_SPOOL_FILL_LOW		250
+#define TM_SPOOL_FILL_HIGH		800
+#define TM_SPOOL_FILL_MID		650
+#define TM_SPOOL_FILL_LOW		500
 #define TM_SPOOL_FILL_CALM		4
 #define TM_SPOOL_FAST_LEVEL		(-1)
 
