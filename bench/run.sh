@@ -3,16 +3,40 @@
 # bench/run.sh - recorder overhead, loss, size and stop latency of tracemap
 # (mmap and --no-mmap), trace-cmd and perf on three count-bounded loads, plus
 # the two baselines (nothing traced; events on, nobody reading). Run by hand,
-# as root, on an otherwise idle machine:   bash bench/run.sh [REPS]
-# (`bash bench/run.sh --table` prints the table of the last run again).
+# as root, on an otherwise idle machine, under tm-kernel-lock:
+#   bash bench/run.sh [REPS]          the reference run (default 3 repetitions)
+#   bash bench/run.sh --quick         one repetition of smaller loads, no perf (~3 min)
+#   bash bench/run.sh --table         the table of the last run again
+#   --variant NAME='BIN [ARGS]'       (repeatable, before REPS or with --quick) adds
+#                                     recorder NAME: `BIN record ARGS` with the usual
+#                                     options, e.g. --variant s16='./tracemap --subbuf-size 16'
 # Prints one table (medians, min-max); raw rows go to bench/out/results.tsv.
 set -u
 cd "$(dirname "$0")/.."
-REPS=${1:-3}
 TRACEFS=/sys/kernel/tracing
 OUT=bench/out
 TRACEMAP=${TRACEMAP:-./tracemap}
-RECORDERS=${RECORDERS:-"none idle tracemap tracemap-nommap trace-cmd perf"}
+QUICK=0 TABLE=0 REPS=3
+declare -A VARIANT=()
+VARIANTS=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) QUICK=1 REPS=1 ;;
+	--table) TABLE=1 ;;
+	--variant) VARIANT[${2%%=*}]=${2#*=}; VARIANTS="$VARIANTS ${2%%=*}"; shift ;;
+	--variant=*) v=${1#--variant=}; VARIANT[${v%%=*}]=${v#*=}; VARIANTS="$VARIANTS ${v%%=*}" ;;
+	*) REPS=$1 ;;
+	esac
+	shift
+done
+if [ "$QUICK" = 1 ]; then
+	# smaller loads (the table's ratios, not its absolute figures, compare with a full run)
+	MSG_LOOPS=${MSG_LOOPS:-1000} PIPE_LOOPS=${PIPE_LOOPS:-400000} SYS_COUNT=${SYS_COUNT:-4000000}
+	RECORDERS=${RECORDERS:-"none idle tracemap tracemap-nommap trace-cmd$VARIANTS"}
+else
+	MSG_LOOPS=${MSG_LOOPS:-2500} PIPE_LOOPS=${PIPE_LOOPS:-1000000} SYS_COUNT=${SYS_COUNT:-10000000}
+	RECORDERS=${RECORDERS:-"none idle tracemap tracemap-nommap trace-cmd perf$VARIANTS"}
+fi
 LOADS=${LOADS:-"msg pipe sys"}
 mkdir -p "$OUT"
 
@@ -31,12 +55,12 @@ events_of() {		# load -> tracepoint selection
 
 run_load() {
 	case $1 in
-	msg)  perf bench sched messaging -g 10 -l 2500 >/dev/null 2>&1 ;;
-	pipe) perf bench sched pipe -l 1000000 >/dev/null 2>&1 ;;
+	msg)  perf bench sched messaging -g 10 -l "$MSG_LOOPS" >/dev/null 2>&1 ;;
+	pipe) perf bench sched pipe -l "$PIPE_LOOPS" >/dev/null 2>&1 ;;
 	sys)  local a b	# wait for the two dd only, never for the recorder
-	      taskset -c 0 dd if=/dev/zero of=/dev/null bs=1 count=10000000 2>/dev/null &
+	      taskset -c 0 dd if=/dev/zero of=/dev/null bs=1 count="$SYS_COUNT" 2>/dev/null &
 	      a=$!
-	      taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=10000000 2>/dev/null &
+	      taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count="$SYS_COUNT" 2>/dev/null &
 	      b=$!
 	      wait "$a" "$b" ;;
 	esac
@@ -49,6 +73,8 @@ recorder_cmd() {	# recorder events file -> argv
 	tracemap-nommap)  echo "$TRACEMAP record -q --no-mmap -e $sys -b 4096 -o $f" ;;
 	trace-cmd)	  echo "trace-cmd record -B tmbench-$$ -d -k -q -e $sys -b 4096 -o $f" ;;
 	perf)		  echo "perf record -q -a -e $sys:* --exclude-perf -m 1024 -o $f" ;;
+	*)		  local v=${VARIANT[$1]}	# BIN [ARGS]
+			  echo "${v%% *} record -q -e $sys -b 4096 -o $f ${v#"${v%% *}"}" ;;
 	esac
 }
 
@@ -115,9 +141,16 @@ one_run() {	# recorder load rep
 	kill -INT "$rpid" 2>/dev/null
 	wait "$pid"
 	texit=$(wall_now)
-	[ "$rec" = trace-cmd ] && rmdir "$TRACEFS/instances/tmbench-$$" 2>/dev/null
 	# GNU time prints a status line first when the recorder exits non-zero
 	read -r u s rss < <(tail -n 1 "$tf")
+	if [ "$rec" = trace-cmd ]; then
+		# -k leaves the instance to us: its removal (events off, buffers freed) is
+		# trace-cmd's work as much as tracemap's removal of its own is tracemap's
+		local ru rs
+		/usr/bin/time -f '%U %S' -o "$tf" rmdir "$TRACEFS/instances/tmbench-$$" 2>/dev/null
+		read -r ru rs < <(tail -n 1 "$tf")
+		u=$(echo "$u + ${ru:-0}" | bc) s=$(echo "$s + ${rs:-0}" | bc)
+	fi
 	rm -f "$tf"
 	if [ "$rec" = perf ]; then read -r ev lost < <(perf_counts "$f")
 	else read -r ev lost < <(dat_counts "$f"); fi
@@ -141,14 +174,21 @@ function med(a, n,   i, j, t) {
 }
 {
 	k = $1 SUBSEP $2; n[k]++
-	# rows in a fixed order: loads, then recorders as listed in RECORDERS
-	order[k] = 10 * lrank[$1] + rrank[$2]
+	# rows in a fixed order: loads, then recorders as listed in RECORDERS (others
+	# in the order they first appear: variants, or --table after another selection)
+	if (!($1 in lrank)) lrank[$1] = ++nl
+	if (!($2 in rrank)) rrank[$2] = ++nr
+	order[k] = 100 * lrank[$1] + rrank[$2]
 	for (c = 4; c <= 10; c++) v[k, c, n[k]] = $c
+	# per repetition: ns and file bytes per recorded event
+	v[k, 11, n[k]] = $5 > 0 ? $4 * 1e9 / $5 : -1
+	v[k, 12, n[k]] = $5 > 0 ? $7 / $5 : -1
+	rep_ns[$1, $2, $3] = v[k, 11, n[k]]; rep_b[$1, $2, $3] = v[k, 12, n[k]]; reps[$3] = 1
 	keys[k] = 1; load[k] = $1; rec[k] = $2
 }
 END {
-	printf "%-5s %-16s %8s %12s %9s %8s %10s %8s %8s %8s %9s\n", "load", "recorder", "cpu_s",
-		"events", "lost", "lost%", "file_MB", "stop_s", "rss_MB", "wall_s", "ns/event"
+	printf "%-5s %-16s %8s %12s %9s %8s %10s %8s %8s %8s %9s %6s\n", "load", "recorder", "cpu_s",
+		"events", "lost", "lost%", "file_MB", "stop_s", "rss_MB", "wall_s", "ns/event", "B/ev"
 	for (k in keys) { idx[order[k]] = k; if (order[k] > seen) seen = order[k] }
 	for (k in keys) if (rec[k] == "idle") {	# median events of the idle baseline
 		m = n[k]; for (r = 1; r <= m; r++) a[r] = v[k, 5, r]; idle_ev[load[k]] = med(a, m)
@@ -156,7 +196,7 @@ END {
 	for (i = 1; i <= seen; i++) {
 		if (!(i in idx)) continue
 		k = idx[i]; m = n[k]
-		for (c = 4; c <= 10; c++) {
+		for (c = 4; c <= 12; c++) {
 			lo[c] = 1e30; hi[c] = -1
 			for (r = 1; r <= m; r++) { a[r] = v[k, c, r]; if (a[r] < lo[c]) lo[c] = a[r]; if (a[r] > hi[c]) hi[c] = a[r] }
 			md[c] = med(a, m)
@@ -164,18 +204,43 @@ END {
 		if (md[6] < 0 && (load[k] SUBSEP "idle") in keys)	# perf: estimated
 			md[6] = idle_ev[load[k]] > md[5] ? idle_ev[load[k]] - md[5] : 0
 		tot = md[5] + md[6]
-		printf "%-5s %-16s %8.2f %12d %9d %7.3f%% %10.1f %8.2f %8.1f %8.2f %9s\n", load[k], rec[k],
+		printf "%-5s %-16s %8.2f %12d %9d %7.3f%% %10.1f %8.2f %8.1f %8.2f %9s %6s\n", load[k], rec[k],
 			md[4], md[5], md[6], tot ? 100 * md[6] / tot : 0, md[7] / 1048576, md[8],
-			md[9] / 1024, md[10], md[5] ? sprintf("%.0f", md[4] * 1e9 / md[5]) : "-"
-		printf "%-5s %-16s %8s %12s %9s %8s %10s %8s %8s %8s\n", "", "  min-max",
+			md[9] / 1024, md[10], (md[11] >= 0 ? sprintf("%.0f", md[11]) : "-"),
+			(md[12] >= 0 ? sprintf("%.2f", md[12]) : "-")
+		printf "%-5s %-16s %8s %12s %9s %8s %10s %8s %8s %8s %9s %6s\n", "", "  min-max",
 			sprintf("%.2f-%.2f", lo[4], hi[4]), "", sprintf("%d-%d", lo[6], hi[6]), "",
 			sprintf("%.1f-%.1f", lo[7] / 1048576, hi[7] / 1048576),
-			sprintf("%.2f-%.2f", lo[8], hi[8]), "", sprintf("%.2f-%.2f", lo[10], hi[10])
+			sprintf("%.2f-%.2f", lo[8], hi[8]), "", sprintf("%.2f-%.2f", lo[10], hi[10]),
+			(lo[11] >= 0 ? sprintf("%.0f-%.0f", lo[11], hi[11]) : ""),
+			(lo[12] >= 0 ? sprintf("%.2f-%.2f", lo[12], hi[12]) : "")
+	}
+	# same-repetition ratios to trace-cmd: CPU per event, file bytes per event, file size
+	printf "\nratio to trace-cmd, same repetition (median, min-max): ns/event; bytes/event\n"
+	for (i = 1; i <= seen; i++) {
+		if (!(i in idx)) continue
+		k = idx[i]
+		if (rec[k] == "trace-cmd" || rec[k] == "none" || rec[k] == "idle" || rec[k] == "perf")
+			continue
+		m1 = 0
+		for (r in reps) {
+			tk = load[k] SUBSEP "trace-cmd" SUBSEP r; rk = load[k] SUBSEP rec[k] SUBSEP r
+			if (!(tk in rep_ns) || !(rk in rep_ns) || rep_ns[tk] <= 0 || rep_ns[rk] <= 0)
+				continue
+			m1++
+			x[m1] = rep_ns[rk] / rep_ns[tk]
+			y[m1] = rep_b[rk] / rep_b[tk]
+		}
+		if (!m1) continue
+		xl = yl = 1e30; xh = yh = -1
+		for (r = 1; r <= m1; r++) { if (x[r] < xl) xl = x[r]; if (x[r] > xh) xh = x[r]; if (y[r] < yl) yl = y[r]; if (y[r] > yh) yh = y[r] }
+		printf "%-5s %-16s %5.2fx (%.2f-%.2f)   %5.2fx (%.2f-%.2f)\n", load[k], rec[k],
+			med(x, m1), xl, xh, med(y, m1), yl, yh
 	}
 }' "$OUT/results.tsv"
 }
 
-if [ "$REPS" = --table ]; then		# only print the table of the last run
+if [ "$TABLE" = 1 ]; then		# only print the table of the last run
 	print_table
 	exit 0
 fi

@@ -394,6 +394,7 @@ int capture_open(struct capture *r, const struct capture_opts *o, const char *su
 	struct tm_session_opts so = {
 		.buffer_kb = o->buffer_kb,
 		.subbuf_kb = o->subbuf_kb,
+		.default_subbuf_kb = TM_DEFAULT_SUBBUF_KB,
 		.clock = o->clock,
 		.options = o->options,
 		.events = o->events,
@@ -549,7 +550,8 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 		total_lost += klost > st.lost_stored ? klost : st.lost_stored;
 		if (quiet)
 			continue;
-		fprintf(stderr, "%3d %12llu %10llu %10.2f", cpu, (unsigned long long)st.events,
+		/* events: the kernel's count of what this CPU's reader was handed */
+		fprintf(stderr, "%3d %12llu %10llu %10.2f", cpu, (unsigned long long)k->read,
 			(unsigned long long)st.pages, st.raw_bytes / 1048576.0);
 		if (col)
 			fprintf(stderr, " %10.2f", col->value(col->ctx, cpu));

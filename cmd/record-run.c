@@ -17,6 +17,7 @@ static int open_output(struct capture *c, const struct record_opts *o, struct tm
 		.version = (int)o->file_version,
 		.compression = o->compression,
 		.level = (int)o->level,
+		.adaptive = !o->fixed_level,
 		.page_size = tm_session_page_size(c->sess),
 		.ncpus = c->ncpus,
 		.cpus = c->cpus,
@@ -54,6 +55,22 @@ static double file_mb(void *ctx, int cpu)
 
 	tm_output_spool_stats(ctx, cpu, &sp);
 	return sp.file_bytes / 1048576.0;
+}
+
+/* Say which CPUs' chunks were compressed at a faster level to keep up. */
+static void report_fast_chunks(const struct capture *c, const struct tm_output *out)
+{
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		struct tm_spool_stats sp;
+
+		if (!c->cpus[cpu])
+			continue;
+		tm_output_spool_stats(out, cpu, &sp);
+		if (sp.fast_chunks)
+			fprintf(stderr, "    cpu%d: %u of %u chunks at a faster zstd level (down to %d): "
+				"the compressor fell behind the buffer\n", cpu, sp.fast_chunks,
+				sp.chunks, sp.lowest_level);
+	}
 }
 
 /* Tracing off, final drain, kernel stats, the file. */
@@ -96,6 +113,8 @@ int record_run(const struct record_opts *o)
 		goto out;
 	col.ctx = out;
 	lost = capture_summary(&c, &col);
+	if (!o->cap.quiet)
+		report_fast_chunks(&c, out);
 	ret = lost && o->fail_on_loss ? TM_EXIT_LOST : TM_EXIT_OK;
 out:
 	ret = capture_close(&c, ret);

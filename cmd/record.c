@@ -12,6 +12,7 @@ enum {
 	OPT_LEVEL,
 	OPT_FAIL_ON_LOSS,
 	OPT_DATE,
+	OPT_FIXED_LEVEL,
 };
 
 static const struct argp_option options[] = {
@@ -19,7 +20,9 @@ static const struct argp_option options[] = {
 	{ "output", 'o', "FILE", 0, "output file (default trace.dat; '-' = stdout)", 3 },
 	{ "file-version", OPT_FILE_VERSION, "6|7", 0, "trace.dat version (default 7)", 3 },
 	{ "compression", OPT_COMPRESSION, "zstd|none", 0, "v7 compression (default zstd)", 3 },
-	{ "compression-level", OPT_LEVEL, "N", 0, "zstd level (1-19, default 1)", 3 },
+	{ "compression-level", OPT_LEVEL, "N", 0, "zstd level (1-19; -50..-1: zstd's fast levels; default 1)", 3 },
+	{ "fixed-level", OPT_FIXED_LEVEL, NULL, 0, "keep the zstd level even when a CPU's "
+	  "buffer fills faster than it compresses (default: fall back to faster levels)", 3 },
 	{ "date", OPT_DATE, NULL, 0, "store the wall-clock offset: report prints wall-clock "
 	  "times (as trace-cmd record --date)", 3 },
 	{ "fail-on-loss", OPT_FAIL_ON_LOSS, NULL, 0, "exit 3 when events were lost", 4 },
@@ -69,9 +72,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "%s", tm_last_error());
 		o->compression_set = true;
 		break;
-	case OPT_LEVEL: o->level = tm_arg_long(state, "compression level", arg, 1, 19); break;
+	case OPT_LEVEL:
+		o->level = tm_arg_long(state, "compression level", arg, -50, 19);
+		if (!o->level)
+			argp_error(state, "bad compression level '0' (expected -50..-1 or 1-19)");
+		break;
 	case OPT_FAIL_ON_LOSS: o->fail_on_loss = true; break;
 	case OPT_DATE: o->date = true; break;
+	case OPT_FIXED_LEVEL: o->fixed_level = true; break;
 	case ARGP_KEY_END:
 		if (!tm_dat_version_compressed((int)o->file_version) && o->compression_set &&
 		    o->compression != TM_COMPRESS_NONE)

@@ -14,6 +14,7 @@ struct record_opts {
 	enum tm_compression	compression;
 	bool			compression_set;
 	long			level;
+	bool			fixed_level;	/* no faster levels when a CPU falls behind */
 	bool			fail_on_loss;
 	bool			date;		/* --date: store the DATE option */
 };

@@ -64,15 +64,13 @@ static void status_sum(const struct capture *c, struct status_sums *s)
 	memset(s, 0, sizeof(*s));
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		struct tm_cpu_kstats k;
-		uint64_t ev, raw;
 
 		if (!c->cpus[cpu])
 			continue;
-		tm_recorder_progress(c->rec, cpu, &ev, &raw);
-		s->events += ev;
-		s->raw += raw;
+		s->raw += tm_recorder_raw_bytes(c->rec, cpu);
 		if (tm_session_cpu_stats(c->sess, cpu, &k))
 			continue;
+		s->events += k.read;	/* what this CPU's reader was handed */
 		s->lost += k.overrun + k.dropped + k.commit_overrun;
 		if (k.bytes > s->fullest_bytes)
 			s->fullest_bytes = k.bytes;

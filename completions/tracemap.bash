@@ -55,7 +55,7 @@ _tracemap_fallback_options()
 	case $1 in
 	record)	echo "ALL -e -f -R -T --uprobe -o -b --subbuf-size -C -M -P -F -c -O" \
 		     "--wakeup-percent -q -v --no-mmap --file-version --compression" \
-		     "--compression-level --date --duration --fail-on-loss --help"
+		     "--compression-level --fixed-level --date --duration --fail-on-loss --help"
 		echo "ARG -e -f -R --uprobe -o -b --subbuf-size -C -M -P -O --wakeup-percent" \
 		     "--file-version --compression --compression-level --duration" ;;
 	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -l -q --first-event --last-event" \

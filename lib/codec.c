@@ -57,6 +57,21 @@ void tm_codec_free(struct tm_codec *codec)
 	free(codec);
 }
 
+int tm_codec_min_level(void)
+{
+	return ZSTD_minCLevel();
+}
+
+/* Takes effect from the next frame: every chunk is a frame of its own. */
+void tm_codec_set_level(struct tm_codec *codec, int level)
+{
+	if (codec->level == level)
+		return;
+	codec->level = level;
+	if (codec->cctx)
+		ZSTD_CCtx_setParameter(codec->cctx, ZSTD_c_compressionLevel, level);
+}
+
 size_t tm_codec_bound(const struct tm_codec *codec, size_t len)
 {
 	return codec->kind == TM_COMPRESS_ZSTD ? ZSTD_compressBound(len) : len;

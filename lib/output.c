@@ -15,7 +15,8 @@
 #include "internal.h"
 #include "tm-write.h"
 
-#define TM_CHUNK_BYTES	(128 * 1024)
+/* raw bytes per compressed chunk: see TM_SPOOL_DEFAULT_CHUNK_BYTES */
+#define TM_CHUNK_BYTES	TM_SPOOL_DEFAULT_CHUNK_BYTES
 
 struct tm_output {
 	struct tm_output_opts	opts;
@@ -69,6 +70,7 @@ static int tm_output_make_spools(struct tm_output *out)
 		.compression = tm_dat_version_compressed(o->version) ? o->compression
 								     : TM_COMPRESS_NONE,
 		.level = o->level,
+		.adaptive = o->adaptive,
 		.page_size = o->page_size,
 		.chunk_pages = o->page_size < TM_CHUNK_BYTES ? TM_CHUNK_BYTES / o->page_size : 1,
 	};
@@ -114,9 +116,18 @@ static int tm_output_page(void *ctx, int cpu, const void *page, size_t size)
 	return tm_spool_add_page(out->spools[cpu], page);
 }
 
+static void tm_output_fill(void *ctx, int cpu, unsigned int permille)
+{
+	struct tm_output *out = ctx;
+
+	tm_spool_set_fill(out->spools[cpu], permille);
+}
+
 struct tm_page_sink tm_output_sink(struct tm_output *out)
 {
-	return (struct tm_page_sink){ .page = tm_output_page, .flush = NULL, .ctx = out };
+	return (struct tm_page_sink){
+		.page = tm_output_page, .fill = tm_output_fill, .ctx = out,
+	};
 }
 
 /* The selected clock of <dir>/trace_clock: the word in brackets. */

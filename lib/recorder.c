@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * recorder.c - one thread per CPU: poll() until the buffer_percent watermark
- * or a timeout, drain the ring into the sink, count events/pages/losses, and
+ * or a timeout, drain the ring into the sink, count pages and loss flags, and
  * a final drain at stop.
  */
 #include <errno.h>
@@ -47,25 +47,22 @@ struct tm_recorder {
 	struct tm_rec_cpu	*cpus;
 };
 
+/*
+ * Page accounting from the page header alone. The records are not walked on
+ * the record path (docs/PERFORMANCE.md, lever 1): the event count comes from
+ * the kernel (per_cpu/cpuN/stats "read events", which counts exactly what the
+ * reader was handed), and report and stream walk every record with bounds
+ * checks when they decode the file. A commit word whose length exceeds the
+ * page makes the page corrupt: counted, never handed on.
+ */
 bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size)
 {
 	struct tm_page pg;
-	struct tm_rec rec;
-	uint64_t n = 0;
-	int r;
 
-	/* one walk per page: the header for the loss flags, the records for the count */
 	if (tm_page_init(&pg, page, size, sizeof(unsigned long), tm_host_is_big_endian())) {
 		st->corrupt_pages++;
 		return false;
 	}
-	while ((r = tm_page_next(&pg, &rec)) > 0)
-		n++;
-	if (r < 0) {
-		st->corrupt_pages++;
-		return false;
-	}
-	st->events += n;
 	st->pages++;
 	st->raw_bytes += size;
 	if (pg.lost) {
@@ -85,6 +82,8 @@ static int tm_rec_emit(void *ctx, const void *page, size_t size)
 
 	if (!tm_record_stats_add_page(&c->st, page, size))
 		return 0;
+	if (c->rec->sink.fill)
+		c->rec->sink.fill(c->rec->sink.ctx, c->cpu, tm_ring_fill(c->ring));
 	return c->rec->sink.page(c->rec->sink.ctx, c->cpu, page, size);
 }
 
@@ -267,15 +266,12 @@ void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,
 	}
 }
 
-void tm_recorder_progress(const struct tm_recorder *rec, int cpu, uint64_t *events,
-			  uint64_t *raw_bytes)
+uint64_t tm_recorder_raw_bytes(const struct tm_recorder *rec, int cpu)
 {
-	*events = *raw_bytes = 0;
 	if (cpu < 0 || cpu >= rec->ncpus)
-		return;
-	/* the CPU's thread adds to these; aligned 64-bit loads see whole values */
-	*events = __atomic_load_n(&rec->cpus[cpu].st.events, __ATOMIC_RELAXED);
-	*raw_bytes = __atomic_load_n(&rec->cpus[cpu].st.raw_bytes, __ATOMIC_RELAXED);
+		return 0;
+	/* the CPU's thread adds to it; an aligned 64-bit load sees whole values */
+	return __atomic_load_n(&rec->cpus[cpu].st.raw_bytes, __ATOMIC_RELAXED);
 }
 
 const char *tm_recorder_fallback_reason(const struct tm_recorder *rec, int cpu)

@@ -33,6 +33,7 @@ struct tm_ring {
 	size_t				data_len;
 	uint8_t				*stage;		/* private copy of the reader sub-buffer */
 	bool				staged;
+	bool				done;		/* reader page already handed out whole */
 	uint32_t			stage_id;
 	size_t				cursor;		/* data bytes copied into stage */
 	unsigned long			commit;		/* commit word matching cursor */
@@ -43,6 +44,7 @@ struct tm_ring {
 	uint64_t			emitted_ts;	/* running time after them */
 	bool				stage_bad;	/* impossible commit or records: drop it */
 	uint64_t			corrupt;	/* sub-buffers dropped so */
+	uint64_t			bytes_out;	/* record bytes handed out (fill estimate) */
 };
 
 static bool tm_mmap_unsupported(int err)
@@ -185,6 +187,30 @@ static void tm_ring_stage_corrupt(struct tm_ring *r)
 }
 
 /*
+ * How full the ring is, per mille, as of the last GET_READER: the events
+ * not yet read (meta page: written - overrun - read) times the mean bytes
+ * per event handed out so far, over the ring's data capacity. The read()
+ * path has no meta page: 0.
+ */
+unsigned int tm_ring_fill(const struct tm_ring *r)
+{
+	const volatile struct tm_trace_buffer_meta *m = r->meta;
+	uint64_t written, overrun, read;
+	double backlog, cap;
+
+	if (!r->mapped || m->nr_subbufs < 2)
+		return 0;
+	written = m->entries;
+	overrun = m->overrun;
+	read = m->read;
+	if (!read || !r->bytes_out || written <= overrun + read)
+		return 0;
+	backlog = (double)(written - overrun - read) * r->bytes_out / read;
+	cap = (double)(m->nr_subbufs - 1) * (r->page_size - TM_PAGE_HDR);
+	return backlog >= cap ? 1000 : (unsigned int)(backlog * 1000 / cap);
+}
+
+/*
  * Hand out stage bytes [emitted, cursor) as a page of their own (spec §7.7):
  * its time stamp is the running time before the first of them, so every
  * delta stays right. The lost flags belong to the first piece only.
@@ -276,8 +302,23 @@ static int tm_ring_emit_stage(struct tm_ring *r, bool complete, tm_ring_emit_fn 
 	return emit(ctx, r->stage, r->page_size);
 }
 
-/* Copy what is new on the reader sub-buffer id. 1: bytes copied, 0: none, -1: error. */
-static int tm_ring_copy(struct tm_ring *r, uint32_t id)
+/*
+ * A new reader sub-buffer the writer has left (commit == data capacity, the
+ * tail padded by the kernel) is final and, while it is the reader, nothing
+ * writes to it: hand it out straight from the mapping, with no staging copy.
+ * A lost count the kernel did not store needs the staged path.
+ */
+static bool tm_ring_direct(const struct tm_ring *r, unsigned long commit, size_t len)
+{
+	return len == r->page_size - TM_PAGE_HDR &&
+	       (!r->meta->reader.lost_events || ((uint32_t)commit & TM_PAGE_MISSED_EVENTS));
+}
+
+/*
+ * Copy what is new on the reader sub-buffer id. 2: the page was handed out
+ * whole, 1: bytes copied, 0: none, -1: error.
+ */
+static int tm_ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, void *ctx)
 {
 	const uint8_t *sub = r->data + (size_t)id * r->page_size;
 	unsigned long commit;
@@ -285,6 +326,15 @@ static int tm_ring_copy(struct tm_ring *r, uint32_t id)
 
 	commit = __atomic_load_n((const unsigned long *)(sub + 8), __ATOMIC_ACQUIRE);
 	len = (uint32_t)commit & TM_PAGE_COMMIT_LEN_MASK;
+	if (!r->staged && tm_ring_direct(r, commit, len)) {
+		r->staged = true;
+		r->stage_bad = false;
+		r->done = true;
+		r->stage_id = id;
+		r->cursor = len;
+		r->bytes_out += len;
+		return emit(ctx, sub, r->page_size) ? -1 : 2;
+	}
 	if (!r->staged) {
 		r->staged = true;
 		r->stage_bad = false;
@@ -300,6 +350,7 @@ static int tm_ring_copy(struct tm_ring *r, uint32_t id)
 		tm_ring_stage_corrupt(r);
 	if (r->stage_bad || len <= r->cursor)
 		return 0;
+	r->bytes_out += len - r->cursor;
 	memcpy(r->stage, sub, 8);	/* page timestamp */
 	memcpy(r->stage + TM_PAGE_HDR + r->cursor, sub + TM_PAGE_HDR + r->cursor, len - r->cursor);
 	end = TM_PAGE_HDR + len;
@@ -328,23 +379,26 @@ static int tm_ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn e
 			return tm_failx(EIO, "cpu%d: reader sub-buffer %u out of range", r->cpu, id);
 		if (r->staged && id != r->stage_id) {
 			/* the kernel swapped: the staged page is complete */
-			if (!r->stage_bad && (r->cursor > r->emitted || !r->emitted)) {
+			if (!r->stage_bad && !r->done && (r->cursor > r->emitted || !r->emitted)) {
 				if (tm_ring_emit_stage(r, true, emit, ctx))
 					return -1;
 				pages++;
 			}
 			r->staged = false;
+			r->done = false;
 			r->cursor = 0;
 			r->emitted = 0;
 			swapped = true;
 		}
-		ret = tm_ring_copy(r, id);
+		ret = tm_ring_copy(r, id, emit, ctx);
 		if (ret < 0)
 			return -1;
+		pages += ret == 2;
 		if (!ret && !swapped)
 			break;
 	}
-	if ((final || r->partial) && r->staged && !r->stage_bad && r->cursor > r->emitted) {
+	if ((final || r->partial) && r->staged && !r->stage_bad && !r->done &&
+	    r->cursor > r->emitted) {
 		if (tm_ring_emit_stage(r, final, emit, ctx))
 			return -1;
 		pages++;

@@ -78,13 +78,29 @@ static int tm_sess_read_page_size(struct tm_session *s)
 	return 0;
 }
 
+/* The sub-buffer size asked for, or our default where the kernel lets us choose (>= 6.8). */
+static int tm_sess_subbuf(struct tm_session *s, const struct tm_session_opts *o)
+{
+	char path[PATH_MAX];
+
+	if (o->subbuf_kb)
+		return tm_sess_write_ul(s->dir, "buffer_subbuf_size_kb", o->subbuf_kb);
+	if (!o->default_subbuf_kb)
+		return 0;
+	if (tm_path(path, sizeof(path), "%s/buffer_subbuf_size_kb", s->dir))
+		return -1;
+	if (access(path, F_OK))
+		return 0;
+	return tm_sess_write_ul(s->dir, "buffer_subbuf_size_kb", o->default_subbuf_kb);
+}
+
 static int tm_sess_configure(struct tm_session *s, const struct tm_session_opts *o)
 {
 	const char *d = s->dir;
 
 	if (tm_file_write(d, "tracing_on", "0"))
 		return -1;
-	if (o->subbuf_kb && tm_sess_write_ul(d, "buffer_subbuf_size_kb", o->subbuf_kb))
+	if (tm_sess_subbuf(s, o))
 		return -1;
 	if (o->buffer_kb && tm_sess_write_ul(d, "buffer_size_kb", o->buffer_kb))
 		return -1;

@@ -15,10 +15,14 @@ struct tm_spool {
 	int			fd;
 	struct tm_codec		*codec;
 	uint8_t			*chunk;		/* chunk_pages * page_size of raw pages */
-	size_t			fill;		/* pages in chunk */
+	size_t			npages;		/* pages in chunk */
 	uint8_t			*out;		/* chunk header + compressed frame */
 	size_t			out_cap;
 	struct tm_spool_stats	stats;
+	unsigned int		fill;		/* latest ring fill level, per mille */
+	unsigned int		last_fill;	/* fill level at the last chunk */
+	int			step;		/* 0: opts.level; 1: fast; 2: lowest */
+	int			calm;		/* chunks in a row at a low fill */
 	bool			finished;
 	bool			failed;		/* a write failed: the file is unusable */
 };
@@ -96,17 +100,72 @@ static int tm_spool_write(struct tm_spool *s, const void *buf, size_t len)
 	return 0;
 }
 
+void tm_spool_set_fill(struct tm_spool *s, unsigned int permille)
+{
+	s->fill = permille;
+}
+
+static int tm_spool_step_level(const struct tm_spool *s)
+{
+	int level = s->opts.level;
+
+	if (s->step >= 1 && level > TM_SPOOL_FAST_LEVEL)
+		level = TM_SPOOL_FAST_LEVEL;
+	if (s->step >= 2)
+		level = tm_codec_min_level();
+	return level;
+}
+
+/*
+ * The level of the next chunk, from the ring's fill level (tm-spool.h): one
+ * step faster when the ring is past FILL_HIGH, or past FILL_MID and fuller
+ * than at the last chunk; the lowest level past FILL_FULL; one step back
+ * after FILL_CALM chunks in a row at or below FILL_LOW.
+ */
+static int tm_spool_pick_level(struct tm_spool *s)
+{
+	unsigned int fill = s->fill, last = s->last_fill;
+
+	s->last_fill = fill;
+	if (!s->opts.adaptive)
+		return s->opts.level;
+	if (fill >= TM_SPOOL_FILL_FULL) {
+		s->step = 2;
+		s->calm = 0;
+	} else if (fill >= TM_SPOOL_FILL_HIGH || (fill >= TM_SPOOL_FILL_MID && fill > last)) {
+		if (s->step < 2)
+			s->step++;
+		s->calm = 0;
+	} else if (fill <= TM_SPOOL_FILL_LOW && s->step > 0) {
+		if (++s->calm >= TM_SPOOL_FILL_CALM) {
+			s->step--;
+			s->calm = 0;
+		}
+	} else {
+		s->calm = 0;
+	}
+	return tm_spool_step_level(s);
+}
+
 /* Compress (or copy) the pages gathered so far as one chunk and append it. */
 static int tm_spool_flush(struct tm_spool *s)
 {
-	size_t raw = s->fill * s->opts.page_size;
+	size_t raw = s->npages * s->opts.page_size;
 	ssize_t n;
+	int level;
 
-	if (!s->fill)
+	if (!s->npages)
 		return 0;
-	s->fill = 0;
+	s->npages = 0;
 	if (!s->codec)
 		return tm_spool_write(s, s->chunk, raw);
+	level = tm_spool_pick_level(s);
+	tm_codec_set_level(s->codec, level);
+	if (level < s->opts.level) {
+		if (!s->stats.fast_chunks || level < s->stats.lowest_level)
+			s->stats.lowest_level = level;
+		s->stats.fast_chunks++;
+	}
 	n = tm_codec_compress(s->codec, s->out + TM_DAT_CHUNK_HDR_LEN,
 			      s->out_cap - TM_DAT_CHUNK_HDR_LEN, s->chunk, raw);
 	if (n < 0) {
@@ -126,11 +185,11 @@ int tm_spool_add_page(struct tm_spool *s, const void *page)
 	if (s->failed || s->finished)
 		return tm_failx(s->failed ? EIO : EINVAL, "spool %s: %s", s->path,
 				s->failed ? "an earlier write failed" : "already finished");
-	memcpy(s->chunk + s->fill * s->opts.page_size, page, s->opts.page_size);
-	s->fill++;
+	memcpy(s->chunk + s->npages * s->opts.page_size, page, s->opts.page_size);
+	s->npages++;
 	s->stats.pages++;
 	s->stats.raw_bytes += s->opts.page_size;
-	if (s->fill == s->opts.chunk_pages)
+	if (s->npages == s->opts.chunk_pages)
 		return tm_spool_flush(s);
 	return 0;
 }

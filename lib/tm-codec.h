@@ -21,6 +21,14 @@ const char *tm_compression_version(enum tm_compression c);
 struct tm_codec *tm_codec_new(enum tm_compression c, int level);
 /* Free the codec (NULL is fine). */
 void tm_codec_free(struct tm_codec *codec);
+/*
+ * Change the zstd level of the next frames. zstd's lowest ("fast") level,
+ * tm_codec_min_level(), writes frames of nearly raw blocks at memcpy-like
+ * speed: still standard frames that every reader decodes. Cannot fail.
+ */
+void tm_codec_set_level(struct tm_codec *codec, int level);
+/* zstd's lowest (most negative) level. Cannot fail. */
+int tm_codec_min_level(void);
 /* Worst-case compressed size of len input bytes. Cannot fail. */
 size_t tm_codec_bound(const struct tm_codec *codec, size_t len);
 /*

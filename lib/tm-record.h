@@ -26,7 +26,8 @@ struct tm_event_spec {
 
 struct tm_session_opts {
 	unsigned long		buffer_kb;	/* per-CPU buffer_size_kb, 0 = kernel default */
-	unsigned long		subbuf_kb;	/* buffer_subbuf_size_kb, 0 = kernel default */
+	unsigned long		subbuf_kb;	/* buffer_subbuf_size_kb, 0 = default_subbuf_kb */
+	unsigned long		default_subbuf_kb;	/* where the kernel can set it, 0 = its own */
 	const char		*clock;		/* trace_clock, NULL = kernel default */
 	const char * const	*options;	/* tracefs options ("nooverwrite"), NULL-terminated */
 	const struct tm_event_spec *events;
@@ -39,6 +40,12 @@ struct tm_session_opts {
 	const char * const	*uprobes;	/* "PATH:SYMBOL[+OFF][%return]" specs */
 	size_t			nr_uprobes;
 };
+
+/*
+ * tracemap's sub-buffer size for its private instance when none is asked for
+ * (docs/PERFORMANCE.md: fewer GET_READER ioctls and reads per byte).
+ */
+#define TM_DEFAULT_SUBBUF_KB	16
 
 /*
  * Functions returning a pointer give NULL, those returning int -1, with
@@ -153,6 +160,8 @@ bool tm_ring_mapped(const struct tm_ring *r);
 uint64_t tm_ring_corrupt_pages(const struct tm_ring *r);
 /* Why the read() path runs ("--no-mmap", "mmap: <errno text>"), NULL when mapped. */
 const char *tm_ring_fallback_reason(const struct tm_ring *r);
+/* How full the ring buffer is, in per mille (estimate; 0 on the read() path). */
+unsigned int tm_ring_fill(const struct tm_ring *r);
 /*
  * Hand every finished page to emit, until the buffer is empty. With final
  * (at stop, after tracing is off) the partial page being filled is emitted
@@ -181,6 +190,8 @@ ssize_t tm_ring_read_page(int fd, void *buf, size_t size);
 struct tm_page_sink {
 	int	(*page)(void *ctx, int cpu, const void *page, size_t size);
 	int	(*flush)(void *ctx, int cpu);
+	/* may be NULL: the CPU's ring fill level (per mille), before each page() */
+	void	(*fill)(void *ctx, int cpu, unsigned int permille);
 	void	*ctx;
 };
 
@@ -196,7 +207,6 @@ struct tm_recorder_opts {
 struct tm_cpu_record_stats {
 	bool		traced;
 	bool		mapped;
-	uint64_t	events;		/* data records in the pages */
 	uint64_t	pages;
 	uint64_t	raw_bytes;
 	uint64_t	lost_pages;	/* pages flagged MISSED_EVENTS */
@@ -208,10 +218,9 @@ struct tm_cpu_record_stats {
 };
 
 /*
- * Count one page a CPU's ring handed out into st (events, pages, losses):
- * true when it goes on to the sink; false when its commit word or a record
- * length is impossible: then only corrupt_pages counts it, and nothing past
- * the page's end (or its commit) was read.
+ * Count one page a CPU's ring handed out into st (pages, bytes, losses),
+ * from its header alone: true when it goes on to the sink; false when its
+ * commit word is impossible: then only corrupt_pages counts it.
  */
 bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size);
 
@@ -234,11 +243,11 @@ bool tm_recorder_failed(const struct tm_recorder *rec);
 void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,
 			   struct tm_cpu_record_stats *st);
 /*
- * While the threads run (the live status): events and raw bytes cpu has
- * drained so far, read without stopping its thread (zeroes for an unknown cpu).
+ * While the threads run (the live status): raw bytes cpu has drained so far,
+ * read without stopping its thread (0 for an unknown cpu). Its events are
+ * the kernel's "read events" (tm_session_cpu_stats()).
  */
-void tm_recorder_progress(const struct tm_recorder *rec, int cpu, uint64_t *events,
-			  uint64_t *raw_bytes);
+uint64_t tm_recorder_raw_bytes(const struct tm_recorder *rec, int cpu);
 /* Why cpu runs the read() path (tm_ring_fallback_reason()), NULL when mapped or unknown. */
 const char *tm_recorder_fallback_reason(const struct tm_recorder *rec, int cpu);
 /* Close every ring (unmap) and free (NULL is fine). */
@@ -251,6 +260,7 @@ struct tm_output_opts {
 	int			version;	/* tm_dat_version_supported() */
 	enum tm_compression	compression;	/* if tm_dat_version_compressed() */
 	int			level;
+	bool			adaptive;	/* cheaper levels while a ring fills up */
 	size_t			page_size;
 	int			ncpus;
 	const bool		*cpus;		/* CPUs that get a spool */

@@ -15,19 +15,37 @@
 struct tm_spool;
 
 /*
- * Defaults, measured on real 4 KiB pages (2-vCPU VM, zstd 1.5.4, best of 5):
- *   sched only, 560 pages:        level 1/64 pages: ratio 5.99, ~10.6 us/page;
- *                                 level 3/64: 6.20, ~15 us; level 1/16: 5.80
- *   sched+irq+timer+syscalls, 2058 pages: level 1/64: 10.6, ~6.6 us/page;
- *                                 level 3/64: 9.75, ~10.5 us; level 1/16: 10.25
- * Level 3 gains <= 4% for ~40% more CPU; chunks past 64 pages gain nothing.
+ * Defaults (docs/PERFORMANCE.md has the measurements): zstd level 1 on 1 MiB
+ * chunks. On real sched and raw_syscalls pages, 1 MiB chunks compress 2-5%
+ * smaller and 15-25% faster than 128 KiB ones (fewer context resets);
+ * 4 MiB gain < 1% more for four times the memory.
  */
 #define TM_SPOOL_DEFAULT_LEVEL		1
-#define TM_SPOOL_DEFAULT_CHUNK_PAGES	64
+#define TM_SPOOL_DEFAULT_CHUNK_BYTES	(1024 * 1024)
+
+/*
+ * Adaptive level: as each chunk is compressed, the CPU's ring-buffer fill
+ * level (per mille) says whether the compressor keeps up. One step cheaper
+ * (the chosen level, then zstd's -1, then its lowest level, nearly raw
+ * blocks) when the ring is past FILL_HIGH, or past FILL_MID and fuller than
+ * at the last chunk; straight to the lowest past FILL_FULL. One step back
+ * after FILL_CALM chunks in a row at or below FILL_LOW. The readers are
+ * woken at buffer_percent (50 by default), so a ring that keeps up is at or
+ * below half full as chunks are compressed: MID and HIGH sit above that, and
+ * "calm" is at or below it (a stricter calm level was never reached between
+ * wakeups, and the fallback stuck at the lowest level).
+ */
+#define TM_SPOOL_FILL_FULL		900
+#define TM_SPOOL_FILL_HIGH		800
+#define TM_SPOOL_FILL_MID		650
+#define TM_SPOOL_FILL_LOW		500
+#define TM_SPOOL_FILL_CALM		4
+#define TM_SPOOL_FAST_LEVEL		(-1)
 
 struct tm_spool_opts {
 	enum tm_compression	compression;	/* NONE: raw pages (v6, v7 none) */
 	int			level;		/* zstd level */
+	bool			adaptive;	/* cheaper levels while the ring fills up */
 	size_t			page_size;	/* sub-buffer size */
 	size_t			chunk_pages;	/* pages per compressed chunk */
 };
@@ -37,6 +55,8 @@ struct tm_spool_stats {
 	uint64_t	raw_bytes;	/* pages * page_size */
 	uint64_t	file_bytes;	/* bytes in the spool file (chunk headers included) */
 	uint32_t	chunks;		/* compressed chunks written (0 for none) */
+	uint32_t	fast_chunks;	/* of them, at a level below the chosen one */
+	int		lowest_level;	/* the lowest level used (valid if fast_chunks) */
 };
 
 /*
@@ -49,6 +69,8 @@ struct tm_spool_stats {
 struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *opts);
 /* Append one whole page (page_size bytes); compresses when a chunk fills. -1 + message. */
 int tm_spool_add_page(struct tm_spool *spool, const void *page);
+/* The CPU's ring-buffer fill level in per mille, for the adaptive level. Cannot fail. */
+void tm_spool_set_fill(struct tm_spool *spool, unsigned int permille);
 /* Compress and write a partial last chunk. Call once, at stop. -1 + message. */
 int tm_spool_finish(struct tm_spool *spool);
 /* Bytes written so far, read while another thread appends (live status). */

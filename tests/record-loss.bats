@@ -156,3 +156,28 @@ stalled_run() {
 	stalled_run --fail-on-loss --subbuf-size 8
 	[ "$REC_STATUS" -eq 3 ]
 }
+
+# cpu0's 8 MiB buffer is filled while the recorder is stopped: when it resumes,
+# the first 1 MiB chunk is compressed with 7/8 of the buffer still unread, far
+# above the 3/4 at which the compressor counts as falling behind.
+@test "record-loss: a CPU buffer filling faster than it compresses switches to faster zstd levels; the file still reads" {
+	local kread tc_count
+	tm_record_bg 120 -o "$TM_TMP/a.dat" -M 1 -b 8192 --compression-level 9
+	kill -STOP "$REC_PID"
+	# one line per 1000-byte write: only marker events are enabled
+	yes 0123456789abcdefghijklmnopqrstuvwxyz | tr -d '\n' | head -c 10000000 |
+		taskset -c 0 dd of="$TRACEFS/instances/$REC_INST/trace_marker" bs=1000 \
+			iflag=fullblock status=none
+	kill -CONT "$REC_PID"
+	rec_stop
+	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	grep -E 'cpu0: [0-9]+ of [0-9]+ chunks at a faster zstd level' "$REC_ERR" ||
+		{ cat "$REC_ERR" >&2; return 1; }
+	# every event the kernel handed out is in the file, for trace-cmd and for us
+	kread=$(sed -n "s/.*cpu0 kernel: entries [0-9]*, read events \([0-9]*\).*/\1/p" "$REC_ERR")
+	[ "$kread" -gt 4000 ]
+	trace-cmd dump --summary -i "$TM_TMP/a.dat" >/dev/null
+	tc_count=$(trace-cmd report -i "$TM_TMP/a.dat" 2>/dev/null | grep -c 'tracing_mark_write: ')
+	[ "$tc_count" -eq "$kread" ]
+	[ "$("$TRACEMAP" report -i "$TM_TMP/a.dat" | grep -c 'tracing_mark_write: ')" -eq "$kread" ]
+}

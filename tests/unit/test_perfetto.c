@@ -81,7 +81,7 @@ static Perfetto__Protos__Trace *convert_shifted(struct tm_test *t, int64_t shift
 	dat = tm_dat_open(tm_fixture("multi-v7-zstd.dat"));
 	f = open_memstream(&mem, &len);
 	if (dat)
-		ev = tm_events_from_dat(dat, true);
+		ev = tm_events_from_dat(dat, true, NULL, NULL);
 	s.to = f ? tm_evout_perfetto_new(f) : NULL;
 	TM_CHECK(dat && f && ev && s.to);
 	if (dat && ev && s.to)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -174,4 +175,63 @@ TM_TEST(spool_refuses_pages_after_finish)
 	TM_CHECK_INT(st.pages, 1);
 	TM_CHECK_INT(st.chunks, 1);
 	tm_spool_destroy(s, true);
+}
+
+/* Feed 8 one-page chunks at the given ring fill levels; every chunk still decodes. */
+static void adaptive_run(struct tm_test *t, bool adaptive, struct tm_spool_stats *st)
+{
+	static const unsigned int fills[] = { 800, 850, 600, 500, 100, 100, 100, 100, 100, 100,
+					      100, 100, 100, 950, 100, 100 };
+	struct tm_spool_opts o = { .compression = TM_COMPRESS_ZSTD, .level = 3,
+				   .adaptive = adaptive, .page_size = PAGE, .chunk_pages = 1 };
+	struct tm_codec *codec = tm_codec_new(TM_COMPRESS_ZSTD, 1);
+	char path[] = "/tmp/tm-spool-test-XXXXXX", back[PAGE];
+	size_t len, flen, off = 0, n = 0;
+	char *raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len), *file;
+	struct tm_spool *s;
+	int fd = mkstemp(path);
+
+	TM_REQUIRE(fd >= 0 && codec && raw && len >= PAGE);
+	close(fd);
+	unlink(path);
+	s = tm_spool_create(path, &o);
+	TM_REQUIRE(s);
+	for (size_t i = 0; i < TM_ARRAY_SIZE(fills); i++) {
+		tm_spool_set_fill(s, fills[i]);
+		TM_CHECK_INT(tm_spool_add_page(s, raw + (i % (len / PAGE)) * PAGE), 0);
+	}
+	TM_CHECK_INT(tm_spool_finish(s), 0);
+	tm_spool_get_stats(s, st);
+	file = tm_read_file(tm_spool_path(s), &flen);
+	TM_REQUIRE(file);
+	while (off + TM_DAT_CHUNK_HDR_LEN <= flen) {
+		uint32_t c = tm_get32(file + off, false);
+
+		TM_CHECK_INT(tm_codec_decompress(codec, back, PAGE, file + off + 8, c), PAGE);
+		TM_CHECK(!memcmp(back, raw + (n % (len / PAGE)) * PAGE, PAGE));
+		off += TM_DAT_CHUNK_HDR_LEN + c;
+		n++;
+	}
+	TM_CHECK_INT(n, TM_ARRAY_SIZE(fills));
+	free(file);
+	free(raw);
+	tm_codec_free(codec);
+	tm_spool_destroy(s, true);
+}
+
+TM_TEST(spool_adaptive_level_steps_down_while_the_ring_fills_and_back_when_calm)
+{
+	struct tm_spool_stats st;
+
+	/*
+	 * 800: -1; 850: lowest; 600: hold; 500 and below: calm, four calm chunks
+	 * per step up (chunks 3-6 lowest, 7-10 at -1, 11-13 chosen); 950: lowest
+	 * again for the last three
+	 */
+	adaptive_run(t, true, &st);
+	TM_CHECK_INT(st.chunks, 16);
+	TM_CHECK_INT(st.fast_chunks, 13);
+	TM_CHECK_INT(st.lowest_level, tm_codec_min_level());
+	adaptive_run(t, false, &st);
+	TM_CHECK_INT(st.fast_chunks, 0);
 }
