@@ -62,6 +62,7 @@ enum tm_dat_option {
 	TM_OPT_PRINTK		= 20,
 	TM_OPT_CMDLINES		= 21,
 	TM_OPT_BUFFER_TEXT	= 22,
+	TM_OPT_LAST_BOOT_INFO	= 24,	/* trace-cmd >= 3.4: "<instance>:" + last_boot_info */
 };
 
 /* §7.1 page header commit word */
