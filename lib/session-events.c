@@ -17,6 +17,7 @@ struct tm_ev_match {
 	const char	*filter;
 	int		matched;
 	char		***systems;	/* systems with an enabled event, NULL-terminated */
+	struct tm_journal *journal;	/* a reused instance's saved settings, or NULL */
 };
 
 static bool tm_is_subdir(const char *parent, const char *name)
@@ -30,10 +31,10 @@ static bool tm_is_subdir(const char *parent, const char *name)
 	return !access(path, F_OK);
 }
 
-/* Add the system of rel ("sys" or "sys/event") to the list unless it is there. */
+/* Add the system of rel ("sys", "sys/event", "sys:event") to the list unless it is there. */
 static int tm_ev_add_system(struct tm_ev_match *m, const char *rel)
 {
-	size_t n, len = strcspn(rel, "/");
+	size_t n, len = strcspn(rel, "/:");
 	char **v = *m->systems;
 
 	for (n = 0; v[n]; n++)
@@ -48,13 +49,44 @@ static int tm_ev_add_system(struct tm_ev_match *m, const char *rel)
 	return v[n] ? 0 : tm_fail(ENOMEM, "event systems");
 }
 
+/*
+ * Save the filters a filter on events/<rel> replaces: the event's, or for a
+ * system every event's of it (the system file sets them all).
+ */
+static int tm_ev_save_filters(struct tm_ev_match *m, const char *rel)
+{
+	char path[PATH_MAX], file[PATH_MAX];
+	struct dirent *d;
+	int ret = 0;
+	DIR *dir;
+
+	if (!m->journal)
+		return 0;
+	if (strchr(rel, '/'))
+		return tm_path(file, sizeof(file), "events/%s/filter", rel) ?:
+		       tm_journal_save(m->journal, file);
+	if (tm_path(path, sizeof(path), "%s/events/%s", m->dir, rel))
+		return -1;
+	dir = opendir(path);
+	if (!dir)
+		return tm_fail(errno, "open %s", path);
+	while (!ret && (d = readdir(dir))) {
+		if (tm_is_subdir(path, d->d_name))
+			ret = tm_path(file, sizeof(file), "events/%s/%s/filter", rel, d->d_name) ?:
+			      tm_journal_save(m->journal, file);
+	}
+	closedir(dir);
+	return ret;
+}
+
 /* Enable events/<rel> (a system or system/event) and set its filter. */
 static int tm_ev_enable(struct tm_ev_match *m, const char *rel)
 {
 	char file[PATH_MAX];
 
 	if (m->filter) {
-		if (tm_path(file, sizeof(file), "events/%s/filter", rel))
+		if (tm_ev_save_filters(m, rel) ||
+		    tm_path(file, sizeof(file), "events/%s/filter", rel))
 			return -1;
 		if (tm_file_write(m->dir, file, m->filter)) {
 			if (errno == EINVAL) {
@@ -112,10 +144,11 @@ static int tm_ev_scan(struct tm_ev_match *m, const char *sys, const char *pat,
 	return ret;
 }
 
-static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char ***systems)
+static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char ***systems,
+		       struct tm_journal *journal)
 {
 	struct tm_ev_match m = { .dir = dir, .spec = spec->event, .filter = spec->filter,
-				 .systems = systems };
+				 .systems = systems, .journal = journal };
 	char sys[256];
 	const char *colon = strchr(spec->event, ':');
 	int ret;
@@ -141,11 +174,33 @@ static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char *
 	return 0;
 }
 
-int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, size_t n,
-			  char ***systems)
+/* A reused instance may have events of its own enabled: their systems count too. */
+static int tm_ev_systems_of_set_event(const char *dir, char ***systems)
 {
+	struct tm_ev_match m = { .dir = dir, .systems = systems };
+	char path[PATH_MAX], *text, *line, *save = NULL;
+	int ret = 0;
+
+	if (tm_path(path, sizeof(path), "%s/set_event", dir))
+		return -1;
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line && !ret; line = strtok_r(NULL, "\n", &save))
+		if (strchr(line, ':'))
+			ret = tm_ev_add_system(&m, line);
+	free(text);
+	return ret;
+}
+
+int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, size_t n,
+			  char ***systems, struct tm_journal *journal)
+{
+	/* set_event holds every enable state: restoring it undoes all of ours */
+	if (n && tm_journal_save(journal, "set_event"))
+		return -1;
 	for (size_t i = 0; i < n; i++)
-		if (tm_ev_apply(dir, &specs[i], systems))
+		if (tm_ev_apply(dir, &specs[i], systems, journal))
 			return -1;
-	return 0;
+	return journal ? tm_ev_systems_of_set_event(dir, systems) : 0;
 }

@@ -9,9 +9,10 @@
 /*
  * Enable the events of specs in instance dir and set their filters; the
  * system of each enabled event is added to *systems (a NULL-terminated
- * malloc'ed list, unique names). -1 + message.
+ * malloc'ed list, unique names). With a journal (a reused instance),
+ * set_event and every filter are saved before they change. -1 + message.
  */
 TM_HIDDEN int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs,
-				    size_t n, char ***systems);
+				    size_t n, char ***systems, struct tm_journal *journal);
 
 #endif /* TM_SESSION_EVENTS_H */

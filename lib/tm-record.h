@@ -35,6 +35,8 @@ struct tm_session_opts {
 	bool			follow_children;	/* options/event-fork */
 	int			wakeup_percent;	/* buffer_percent, -1 = leave */
 	const char		*cpumask;	/* tracing_cpumask text, NULL = all */
+	const char		*name;		/* instance name, NULL = tracemap-<pid> */
+	bool			reuse;		/* name may exist: record through it, restore it */
 };
 
 /*
@@ -52,16 +54,23 @@ struct tm_session_opts {
 struct tm_session;
 
 /*
- * Create instances/tracemap-<our pid> under tracefs and configure it with
- * tracing off. Anything refused (unknown event, bad filter, clock, option)
- * fails with a one-line message and leaves no instance behind: NULL.
+ * Create instances/tracemap-<our pid> (or opts->name) under tracefs and
+ * configure it with tracing off. An existing name fails (EEXIST) unless
+ * opts->reuse: then tracemap records through that instance, and saves each
+ * setting before changing it. Anything refused (unknown event, bad filter,
+ * clock, option) fails with a one-line message and leaves no instance
+ * behind (a reused one gets its settings back): NULL.
  */
 struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts);
-/* Remove the instance (every mapping/fd of it closed first) and free s; -1 if rmdir failed. */
+/*
+ * Remove the instance, or give a reused one its settings back (every
+ * mapping/fd of it closed first), and free s; -1 if rmdir or a restore
+ * failed.
+ */
 int tm_session_destroy(struct tm_session *s);
 /* The tracefs directory the session was created under. */
 const char *tm_session_tracefs(const struct tm_session *s);
-/* The instance name, "tracemap-<pid>". */
+/* The instance name, "tracemap-<pid>" or the one asked for. */
 const char *tm_session_name(const struct tm_session *s);
 /* The instance directory, <tracefs>/instances/<name>. */
 const char *tm_session_dir(const struct tm_session *s);
@@ -155,6 +164,12 @@ struct tm_page_sink {
 	int	(*flush)(void *ctx, int cpu);
 	/* may be NULL: the CPU's ring fill level (per mille), before each page() */
 	void	(*fill)(void *ctx, int cpu, unsigned int permille);
+	/*
+	 * May be NULL: at tm_recorder_cut(), on the CPU's thread, once every
+	 * record committed so far (the partial page included) went to page():
+	 * what came before belongs to the old side of the cut.
+	 */
+	int	(*cut)(void *ctx, int cpu);
 	void	*ctx;
 };
 
@@ -189,6 +204,14 @@ struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_siz
  * thread ids (n filled in *ntids) for set_event_notrace_pid. -1 + message.
  */
 int tm_recorder_start(struct tm_recorder *rec, pid_t *tids, size_t *ntids);
+/*
+ * A cut through the running recording, for a flight dump or an output
+ * switch: every thread hands its ring's records so far to the sink, the
+ * page being filled included (later pages carry only what follows), then
+ * calls the sink's cut(). Returns once every thread did; the readers never
+ * stop. -1: a thread failed (its message).
+ */
+int tm_recorder_cut(struct tm_recorder *rec);
 /* Wake the threads for a final drain and join them (tracing off first); -1: a thread's message. */
 int tm_recorder_stop(struct tm_recorder *rec);
 /* True once a thread failed (its errno is in the stats; tm_recorder_stop() returns its message). */
@@ -212,6 +235,8 @@ struct tm_output_opts {
 	size_t			page_size;
 	int			ncpus;
 	const bool		*cpus;		/* CPUs that get a spool */
+	const char		*last_boot_instance;	/* tm_write_opts' LAST_BOOT_INFO */
+	const char		*last_boot_info;
 };
 
 struct tm_output;
