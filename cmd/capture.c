@@ -27,6 +27,7 @@ enum {
 	OPT_WAKEUP,
 	OPT_NO_MMAP,
 	OPT_DURATION,
+	OPT_REUSE,
 };
 
 static const struct argp_option capture_options[] = {
@@ -48,6 +49,10 @@ static const struct argp_option capture_options[] = {
 	  "full (buffer_percent, 0-100)", 2 },
 	{ "no-mmap", OPT_NO_MMAP, NULL, 0, "read pages with read(2) instead of mapping the "
 	  "ring buffer", 2 },
+	{ "instance", 'B', "NAME", 0, "trace in instance NAME instead of tracemap-PID "
+	  "(created and removed)", 2 },
+	{ "reuse-instance", OPT_REUSE, NULL, 0, "with -B: NAME may exist already; record "
+	  "through it and restore what tracemap changed", 2 },
 	{ NULL, 0, NULL, 0, "Run:", 4 },
 	{ "duration", OPT_DURATION, "SECONDS", 0, "stop after SECONDS", 4 },
 	{ "quiet", 'q', NULL, 0, "no summary", 4 },
@@ -122,6 +127,8 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case 'q': o->quiet = true; break;
 	case 'v': o->verbose = true; break;
 	case OPT_NO_MMAP: o->no_mmap = true; break;
+	case 'B': o->instance = arg; break;
+	case OPT_REUSE: o->reuse_instance = true; break;
 	case OPT_DURATION: o->duration = duration_arg(state, arg); break;
 	case ARGP_KEY_ARG:
 		/* the first non-option starts COMMAND: the rest are its arguments */
@@ -133,6 +140,8 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "-F needs a COMMAND");
 		if (o->children && !o->trace_command && !o->nr_pids)
 			argp_error(state, "-c needs -F or -P");
+		if (o->reuse_instance && !o->instance)
+			argp_error(state, "--reuse-instance needs -B NAME");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -327,6 +336,8 @@ int capture_open(struct capture *r, const struct capture_opts *o, const char *su
 		.follow_children = o->children,
 		.wakeup_percent = (int)o->wakeup_percent,
 		.cpumask = o->cpumask,
+		.name = o->instance,
+		.reuse = o->reuse_instance,
 	};
 	const char *tracefs;
 

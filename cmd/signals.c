@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* signals.c - the one process-wide signal flag: stop requests and child exits. */
+/* signals.c - the one process-wide signal flag: stop requests, SIGUSR2 and child exits. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@ static struct {
 	volatile sig_atomic_t	stops;
 	volatile sig_atomic_t	last;
 	volatile sig_atomic_t	child;
+	volatile sig_atomic_t	usr2;
 	sigset_t		blocked;	/* the signals we handle */
 	sigset_t		wait_mask;	/* mask while waiting: ours unblocked */
 	char			msg[96];
@@ -39,6 +40,12 @@ static void tm_on_child(int sig)
 	tm_sig.child = 1;
 }
 
+static void tm_on_usr2(int sig)
+{
+	(void)sig;
+	tm_sig.usr2++;
+}
+
 void tm_signals_init(const char *sub)
 {
 	struct sigaction sa;
@@ -50,6 +57,8 @@ void tm_signals_init(const char *sub)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = tm_on_usr2;
+	sigaction(SIGUSR2, &sa, NULL);
 	sa.sa_handler = tm_on_child;
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
@@ -66,12 +75,14 @@ void tm_signals_init(const char *sub)
 	sigaddset(&tm_sig.blocked, SIGTERM);
 	sigaddset(&tm_sig.blocked, SIGHUP);
 	sigaddset(&tm_sig.blocked, SIGCHLD);
+	sigaddset(&tm_sig.blocked, SIGUSR2);
 	sigprocmask(SIG_BLOCK, &tm_sig.blocked, &old);
 	tm_sig.wait_mask = old;
 	sigdelset(&tm_sig.wait_mask, SIGINT);
 	sigdelset(&tm_sig.wait_mask, SIGTERM);
 	sigdelset(&tm_sig.wait_mask, SIGHUP);
 	sigdelset(&tm_sig.wait_mask, SIGCHLD);
+	sigdelset(&tm_sig.wait_mask, SIGUSR2);
 }
 
 void tm_signals_wait(int timeout_ms)
@@ -89,6 +100,11 @@ int tm_signals_stop_count(void)
 int tm_signals_last(void)
 {
 	return tm_sig.last;
+}
+
+int tm_signals_usr2_count(void)
+{
+	return tm_sig.usr2;
 }
 
 bool tm_signals_child_event(void)
@@ -114,6 +130,7 @@ void tm_signals_reset_child(void)
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
