@@ -10,8 +10,11 @@
 #include "internal.h"
 #include "tm-long.h"
 
-/* longrec.c: OUTPUT.NNNN, the name of numbered file n (four digits or more); -1 + message. */
-TM_HIDDEN int tm_longrec_name(char *buf, size_t len, const char *path, unsigned int n);
+/* OUTPUT.NNNN, the name of numbered file n (four digits or more); -1 + message. */
+static inline int tm_longrec_name(char *buf, size_t len, const char *path, unsigned int n)
+{
+	return tm_path(buf, len, "%s.%04u", path, n);
+}
 
 /* ---- the flight window (flight.c) ---- */
 

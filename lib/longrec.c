@@ -28,11 +28,6 @@ struct tm_longrec {
 	int64_t			meta_bytes;	/* metadata size of a file, -1 not known yet */
 };
 
-int tm_longrec_name(char *buf, size_t len, const char *path, unsigned int n)
-{
-	return tm_path(buf, len, "%s.%04u", path, n);
-}
-
 static double tm_now(void)
 {
 	struct timespec ts;
