@@ -132,10 +132,18 @@ int tm_journal_restore(struct tm_journal *j)
 
 	if (!j)
 		return 0;
-	/* newest first: what was changed later may depend on what came before */
-	for (size_t i = j->n; i-- > 0;) {
-		if (tm_journal_put(j->dir, &j->e[i]) && !ret)
-			ret = tm_fail_prefix("restore instance %s", j->dir);
+	/*
+	 * Newest first: what was changed later may depend on what came before.
+	 * The buffer size goes last: setting the sub-buffer size resizes the
+	 * buffer to whole sub-buffers of the new size.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = j->n; i-- > 0;) {
+			if ((pass == 1) != !strcmp(j->e[i].rel, "buffer_size_kb"))
+				continue;
+			if (tm_journal_put(j->dir, &j->e[i]) && !ret)
+				ret = tm_fail_prefix("restore instance %s", j->dir);
+		}
 	}
 	return ret;
 }
