@@ -103,9 +103,12 @@ static void summary(const struct extract_opts *o, const struct tm_extract_stats 
 
 		pages += c->pages;
 		events += c->events;
-		if (o->verbose)
-			tm_cmd_err(SUB, "cpu%d: %s, %llu pages, %llu events", cpu,
-				   c->mapped ? "mmap path" : c->why, (unsigned long long)c->pages,
+		if (o->verbose && c->mapped)
+			tm_cmd_err(SUB, "cpu%d: mmap path, %llu pages, %llu events", cpu,
+				   (unsigned long long)c->pages, (unsigned long long)c->events);
+		else if (o->verbose)
+			tm_cmd_err(SUB, "cpu%d: read() path (%s), %llu pages, %llu events", cpu,
+				   c->why, (unsigned long long)c->pages,
 				   (unsigned long long)c->events);
 		if (c->full)
 			tm_cmd_err(SUB, "cpu%d is still being written to: read one buffer's worth",
