@@ -70,6 +70,17 @@ subcommands() {
 	[ "$REPLY_SORTED" = "--no-mmap" ]
 }
 
+@test "completion: record --switch-output and --flight offer values, extract its options" {
+	complete_words record --switch-output si
+	[ "$REPLY_SORTED" = "signal" ]
+	complete_words record --flight 25
+	[ "$REPLY_SORTED" = "256M" ]
+	complete_words extract --no-m
+	[ "$REPLY_SORTED" = "--no-mmap" ]
+	complete_words extract --out
+	[ "$REPLY_SORTED" = "--output" ]
+}
+
 @test "completion: list -F completes event names from the kernel, qualified and bare" {
 	tm_need "sched:sched_switch event" test -d "$TRACEFS/events/sched/sched_switch"
 	complete_words list -F sch
