@@ -149,6 +149,11 @@ static int tm_flight_page(void *ctx, int cpu, const void *page, size_t size)
 	return tm_spool_add_page(fc->spool, page);
 }
 
+static void tm_flight_fill(void *ctx, int cpu, unsigned int permille)
+{
+	tm_spool_set_fill(((struct tm_flight *)ctx)->cpus[cpu].spool, permille);
+}
+
 static int tm_flight_cut(void *ctx, int cpu)
 {
 	return tm_spool_cut(((struct tm_flight *)ctx)->cpus[cpu].spool);
@@ -165,7 +170,7 @@ int tm_flight_flush(struct tm_flight *f)
 struct tm_page_sink tm_flight_sink(struct tm_flight *f)
 {
 	return (struct tm_page_sink){
-		.page = tm_flight_page, .cut = tm_flight_cut, .ctx = f,
+		.page = tm_flight_page, .fill = tm_flight_fill, .cut = tm_flight_cut, .ctx = f,
 	};
 }
 
@@ -173,7 +178,7 @@ struct tm_flight *tm_flight_new(const struct tm_flight_opts *opts)
 {
 	struct tm_flight *f = calloc(1, sizeof(*f));
 	struct tm_spool_opts so = {
-		.compression = opts->compression, .level = opts->level,
+		.compression = opts->compression, .level = opts->level, .adaptive = opts->adaptive,
 		.page_size = opts->page_size, .chunk_pages = opts->chunk_pages,
 	};
 

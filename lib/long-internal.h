@@ -29,6 +29,7 @@ struct tm_flight_opts {
 	size_t			size;		/* bytes of chunks kept, all CPUs together */
 	enum tm_compression	compression;	/* of the chunks: the file's */
 	int			level;
+	bool			adaptive;	/* cheaper levels while the ring fills up */
 	size_t			page_size;
 	size_t			chunk_pages;	/* pages per chunk */
 	int			ncpus;

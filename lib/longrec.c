@@ -60,7 +60,7 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 	if (opts->flight_size) {
 		struct tm_flight_opts fo = {
 			.size = opts->flight_size, .compression = so.compression,
-			.level = so.level, .page_size = so.page_size, .chunk_pages = so.chunk_pages,
+			.level = so.level, .adaptive = so.adaptive, .page_size = so.page_size, .chunk_pages = so.chunk_pages,
 			.ncpus = opts->out.ncpus, .cpus = opts->out.cpus,
 		};
 

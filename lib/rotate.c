@@ -46,6 +46,11 @@ static int tm_rotor_page(void *ctx, int cpu, const void *page, size_t size)
 	return 0;
 }
 
+static void tm_rotor_fill(void *ctx, int cpu, unsigned int permille)
+{
+	tm_spool_set_fill(((struct tm_rotor *)ctx)->cur[cpu], permille);
+}
+
 /* On the CPU's thread: this number's spool is done, the next one's begins. */
 static int tm_rotor_cut(void *ctx, int cpu)
 {
@@ -61,7 +66,9 @@ static int tm_rotor_cut(void *ctx, int cpu)
 
 struct tm_page_sink tm_rotor_sink(struct tm_rotor *r)
 {
-	return (struct tm_page_sink){ .page = tm_rotor_page, .cut = tm_rotor_cut, .ctx = r };
+	return (struct tm_page_sink){
+		.page = tm_rotor_page, .fill = tm_rotor_fill, .cut = tm_rotor_cut, .ctx = r,
+	};
 }
 
 uint64_t tm_rotor_bytes(struct tm_rotor *r)
