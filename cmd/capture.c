@@ -30,6 +30,7 @@ enum {
 	OPT_NO_MMAP,
 	OPT_DURATION,
 	OPT_UPROBE,
+	OPT_REUSE,
 };
 
 static const struct argp_option capture_options[] = {
@@ -37,7 +38,7 @@ static const struct argp_option capture_options[] = {
 	{ "event", 'e', "EVENT", 0, "enable EVENT: all, SYSTEM, SYSTEM:EVENT, EVENT; globs "
 	  "like 'sched:sched_wak*' (repeatable)", 1 },
 	{ "filter", 'f', "FILTER", 0, "filter for the preceding -e (kernel filter syntax)", 1 },
-	{ "trigger", 'R', "TRIGGER", 0, "event trigger for the preceding -e, e.g. stacktrace, "
+	{ "event-trigger", 'R', "TRIGGER", 0, "event trigger for the preceding -e, e.g. stacktrace, "
 	  "'traceoff if pid == 1' (repeatable)", 1 },
 	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][%return]", 0, "probe a function of a "
 	  "program or library: an event of group tracemap_PID (repeatable)", 1 },
@@ -57,6 +58,10 @@ static const struct argp_option capture_options[] = {
 	  "full (buffer_percent, 0-100)", 2 },
 	{ "no-mmap", OPT_NO_MMAP, NULL, 0, "read pages with read(2) instead of mapping the "
 	  "ring buffer", 2 },
+	{ "instance", 'B', "NAME", 0, "trace in instance NAME instead of tracemap-PID "
+	  "(created and removed)", 2 },
+	{ "reuse-instance", OPT_REUSE, NULL, 0, "with -B: NAME may exist already; record "
+	  "through it and restore what tracemap changed", 2 },
 	{ NULL, 0, NULL, 0, "Run:", 4 },
 	{ "duration", OPT_DURATION, "SECONDS", 0, "stop after SECONDS", 4 },
 	{ "quiet", 'q', NULL, 0, "no summary", 4 },
@@ -184,6 +189,8 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case 'q': o->quiet = true; break;
 	case 'v': o->verbose = true; break;
 	case OPT_NO_MMAP: o->no_mmap = true; break;
+	case 'B': o->instance = arg; break;
+	case OPT_REUSE: o->reuse_instance = true; break;
 	case OPT_DURATION: o->duration = duration_arg(state, arg); break;
 	case ARGP_KEY_ARG:
 		/* the first non-option starts COMMAND: the rest are its arguments */
@@ -197,6 +204,8 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "-F needs a COMMAND");
 		if (o->children && !o->trace_command && !o->nr_pids)
 			argp_error(state, "-c needs -F or -P");
+		if (o->reuse_instance && !o->instance)
+			argp_error(state, "--reuse-instance needs -B NAME");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -406,6 +415,8 @@ int capture_open(struct capture *r, const struct capture_opts *o, const char *su
 		.cpumask = o->cpumask,
 		.uprobes = o->uprobes,
 		.nr_uprobes = o->nr_uprobes,
+		.name = o->instance,
+		.reuse = o->reuse_instance,
 	};
 	const char *tracefs;
 

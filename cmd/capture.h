@@ -29,6 +29,8 @@ struct capture_opts {
 	const char		**options;	/* NULL-terminated */
 	size_t			nr_options;
 	long			wakeup_percent;	/* -1: leave the kernel default */
+	const char		*instance;	/* -B NAME, NULL: tracemap-<pid> */
+	bool			reuse_instance;	/* NAME may exist: restore it after */
 	bool			quiet;
 	bool			verbose;
 	bool			no_mmap;

@@ -24,6 +24,7 @@ int cmd_report(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
 
 /* "tracemap <sub>: <fmt>\n" on stderr. */
 void tm_cmd_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -48,9 +49,19 @@ void tm_cmd_warn_summary(const struct tm_cmd_warn *w, const char *file, uint64_t
 
 /* Strict integer parsing for option arguments: whole string, in [min, max]. */
 bool tm_parse_long(const char *s, long min, long max, long *out);
+/*
+ * A size: a number with B, K, M or G (binary units: K = 1024; lower case
+ * too, but 'm' only without need_unit, where no time is allowed), or plain
+ * bytes without need_unit. 1 byte to 1 PiB.
+ */
+bool tm_parse_size(const char *s, bool need_unit, uint64_t *out);
+/* A time: a number with s, m, h or d, or plain seconds without need_unit; at most 1e7 s. */
+bool tm_parse_seconds(const char *s, bool need_unit, double *out);
 /* tm_parse_long() of an option argument, or argp_error() "bad <what> '<s>' (expected min-max)". */
 long tm_arg_long(struct argp_state *state, const char *what, const char *s, long min, long max);
 /* --compat VERSION: 3.1 (3.1.6's text) or 3.4 (also 3.2, 3.3: current), else argp_error(). */
 enum tm_text_compat tm_arg_compat(struct argp_state *state, const char *s);
+/* --file-version: a version this tracemap writes, or argp_error(). */
+long tm_arg_file_version(struct argp_state *state, const char *s);
 
 #endif /* TM_CMD_H */

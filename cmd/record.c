@@ -2,6 +2,7 @@
 /* record.c - `tracemap record`: argp options (capture's plus the file's), then record_run(). */
 #include <argp.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "record.h"
@@ -13,6 +14,12 @@ enum {
 	OPT_FAIL_ON_LOSS,
 	OPT_DATE,
 	OPT_FIXED_LEVEL,
+	OPT_FLIGHT,
+	OPT_SWITCH_OUTPUT,
+	OPT_MAX_FILES,
+	OPT_TRIGGER,
+	OPT_POST,
+	OPT_MAX_DUMPS,
 };
 
 static const struct argp_option options[] = {
@@ -26,6 +33,19 @@ static const struct argp_option options[] = {
 	{ "date", OPT_DATE, NULL, 0, "store the wall-clock offset: report prints wall-clock "
 	  "times (as trace-cmd record --date)", 3 },
 	{ "fail-on-loss", OPT_FAIL_ON_LOSS, NULL, 0, "exit 3 when events were lost", 4 },
+	{ NULL, 0, NULL, 0, "Long recordings (files OUTPUT.0001, OUTPUT.0002, ...):", 5 },
+	{ "flight", OPT_FLIGHT, "SIZE", 0, "flight recorder: keep the newest SIZE (e.g. 256M, "
+	  "1G) of compressed data in memory; SIGUSR2 and the stop write it to a file", 5 },
+	{ "switch-output", OPT_SWITCH_OUTPUT, "SIZE|TIME|signal", 0, "start a new file at SIZE "
+	  "on disk (100M), after TIME (30s, 10m, 1h) or on SIGUSR2", 5 },
+	{ "max-files", OPT_MAX_FILES, "N", 0, "keep only the newest N files", 5 },
+	{ "trigger", OPT_TRIGGER, "SYSTEM:EVENT[:FILTER]", 0, "write a file when an event "
+	  "matching the kernel FILTER happens (the window up to it with --flight, else all "
+	  "since the last file)", 5 },
+	{ "post", OPT_POST, "SECONDS", 0, "with --trigger: keep recording this long after the "
+	  "event before writing (default 0.1)", 5 },
+	{ "max-dumps", OPT_MAX_DUMPS, "N", 0, "stop after N files written on a trigger or "
+	  "SIGUSR2 (no final file then)", 5 },
 	{ 0 }
 };
 
@@ -39,20 +59,60 @@ static const char doc[] =
 	"  tracemap record -e irq -M 1 -b 8192 -o irq.dat\n"
 	"  tracemap record -F -c -e syscalls -- make\n"
 	"  tracemap record -T -e sched:sched_process_fork -- make\n"
-	"  tracemap record -F --uprobe=/lib/x86_64-linux-gnu/libc.so.6:malloc -- ls\n\n"
+	"  tracemap record -F --uprobe=/lib/x86_64-linux-gnu/libc.so.6:malloc -- ls\n"
+	"  tracemap record -e sched --flight 256M            # SIGUSR2 writes trace.dat.0001\n"
+	"  tracemap record -e sched --switch-output 1h --max-files 24\n"
+	"  tracemap record -e sched --flight 64M --trigger 'ftrace:print:buf ~ \"*STALL*\"'\n\n"
 	"Exit status: 0 ok, 1 failure, 2 usage error, 3 events lost with --fail-on-loss.\n"
 	"See tracemap-record(1).";
 
-static long version_arg(struct argp_state *state, const char *s)
+/* --switch-output: "signal", a time (30s, 10m, 1h, 1d) or a size (100M, 1G). */
+static void switch_arg(struct argp_state *state, struct record_opts *o, const char *s)
 {
-	int oldest, newest;
-	long v;
+	if (!strcmp(s, "signal"))
+		o->switch_signal = true;
+	else if (!tm_parse_seconds(s, true, &o->switch_secs) &&
+		 !tm_parse_size(s, true, &o->switch_bytes))
+		argp_error(state, "bad --switch-output '%s' (expected SIZE like 100M or 1G, TIME "
+			   "like 30s, 10m or 1h, or signal)", s);
+	if (o->switch_secs && o->switch_secs < 0.1)
+		argp_error(state, "--switch-output '%s' is too short (at least 0.1s)", s);
+}
 
-	tm_dat_version_range(&oldest, &newest);
-	v = tm_arg_long(state, "file version", s, oldest, newest);
-	if (!tm_dat_version_supported((int)v))
-		argp_error(state, "unsupported file version %ld", v);
+static uint64_t flight_arg(struct argp_state *state, const char *s)
+{
+	uint64_t v;
+
+	if (!tm_parse_size(s, false, &v) || v < (64u << 10))
+		argp_error(state, "bad --flight size '%s' (expected 64K or more, like 256M or 1G)",
+			   s);
 	return v;
+}
+
+static double post_arg(struct argp_state *state, const char *s)
+{
+	double v;
+
+	if (!tm_parse_seconds(s, false, &v))
+		argp_error(state, "bad --post '%s' (expected seconds, like 0.1 or 2s)", s);
+	return v;
+}
+
+/* The long-recording options only make sense together like this. */
+static void check_long(struct argp_state *state, const struct record_opts *o)
+{
+	bool rotate = o->switch_bytes || o->switch_secs > 0 || o->switch_signal;
+
+	if (o->flight_bytes && rotate)
+		argp_error(state, "--flight and --switch-output exclude each other");
+	if (o->max_files && !record_is_long(o))
+		argp_error(state, "--max-files needs --flight, --switch-output or --trigger");
+	if (o->post_set && !o->trigger)
+		argp_error(state, "--post needs --trigger");
+	if (o->max_dumps && !o->trigger && !o->flight_bytes)
+		argp_error(state, "--max-dumps needs --trigger or --flight");
+	if (record_is_long(o) && !strcmp(o->output, "-"))
+		argp_error(state, "numbered output files cannot go to stdout: use -o FILE");
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -66,7 +126,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		state->child_inputs[0] = &o->cap;
 		break;
 	case 'o': o->output = arg; break;
-	case OPT_FILE_VERSION: o->file_version = version_arg(state, arg); break;
+	case OPT_FILE_VERSION: o->file_version = tm_arg_file_version(state, arg); break;
 	case OPT_COMPRESSION:
 		if (tm_compression_parse(arg, &o->compression))
 			argp_error(state, "%s", tm_last_error());
@@ -80,7 +140,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_FAIL_ON_LOSS: o->fail_on_loss = true; break;
 	case OPT_DATE: o->date = true; break;
 	case OPT_FIXED_LEVEL: o->fixed_level = true; break;
+	case OPT_FLIGHT: o->flight_bytes = flight_arg(state, arg); break;
+	case OPT_SWITCH_OUTPUT: switch_arg(state, o, arg); break;
+	case OPT_MAX_FILES: o->max_files = tm_arg_long(state, "--max-files", arg, 1, 1000000); break;
+	case OPT_TRIGGER:
+		if (o->trigger)
+			argp_error(state, "only one --trigger");
+		o->trigger = arg;
+		break;
+	case OPT_POST: o->post = post_arg(state, arg); o->post_set = true; break;
+	case OPT_MAX_DUMPS: o->max_dumps = tm_arg_long(state, "--max-dumps", arg, 1, 1000000); break;
 	case ARGP_KEY_END:
+		check_long(state, o);
 		if (!tm_dat_version_compressed((int)o->file_version) && o->compression_set &&
 		    o->compression != TM_COMPRESS_NONE)
 			argp_error(state, "--file-version %ld files are uncompressed",
@@ -101,6 +172,7 @@ int cmd_record(int argc, char **argv)
 		.file_version = 7,
 		.compression = TM_COMPRESS_ZSTD,
 		.level = 1,
+		.post = 0.1,
 	};
 	int ret;
 
@@ -108,7 +180,7 @@ int cmd_record(int argc, char **argv)
 	capture_parse_args(argc, argv, options, parse_opt, doc, &o);
 	if (!tm_dat_version_compressed((int)o.file_version))
 		o.compression = TM_COMPRESS_NONE;
-	ret = record_run(&o);
+	ret = record_is_long(&o) ? record_long_run(&o) : record_run(&o);
 	capture_opts_free(&o.cap);
 	return ret;
 }

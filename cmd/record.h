@@ -4,6 +4,7 @@
 #define TM_CMD_RECORD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "capture.h"
 
@@ -17,9 +18,28 @@ struct record_opts {
 	bool			fixed_level;	/* no faster levels when a CPU falls behind */
 	bool			fail_on_loss;
 	bool			date;		/* --date: store the DATE option */
+	/* long recordings: numbered files OUTPUT.0001, ... (record-long.c) */
+	uint64_t		flight_bytes;	/* --flight SIZE, 0: none */
+	uint64_t		switch_bytes;	/* --switch-output SIZE */
+	double			switch_secs;	/* --switch-output TIME */
+	bool			switch_signal;	/* --switch-output signal */
+	long			max_files;	/* 0: keep all */
+	const char		*trigger;	/* --trigger SYSTEM:EVENT[:FILTER] */
+	double			post;		/* seconds recorded after a trigger */
+	bool			post_set;
+	long			max_dumps;	/* 0: no limit */
 };
+
+/* True when the options ask for numbered files (flight, rotation, trigger). */
+static inline bool record_is_long(const struct record_opts *o)
+{
+	return o->flight_bytes || o->switch_bytes || o->switch_secs > 0 || o->switch_signal ||
+	       o->trigger;
+}
 
 /* Run a recording; returns the exit code. */
 int record_run(const struct record_opts *o);
+/* Run a recording into numbered files (record_is_long()); returns the exit code. */
+int record_long_run(const struct record_opts *o);
 
 #endif /* TM_CMD_RECORD_H */

@@ -27,6 +27,7 @@ static struct {
 	volatile sig_atomic_t	stops;
 	volatile sig_atomic_t	last;
 	volatile sig_atomic_t	child;
+	volatile sig_atomic_t	usr2;		/* SIGUSR2 counted, not a stop (catch_usr2) */
 	sigset_t		blocked;	/* the signals we handle */
 	sigset_t		wait_mask;	/* mask while waiting: ours unblocked */
 	char			msg[96];
@@ -65,6 +66,12 @@ static void tm_on_child(int sig)
 {
 	(void)sig;
 	tm_sig.child = 1;
+}
+
+static void tm_on_usr2(int sig)
+{
+	(void)sig;
+	tm_sig.usr2++;
 }
 
 void tm_signals_init(const char *sub)
@@ -116,6 +123,21 @@ int tm_signals_stop_count(void)
 int tm_signals_last(void)
 {
 	return tm_sig.last;
+}
+
+void tm_signals_catch_usr2(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = tm_on_usr2;
+	sigaction(SIGUSR2, &sa, NULL);
+}
+
+int tm_signals_usr2_count(void)
+{
+	return tm_sig.usr2;
 }
 
 bool tm_signals_child_event(void)

@@ -22,6 +22,13 @@ void tm_signals_wait(int timeout_ms);
 /* Number of stop signals received so far, and the last one. */
 int tm_signals_stop_count(void);
 int tm_signals_last(void);
+/*
+ * After tm_signals_init(): SIGUSR2 no longer stops the run but is counted
+ * (record's flight dumps and output switches ask for it).
+ */
+void tm_signals_catch_usr2(void);
+/* Number of SIGUSR2 received since tm_signals_catch_usr2(). */
+int tm_signals_usr2_count(void);
 /* True once SIGCHLD arrived (then call waitpid). */
 bool tm_signals_child_event(void);
 void tm_signals_clear_child(void);

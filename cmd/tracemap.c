@@ -21,6 +21,7 @@ static const struct subcommand subcommands[] = {
 	{ "stream", cmd_stream },
 	{ "list",   cmd_list },
 	{ "reset",  cmd_reset },
+	{ "extract", cmd_extract },
 };
 
 static const char doc[] =
@@ -33,6 +34,7 @@ static const char doc[] =
 	"  stream    print events live as they happen\n"
 	"  list      list events, systems, clocks, tracers, options\n"
 	"  reset     remove instances left by dead tracemap processes\n"
+	"  extract   write what an existing buffer holds into a trace.dat file\n"
 	"  help SUBCOMMAND   show a subcommand's options\n"
 	"\nExamples:\n"
 	"  tracemap record -e sched -- sleep 1\n"

@@ -21,7 +21,7 @@ _tracemap_subcommands()
 	local out
 	out=$("$1" --help 2>/dev/null |
 		sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
-	printf '%s\n' "${out:-record report convert stream list reset help}"
+	printf '%s\n' "${out:-record report convert stream list reset extract help}"
 }
 
 # Print "ALL" and "ARG" lines: every option of a subcommand, and those that take a
@@ -54,23 +54,30 @@ _tracemap_fallback_options()
 {
 	case $1 in
 	record)	echo "ALL -e -f -R -T --uprobe -o -b --subbuf-size -C -M -P -F -c -O" \
-		     "--wakeup-percent -q -v --no-mmap --file-version --compression" \
-		     "--compression-level --fixed-level --date --duration --fail-on-loss --help"
-		echo "ARG -e -f -R --uprobe -o -b --subbuf-size -C -M -P -O --wakeup-percent" \
-		     "--file-version --compression --compression-level --duration" ;;
+		     "--wakeup-percent -q -v --no-mmap -B --reuse-instance --file-version" \
+		     "--compression --compression-level --fixed-level --date --duration" \
+		     "--fail-on-loss --flight --switch-output --max-files --trigger --post" \
+		     "--max-dumps --help"
+		echo "ARG -e -f -R --uprobe -o -b --subbuf-size -C -M -P -O --wakeup-percent -B" \
+		     "--file-version --compression --compression-level --duration --flight" \
+		     "--switch-output --max-files --trigger --post --max-dumps" ;;
 	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -l -q --first-event --last-event" \
 		     "--json --compat --help"
 		echo "ARG -i --cpu -F --first-event --last-event --compat" ;;
 	convert) echo "ALL -i -o --to -N -q --help"
 		echo "ARG -i -o --to" ;;
 	stream)	echo "ALL -e -f -R -T --uprobe -b --subbuf-size -C -M -P -F -c -O" \
-		     "--wakeup-percent -q -v --no-mmap --duration --json --compat --help"
-		echo "ARG -e -f -R --uprobe -b --subbuf-size -C -M -P -O --wakeup-percent" \
+		     "--wakeup-percent -q -v --no-mmap -B --reuse-instance --duration --json" \
+		     "--compat --help"
+		echo "ARG -e -f -R --uprobe -b --subbuf-size -C -M -P -O --wakeup-percent -B" \
 		     "--duration --compat" ;;
 	list)	echo "ALL -e -s -c -t -o -F -B --help"
 		echo "ARG -F -B" ;;
 	reset)	echo "ALL -s --stale --help"
 		echo "ARG" ;;
+	extract) echo "ALL -B -o --no-mmap --file-version --compression --compression-level" \
+		     "-q -v --help"
+		echo "ARG -B -o --file-version --compression --compression-level" ;;
 	esac
 }
 
@@ -162,12 +169,19 @@ _tracemap_option_value()
 	record:-O|record:--option|stream:-O|stream:--option)
 		# an option name sets it, noNAME clears it
 		_tracemap_reply "$cur" "$("$bin" list -o 2>/dev/null | sed 's/ .*//;p;s/^/no/')" ;;
-	list:-B|list:--instance)
+	list:-B|list:--instance|record:-B|record:--instance|stream:-B|stream:--instance|extract:-B|extract:--instance)
 		_tracemap_instances "$cur" ;;
-	record:-R|record:--trigger|stream:-R|stream:--trigger)
+	record:-R|record:--event-trigger|stream:-R|stream:--event-trigger)
 		_tracemap_reply "$cur" "$(_tracemap_triggers)" ;;
 	record:--uprobe|stream:--uprobe)
 		_tracemap_files "$cur" ;;
+	record:--switch-output)
+		_tracemap_reply "$cur" "signal 100M 1G 30s 10m 1h" ;;
+	record:--flight)
+		_tracemap_reply "$cur" "64M 256M 1G" ;;
+	record:--trigger)
+		# SYSTEM:EVENT; a filter follows a second ':'
+		_tracemap_reply "$cur" "$("$bin" list -e 2>/dev/null)" ;;
 	*:-C|*:--clock)
 		_tracemap_reply "$cur" "$("$bin" list -c 2>/dev/null | tr -d '[]')" ;;
 	*:--compression)
@@ -178,7 +192,7 @@ _tracemap_option_value()
 		_tracemap_reply "$cur" "3.4 3.1" ;;
 	convert:--to)
 		_tracemap_reply "$cur" "perfetto json" ;;
-	report:-i|report:--input|record:-o|record:--output|convert:-i|convert:--input|convert:-o|convert:--output)
+	report:-i|report:--input|record:-o|record:--output|convert:-i|convert:--input|convert:-o|convert:--output|extract:-o|extract:--output)
 		_tracemap_files "$cur" ;;
 	*)
 		return 1 ;;

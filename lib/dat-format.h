@@ -64,7 +64,7 @@ enum tm_dat_option {
 	TM_OPT_BUFFER_TEXT	= 22,
 	/* trace-cmd >= 3.4; neither 3.1.6 nor tracemap uses them to print events */
 	TM_OPT_BTF_FILE		= 23,
-	TM_OPT_LAST_BOOT_INFO	= 24,
+	TM_OPT_LAST_BOOT_INFO	= 24,	/* "<instance>:" + last_boot_info (record -B) */
 	TM_OPT_MODULES_FILE	= 25,
 };
 

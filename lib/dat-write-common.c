@@ -35,6 +35,23 @@ void tm_buf_option(struct tm_buf *b, uint16_t id, const void *data, uint32_t len
 	tm_buf_put(b, data, len);
 }
 
+/* LAST_BOOT_INFO (§5, id 24): "<instance>:" and the text, with a NUL, as trace-cmd 3.4 stores it. */
+static void tm_write_last_boot_info(struct tm_write_ctx *w, struct tm_buf *b)
+{
+	const char *name = w->opts->last_boot_instance, *text = w->opts->last_boot_info;
+	size_t nlen, tlen;
+
+	if (!text)
+		return;
+	nlen = name ? strlen(name) : 0;
+	tlen = strlen(text);
+	tm_buf_put16(b, TM_OPT_LAST_BOOT_INFO);
+	tm_buf_put32(b, nlen + 1 + tlen + 1);
+	tm_buf_put(b, name, nlen);
+	tm_buf_put(b, ":", 1);
+	tm_buf_put(b, text, tlen + 1);
+}
+
 void tm_write_common_options(struct tm_write_ctx *w, struct tm_buf *b)
 {
 	const struct tm_meta *m = w->meta;
@@ -68,6 +85,7 @@ void tm_write_common_options(struct tm_write_ctx *w, struct tm_buf *b)
 		tm_buf_put(b, head, n);
 		tm_buf_put(b, m->stats[cpu].data, m->stats[cpu].len + 1);
 	}
+	tm_write_last_boot_info(w, b);
 }
 
 int tm_write_out(struct tm_write_ctx *w, const void *buf, size_t len)
@@ -142,6 +160,29 @@ static int tm_copy_spool(struct tm_write_ctx *w, int in, uint64_t len, const cha
 	return 0;
 }
 
+/* A source in memory: its pieces in order, exactly its size in all. */
+static int tm_write_pieces(struct tm_write_ctx *w, const struct tm_cpu_data *src)
+{
+	uint64_t done = 0;
+	const void *data;
+	size_t len;
+	int r;
+
+	while ((r = src->next(src->ctx, &data, &len)) > 0) {
+		if (len > src->size - done)
+			break;
+		if (tm_write_out(w, data, len))
+			return -1;
+		done += len;
+	}
+	if (r < 0)
+		return tm_fail_prefix("trace data of CPU %d", src->cpu);
+	if (r > 0 || done != src->size)
+		return tm_failx(EIO, "trace data of CPU %d (%s) is not its %llu bytes", src->cpu,
+				src->name ? src->name : "memory", (unsigned long long)src->size);
+	return 0;
+}
+
 int tm_write_blob(struct tm_write_ctx *w, const struct tm_cpu_blob *b)
 {
 	if (tm_write_pad_to(w, b->offset))
@@ -153,6 +194,7 @@ int tm_write_blob(struct tm_write_ctx *w, const struct tm_cpu_blob *b)
 		if (tm_write_out(w, &count, sizeof(count)))
 			return -1;
 	}
-	return tm_copy_spool(w, tm_spool_fd(b->spool), b->size, tm_spool_path(b->spool));
+	if (b->src->fd < 0)
+		return tm_write_pieces(w, b->src);
+	return tm_copy_spool(w, b->src->fd, b->size, b->src->name);
 }
-

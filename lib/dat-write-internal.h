@@ -21,11 +21,11 @@ enum { TM_META_HEADERS, TM_META_FTRACE, TM_META_EVENTS, TM_META_KALLSYMS,
        TM_META_PRINTK, TM_META_CMDLINES, TM_META_COUNT };
 
 struct tm_cpu_blob {
-	int		cpu;
-	struct tm_spool	*spool;
-	uint64_t	offset;		/* file offset of the blob (page aligned) */
-	uint64_t	size;		/* spool bytes (v7 compressed: + the count's 4 stored) */
-	uint32_t	chunks;		/* compressed: chunk count written in front */
+	int				cpu;
+	const struct tm_cpu_data	*src;
+	uint64_t			offset;	/* file offset of the blob (page aligned) */
+	uint64_t			size;	/* source bytes (v7 compressed: + the count's 4 stored) */
+	uint32_t			chunks;	/* compressed: chunk count written in front */
 };
 
 struct tm_write_ctx {
@@ -54,9 +54,12 @@ TM_HIDDEN void tm_write_prologue(struct tm_write_ctx *w, struct tm_buf *b);
 TM_HIDDEN int tm_write_out(struct tm_write_ctx *w, const void *buf, size_t len);
 /* Zero bytes up to offset to (the next page boundary, usually); -1 as tm_write_out. */
 TM_HIDDEN int tm_write_pad_to(struct tm_write_ctx *w, uint64_t to);
-/* Move one CPU's spool bytes to the output (copy_file_range or read/write); -1 + message. */
+/* Move one CPU's data to the output (copy_file_range, read/write or its pieces); -1 + message. */
 TM_HIDDEN int tm_write_blob(struct tm_write_ctx *w, const struct tm_cpu_blob *b);
-/* The common options (DATE, TRACECLOCK, UNAME, VERSION, TRACEID, CPUSTATs) into b. */
+/*
+ * The common options (DATE, TRACECLOCK, UNAME, VERSION, TRACEID, CPUSTATs,
+ * LAST_BOOT_INFO) into b.
+ */
 TM_HIDDEN void tm_write_common_options(struct tm_write_ctx *w, struct tm_buf *b);
 /* One option: u16 id, u32 size, data. */
 TM_HIDDEN void tm_buf_option(struct tm_buf *b, uint16_t id, const void *data, uint32_t len);

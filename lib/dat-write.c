@@ -108,28 +108,36 @@ static int tm_write_check_spool(struct tm_write_ctx *w, struct tm_spool *s, int 
 	return 0;
 }
 
-/* CPUs with data, in CPU order; offsets are filled in by the layout. */
-static int tm_write_blobs(struct tm_write_ctx *w, struct tm_spool **spools)
+static int tm_blob_cmp(const void *a, const void *b)
 {
-	struct tm_spool_stats st;
-	int cpu;
+	const struct tm_cpu_blob *x = a, *y = b;
 
-	w->blobs = calloc(w->ncpus ? w->ncpus : 1, sizeof(*w->blobs));
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/* CPUs with data, in CPU order; offsets are filled in by the layout. */
+static int tm_write_blobs(struct tm_write_ctx *w, const struct tm_cpu_data *cpus, int n)
+{
+	int i, j;
+
+	w->blobs = calloc(n ? n : 1, sizeof(*w->blobs));
 	if (!w->blobs)
 		return tm_fail(ENOMEM, "trace.dat layout");
-	for (cpu = 0; cpu < w->ncpus; cpu++) {
-		if (!spools || !spools[cpu])
-			continue;
-		if (tm_write_check_spool(w, spools[cpu], cpu))
-			return -1;
-		tm_spool_get_stats(spools[cpu], &st);
-		if (!st.pages)
+	for (i = 0; i < n; i++) {
+		if (cpus[i].cpu < 0 || cpus[i].cpu >= w->ncpus)
+			return tm_failx(EINVAL, "trace.dat: data of CPU %d, the file has %d",
+					cpus[i].cpu, w->ncpus);
+		for (j = 0; j < i; j++)
+			if (cpus[j].cpu == cpus[i].cpu)
+				return tm_failx(EINVAL, "trace.dat: CPU %d given twice", cpus[i].cpu);
+		if (!cpus[i].size)
 			continue;
 		w->blobs[w->nblobs++] = (struct tm_cpu_blob){
-			.cpu = cpu, .spool = spools[cpu], .size = st.file_bytes,
-			.chunks = st.chunks,
+			.cpu = cpus[i].cpu, .src = &cpus[i], .size = cpus[i].size,
+			.chunks = cpus[i].chunks,
 		};
 	}
+	qsort(w->blobs, w->nblobs, sizeof(*w->blobs), tm_blob_cmp);
 	return 0;
 }
 
@@ -160,8 +168,8 @@ static int tm_write_check(int out_fd, const struct tm_write_opts *opts, int ncpu
 	return 0;
 }
 
-int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spools,
-		 int ncpus, const struct tm_write_opts *opts)
+int tm_dat_write_data(int out_fd, const struct tm_meta *meta, const struct tm_cpu_data *cpus,
+		      int n, int ncpus, const struct tm_write_opts *opts)
 {
 	struct tm_write_ctx w = {
 		.fd = out_fd, .meta = meta, .opts = opts, .ncpus = ncpus, .version = opts->version,
@@ -175,7 +183,7 @@ int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spool
 	layout = tm_dat_version_find(opts->version);
 	w.compressed = layout->compression && opts->compression == TM_COMPRESS_ZSTD;
 	w.use_cfr = regular;
-	if (tm_write_geometry(&w) || tm_write_blobs(&w, spools))
+	if (tm_write_geometry(&w) || tm_write_blobs(&w, cpus, n))
 		goto out;
 	tm_build_payloads(&w);
 	for (i = 0; i < TM_META_COUNT; i++) {
@@ -190,5 +198,48 @@ out:
 		tm_buf_free(&w.payload[i]);
 	free(w.blobs);
 	free(w.copy_buf);
+	return ret;
+}
+
+void tm_spool_data(const struct tm_spool *spool, int cpu, struct tm_cpu_data *data)
+{
+	struct tm_spool_stats st;
+
+	tm_spool_get_stats(spool, &st);
+	*data = (struct tm_cpu_data){
+		.cpu = cpu, .size = st.pages ? st.file_bytes : 0, .chunks = st.chunks,
+		.fd = tm_spool_fd(spool), .name = tm_spool_path(spool),
+	};
+}
+
+int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spools,
+		 int ncpus, const struct tm_write_opts *opts)
+{
+	struct tm_write_ctx w = { .opts = opts };
+	struct tm_cpu_data *cpus;
+	int n = 0, cpu, ret = -1;
+
+	if (ncpus < 0)
+		return tm_failx(EINVAL, "trace.dat: bad CPU count %d", ncpus);
+	cpus = calloc(ncpus ? ncpus : 1, sizeof(*cpus));
+	if (!cpus)
+		return tm_fail(ENOMEM, "trace.dat layout");
+	if (tm_dat_version_find(opts->version)) {
+		w.compressed = tm_dat_version_find(opts->version)->compression &&
+			       opts->compression == TM_COMPRESS_ZSTD;
+		w.meta = meta;
+		if (tm_write_geometry(&w))
+			goto out;
+	}
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		if (!spools || !spools[cpu])
+			continue;
+		if (w.meta && tm_write_check_spool(&w, spools[cpu], cpu))
+			goto out;
+		tm_spool_data(spools[cpu], cpu, &cpus[n++]);
+	}
+	ret = tm_dat_write_data(out_fd, meta, cpus, n, ncpus, opts);
+out:
+	free(cpus);
 	return ret;
 }

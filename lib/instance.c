@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* instance.c - "tracemap-<pid>" instances: naming, owners, stale cleanup. */
+/* instance.c - "tracemap-<pid>" instances: naming, owners, stale cleanup; an instance's geometry. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -137,4 +137,24 @@ int tm_instance_remove(const char *tracefs, const char *name)
 
 	snprintf(path, sizeof(path), "%s/instances/%s", tracefs, name);
 	return tm_dir_remove(path, "instance", 0);
+}
+
+int tm_instance_page_size(const char *dir, size_t *size)
+{
+	char path[PATH_MAX], *text;
+	long kb;
+
+	*size = sysconf(_SC_PAGESIZE);
+	if (tm_path(path, sizeof(path), "%s/buffer_subbuf_size_kb", dir))
+		return -1;
+	if (access(path, F_OK))
+		return 0;	/* kernels before 6.8: one page per sub-buffer */
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	kb = strtol(text, NULL, 10);
+	free(text);
+	if (kb > 0)
+		*size = (size_t)kb * 1024;
+	return 0;
 }

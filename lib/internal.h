@@ -112,9 +112,60 @@ TM_HIDDEN void tm_dir_holders(const char *dir, char *buf, size_t len);
  * naming the processes that hold it open (errno EBUSY).
  */
 TM_HIDDEN int tm_dir_remove(const char *dir, const char *what, int wait_ms);
+
+/* The data records of a page: how many, the times of the first and the last. */
+struct tm_page_span {
+	uint64_t	records;
+	uint64_t	first_ts;	/* 0 without records */
+	uint64_t	last_ts;
+};
+
+/* page.c: fill *span from one walk over the page; -1 if it is corrupt (message set). */
+TM_HIDDEN int tm_page_span(const void *page, size_t page_size, unsigned int commit_size,
+			   bool big_endian, struct tm_page_span *span);
+/*
+ * page.c: out (page_size bytes) becomes the page with only its records of
+ * time >= from, their times unchanged (the header time is the time just
+ * before the first of them, spec §7.7) and no lost-event flags. Returns the
+ * number of records kept (0: an empty page), -1 if the page is corrupt.
+ */
+TM_HIDDEN int tm_page_trim(const void *page, size_t page_size, unsigned int commit_size,
+			   bool big_endian, uint64_t from, void *out);
+
+/*
+ * journal.c: the settings of a reused instance (dir), saved before our
+ * first write to each file and written back at the end.
+ */
+struct tm_journal;
+
+/* An empty journal of instance directory dir; NULL with ENOMEM. */
+TM_HIDDEN struct tm_journal *tm_journal_new(const char *dir);
+/* Keep the text of <dir>/<rel> unless kept already (j NULL: nothing to do); -1 + message. */
+TM_HIDDEN int tm_journal_save(struct tm_journal *j, const char *rel);
+/* Write every kept text back, newest first; -1: the first failure's message (all are tried). */
+TM_HIDDEN int tm_journal_restore(struct tm_journal *j);
+/* Free (NULL is fine). */
+TM_HIDDEN void tm_journal_free(struct tm_journal *j);
+
+/*
+ * session.c: write text to <instance>/<rel> (truncating; append: without
+ * O_TRUNC), the setting saved first when the instance is reused. -1 + message.
+ */
+TM_HIDDEN int tm_session_set(struct tm_session *s, const char *rel, const char *text);
+TM_HIDDEN int tm_session_append(struct tm_session *s, const char *rel, const char *text);
+
+/* output.c: tm_output_write() with metadata the caller collected. */
+TM_HIDDEN int tm_output_write_meta(struct tm_output *out, const struct tm_meta *meta);
+/* output.c: how record's spools are made for the output options o. */
+TM_HIDDEN struct tm_spool_opts tm_output_spool_opts(const struct tm_output_opts *o);
+/* output.c: how record's trace.dat is written for the output options o. */
+TM_HIDDEN struct tm_write_opts tm_output_write_opts(const struct tm_output_opts *o);
+
 /* instance.c: the pid of a "tracemap-<pid>" name, or -1 if the name is not one of ours. */
 TM_HIDDEN pid_t tm_instance_owner(const char *name);
 /* instance.c: true when name is ours and its owner process is gone (or is not tracemap). */
 TM_HIDDEN bool tm_instance_is_stale(const char *name);
+/* instance.c: the sub-buffer size of the instance at dir (buffer_subbuf_size_kb); -1 + message. */
+TM_HIDDEN int tm_instance_page_size(const char *dir, size_t *size);
 
 #endif /* TM_INTERNAL_H */

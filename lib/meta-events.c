@@ -176,3 +176,78 @@ int tm_meta_read_events(struct tm_meta *meta, const char *tracefs, const char *i
 	free(set_event);
 	return ret;
 }
+
+static bool tm_id_set(const uint8_t *ids, unsigned long id)
+{
+	return id < TM_META_MAX_IDS && (ids[id / 8] & (1u << (id % 8)));
+}
+
+/* The "ID: n" line of a format text; -1 without one. */
+static long tm_format_id(const struct tm_text *t)
+{
+	const char *p = t->data ? strstr(t->data, "\nID: ") : NULL;
+
+	return p ? strtol(p + 5, NULL, 10) : -1;
+}
+
+/* Whether the format of id is stored already. */
+static bool tm_meta_has_id(const struct tm_meta *meta, long id)
+{
+	for (size_t i = 0; i < meta->nsystems; i++)
+		for (size_t j = 0; j < meta->systems[i].nformats; j++)
+			if (tm_format_id(&meta->systems[i].formats[j]) == id)
+				return true;
+	return false;
+}
+
+/* One events/<sys>/<event>: its format when its id is wanted and missing. */
+static int tm_meta_add_if_wanted(struct tm_meta *meta, const char *tracefs, const char *sys,
+				 const char *event, const uint8_t *ids)
+{
+	struct tm_meta_system *s;
+	char path[4096], *text;
+	unsigned long id;
+
+	if (tm_path(path, sizeof(path), "%s/events/%s/%s/id", tracefs, sys, event))
+		return -1;
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return 0;	/* not an event directory */
+	id = strtoul(text, NULL, 10);
+	free(text);
+	if (!tm_id_set(ids, id) || tm_meta_has_id(meta, (long)id))
+		return 0;
+	s = tm_system_get(meta, sys);
+	return s ? tm_format_add(&s->formats, &s->nformats, tracefs, sys, event) : -1;
+}
+
+int tm_meta_add_ids(struct tm_meta *meta, const char *tracefs, const uint8_t *ids)
+{
+	struct dirent **sys = NULL, **ev = NULL;
+	char path[4096];
+	int nsys, nev, i, j, ret = 0;
+
+	if (tm_path(path, sizeof(path), "%s/events", tracefs))
+		return -1;
+	nsys = scandir(path, &sys, tm_is_dir_entry, alphasort);
+	if (nsys < 0)
+		return tm_fail(errno, "list %s", path);
+	for (i = 0; i < nsys; i++) {
+		if (ret || !strcmp(sys[i]->d_name, "ftrace") ||
+		    tm_path(path, sizeof(path), "%s/events/%s", tracefs, sys[i]->d_name))
+			continue;
+		nev = scandir(path, &ev, tm_is_dir_entry, alphasort);
+		for (j = 0; j < nev; j++) {
+			if (!ret)
+				ret = tm_meta_add_if_wanted(meta, tracefs, sys[i]->d_name,
+							    ev[j]->d_name, ids);
+			free(ev[j]);
+		}
+		free(ev);
+		ev = NULL;
+	}
+	for (i = 0; i < nsys; i++)
+		free(sys[i]);
+	free(sys);
+	return ret;
+}

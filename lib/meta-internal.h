@@ -33,6 +33,12 @@ struct tm_meta {
 /* meta-events.c: header files, ftrace formats and the enabled events' formats; -1 + message. */
 TM_HIDDEN int tm_meta_read_events(struct tm_meta *meta, const char *tracefs,
 				  const char *instance);
+/*
+ * meta-events.c: also the formats of the events whose ids are set in ids
+ * (a bitmap of TM_META_MAX_IDS bits) and not stored yet; -1 + message.
+ */
+#define TM_META_MAX_IDS	65536
+TM_HIDDEN int tm_meta_add_ids(struct tm_meta *meta, const char *tracefs, const uint8_t *ids);
 
 /*
  * Metadata functions only the unit tests call (tm_meta_collect() uses the
@@ -45,6 +51,7 @@ struct tm_meta_opts {
 	const char	*instance;	/* NULL or "": the top level */
 	int		ncpus;		/* stats of cpus [0, ncpus) */
 	const char	*kallsyms;	/* file stored as kallsyms; NULL: /proc/kallsyms */
+	const uint8_t	*ids;		/* NULL, or event ids met in the data (tm_meta_add_ids) */
 };
 
 /*

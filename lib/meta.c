@@ -142,6 +142,7 @@ struct tm_meta *tm_meta_collect_opts(const struct tm_meta_opts *o)
 		    o->instance && *o->instance ? "/instances/" : "",
 		    o->instance ? o->instance : "") ||
 	    tm_meta_read_events(meta, o->tracefs, o->instance) ||
+	    (o->ids && tm_meta_add_ids(meta, o->tracefs, o->ids)) ||
 	    tm_meta_read_files(meta, o, dir) || tm_meta_uname(meta)) {
 		tm_meta_free(meta);
 		return NULL;

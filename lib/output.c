@@ -15,9 +15,6 @@
 #include "internal.h"
 #include "tm-write.h"
 
-/* raw bytes per compressed chunk: see TM_SPOOL_DEFAULT_CHUNK_BYTES */
-#define TM_CHUNK_BYTES	TM_SPOOL_DEFAULT_CHUNK_BYTES
-
 struct tm_output {
 	struct tm_output_opts	opts;
 	int			fd;
@@ -63,17 +60,37 @@ static int tm_output_spool_path(const struct tm_output *out, int cpu, char *buf,
 	return 0;
 }
 
-static int tm_output_make_spools(struct tm_output *out)
+struct tm_spool_opts tm_output_spool_opts(const struct tm_output_opts *o)
 {
-	const struct tm_output_opts *o = &out->opts;
-	struct tm_spool_opts so = {
+	return (struct tm_spool_opts){
 		.compression = tm_dat_version_compressed(o->version) ? o->compression
 								     : TM_COMPRESS_NONE,
 		.level = o->level,
 		.adaptive = o->adaptive,
 		.page_size = o->page_size,
-		.chunk_pages = o->page_size < TM_CHUNK_BYTES ? TM_CHUNK_BYTES / o->page_size : 1,
+		.chunk_pages = o->page_size < TM_SPOOL_DEFAULT_CHUNK_BYTES ?
+			       TM_SPOOL_DEFAULT_CHUNK_BYTES / o->page_size : 1,
 	};
+}
+
+struct tm_write_opts tm_output_write_opts(const struct tm_output_opts *o)
+{
+	return (struct tm_write_opts){
+		.version = o->version,
+		.compression = tm_dat_version_compressed(o->version) ? o->compression
+								     : TM_COMPRESS_NONE,
+		.level = o->level,
+		.page_size = o->page_size,
+		.last_boot_instance = o->last_boot_instance,
+		.last_boot_info = o->last_boot_info,
+		.date = o->date,
+	};
+}
+
+static int tm_output_make_spools(struct tm_output *out)
+{
+	const struct tm_output_opts *o = &out->opts;
+	struct tm_spool_opts so = tm_output_spool_opts(o);
 	char path[PATH_MAX];
 
 	out->spools = calloc(o->ncpus, sizeof(*out->spools));
@@ -130,55 +147,21 @@ struct tm_page_sink tm_output_sink(struct tm_output *out)
 	};
 }
 
-/* The selected clock of <dir>/trace_clock: the word in brackets. */
-static void tm_output_clock(const char *dir, char *buf, size_t len)
-{
-	char path[PATH_MAX], *text, *open_b, *close_b;
-
-	snprintf(buf, len, "local");
-	snprintf(path, sizeof(path), "%s/trace_clock", dir);
-	text = tm_read_file(path, NULL);
-	if (!text)
-		return;
-	open_b = strchr(text, '[');
-	close_b = open_b ? strchr(open_b, ']') : NULL;
-	if (close_b)
-		snprintf(buf, len, "%.*s", (int)(close_b - open_b - 1), open_b + 1);
-	free(text);
-}
-
-int tm_output_write(struct tm_output *out, const struct tm_session *s)
+int tm_output_write_meta(struct tm_output *out, const struct tm_meta *meta)
 {
 	const struct tm_output_opts *o = &out->opts;
-	struct tm_write_opts wo = {
-		.version = o->version,
-		.compression = tm_dat_version_compressed(o->version) ? o->compression
-								     : TM_COMPRESS_NONE,
-		.level = o->level,
-		.page_size = o->page_size,
-	};
-	struct tm_meta *meta;
-	char clock[64];
-	int ret;
+	struct tm_write_opts wo = tm_output_write_opts(o);
 
 	for (int cpu = 0; cpu < o->ncpus; cpu++)
 		if (out->spools[cpu] && tm_spool_finish(out->spools[cpu]))
 			return -1;
-	tm_output_clock(tm_session_dir(s), clock, sizeof(clock));
-	wo.clock = clock;
-	wo.date = out->date[0] ? out->date : NULL;
-	meta = tm_meta_collect(tm_session_tracefs(s), tm_session_name(s), o->ncpus);
-	if (!meta)
-		return -1;
+	if (out->date[0])
+		wo.date = out->date;
 	if (tm_meta_warning(meta))
 		snprintf(out->warning, sizeof(out->warning), "%s", tm_meta_warning(meta));
-	if (!out->is_stdout && (ftruncate(out->fd, 0) || lseek(out->fd, 0, SEEK_SET) < 0)) {
-		tm_meta_free(meta);
+	if (!out->is_stdout && (ftruncate(out->fd, 0) || lseek(out->fd, 0, SEEK_SET) < 0))
 		return tm_fail(errno, "truncate %s", o->path);
-	}
-	ret = tm_dat_write(out->fd, meta, out->spools, o->ncpus, &wo);
-	tm_meta_free(meta);
-	if (ret)
+	if (tm_dat_write(out->fd, meta, out->spools, o->ncpus, &wo))
 		return tm_fail_prefix("write %s", out->is_stdout ? "stdout" : o->path);
 	if (!out->is_stdout && fsync(out->fd) && errno != EINVAL)
 		return tm_fail(errno, "write %s", o->path);
@@ -191,6 +174,19 @@ int tm_output_set_date(struct tm_output *out, const char *date)
 		return tm_failx(EINVAL, "DATE option '%s' too long", date);
 	snprintf(out->date, sizeof(out->date), "%s", date);
 	return 0;
+}
+
+int tm_output_write(struct tm_output *out, const struct tm_session *s)
+{
+	struct tm_meta *meta;
+	int ret;
+
+	meta = tm_meta_collect(tm_session_tracefs(s), tm_session_name(s), out->opts.ncpus);
+	if (!meta)
+		return -1;
+	ret = tm_output_write_meta(out, meta);
+	tm_meta_free(meta);
+	return ret;
 }
 
 const char *tm_output_warning(const struct tm_output *out)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* page.c - record iteration over one ring-buffer page (trace-dat-format.md §7). */
 #include <errno.h>
+#include <string.h>
 
 #include "internal.h"
 #include "dat-format.h"
@@ -133,4 +134,71 @@ int tm_page_count(const void *page, size_t page_size, unsigned int commit_size,
 	while ((r = tm_page_next(&pg, &rec)) > 0)
 		n++;
 	return r < 0 ? -1 : n;
+}
+
+int tm_page_span(const void *page, size_t page_size, unsigned int commit_size, bool big_endian,
+		 struct tm_page_span *span)
+{
+	struct tm_page pg;
+	struct tm_rec rec;
+	int r;
+
+	memset(span, 0, sizeof(*span));
+	if (tm_page_init(&pg, page, page_size, commit_size, big_endian))
+		return -1;
+	while ((r = tm_page_next(&pg, &rec)) > 0) {
+		if (!span->records++)
+			span->first_ts = rec.ts;
+		span->last_ts = rec.ts;
+	}
+	return r < 0 ? -1 : 0;
+}
+
+/* The time_delta of the record header at off (its type does not matter). */
+static uint32_t tm_page_delta_at(const struct tm_page *pg, size_t off)
+{
+	uint32_t w = tm_get32(pg->base + off, pg->swap);
+
+	return pg->big_endian ? w & 0x07ffffffu : w >> 5;
+}
+
+int tm_page_trim(const void *page, size_t page_size, unsigned int commit_size,
+		 bool big_endian, uint64_t from, void *out)
+{
+	size_t hdr = tm_page_header_size(commit_size), keep;
+	struct tm_page pg;
+	struct tm_rec rec;
+	uint64_t ts, commit;
+	int r, n = 0;
+
+	if (tm_page_init(&pg, page, page_size, commit_size, big_endian))
+		return -1;
+	while ((r = tm_page_next(&pg, &rec)) > 0 && rec.ts < from)
+		;
+	if (r < 0)
+		return -1;
+	memset(out, 0, page_size);
+	if (!r)
+		return 0;	/* nothing at or after from: an empty page */
+	/* the time just before the record keeps its delta, and every later one, right */
+	ts = rec.ts - tm_page_delta_at(&pg, rec.offset);
+	keep = hdr + pg.len - rec.offset;
+	memcpy((uint8_t *)out + hdr, pg.base + rec.offset, keep);
+	do
+		n++;
+	while ((r = tm_page_next(&pg, &rec)) > 0);
+	if (r < 0)
+		return -1;
+	/* the page's lost-event flags are about the time before from: dropped */
+	commit = keep;
+	if (pg.swap) {
+		ts = bswap_64(ts);
+		commit = commit_size == 8 ? bswap_64(commit) : bswap_32((uint32_t)commit);
+	}
+	memcpy(out, &ts, 8);
+	if (commit_size == 8)
+		memcpy((uint8_t *)out + 8, &commit, 8);
+	else
+		tm_put32((uint8_t *)out + 8, (uint32_t)commit);
+	return n;
 }

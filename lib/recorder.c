@@ -30,6 +30,8 @@ struct tm_rec_cpu {
 	pthread_t			thread;
 	bool				started;
 	pid_t				tid;
+	int				kick_fd;	/* eventfd: a cut request */
+	unsigned int			cut_done;	/* last cut served (under rec->lock) */
 	struct tm_cpu_record_stats	st;
 	char				err[512];
 };
@@ -39,9 +41,13 @@ struct tm_recorder {
 	int			ncpus;
 	int			timeout_ms;
 	bool			pin;
+	bool			emit_partial;
 	int			wake_fd;	/* eventfd: stop request */
 	atomic_bool		stop;
 	atomic_bool		failed;
+	atomic_uint		cut_gen;	/* cuts asked for */
+	pthread_mutex_t		lock;		/* cut_done of the CPUs */
+	pthread_cond_t		cut_cond;	/* a cut was served, or a thread failed */
 	sem_t			ready;
 	bool			sem_ok;
 	struct tm_rec_cpu	*cpus;
@@ -98,20 +104,48 @@ static int tm_rec_round(struct tm_rec_cpu *c, bool final)
 	return 0;
 }
 
+/* Everything so far to the sink, the partial page too, then the sink's cut. */
+static int tm_rec_cut(struct tm_rec_cpu *c, unsigned int gen)
+{
+	struct tm_recorder *rec = c->rec;
+
+	if (tm_ring_set_partial(c->ring, true))
+		return -1;
+	if (tm_rec_round(c, false))
+		return -1;
+	if (!rec->emit_partial && tm_ring_set_partial(c->ring, false))
+		return -1;
+	if (rec->sink.cut && rec->sink.cut(rec->sink.ctx, c->cpu))
+		return -1;
+	pthread_mutex_lock(&rec->lock);
+	c->cut_done = gen;
+	pthread_cond_broadcast(&rec->cut_cond);
+	pthread_mutex_unlock(&rec->lock);
+	return 0;
+}
+
 static int tm_rec_loop(struct tm_rec_cpu *c)
 {
 	struct tm_recorder *rec = c->rec;
-	struct pollfd pfd[2] = {
+	struct pollfd pfd[3] = {
 		{ .fd = tm_ring_fd(c->ring), .events = POLLIN },
 		{ .fd = rec->wake_fd, .events = POLLIN },
+		{ .fd = c->kick_fd, .events = POLLIN },
 	};
+	unsigned int gen;
+	uint64_t n;
 
 	while (!atomic_load(&rec->stop)) {
-		if (poll(pfd, 2, rec->timeout_ms) < 0 && errno != EINTR)
+		if (poll(pfd, 3, rec->timeout_ms) < 0 && errno != EINTR)
 			return tm_fail(errno, "cpu%d: poll", c->cpu);
 		if (atomic_load(&rec->stop))
 			break;
-		if (tm_rec_round(c, false))
+		/* the request itself is cut_gen: the eventfd only wakes us */
+		if ((pfd[2].revents & POLLIN) && read(c->kick_fd, &n, sizeof(n)) < 0 &&
+		    errno != EAGAIN)
+			return tm_fail(errno, "cpu%d: cut request", c->cpu);
+		gen = atomic_load(&rec->cut_gen);
+		if (gen != c->cut_done ? tm_rec_cut(c, gen) : tm_rec_round(c, false))
 			return -1;
 	}
 	return tm_rec_round(c, true);
@@ -135,6 +169,9 @@ static void *tm_rec_thread(void *arg)
 		c->st.error = errno ? errno : EIO;
 		snprintf(c->err, sizeof(c->err), "%s", tm_last_error());
 		atomic_store(&rec->failed, true);
+		pthread_mutex_lock(&rec->lock);
+		pthread_cond_broadcast(&rec->cut_cond);	/* a waiting cut gives up */
+		pthread_mutex_unlock(&rec->lock);
 	}
 	return NULL;
 }
@@ -153,12 +190,17 @@ struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_siz
 	rec->sink = *sink;
 	rec->ncpus = opts->ncpus;
 	rec->pin = opts->pin;
+	rec->emit_partial = opts->emit_partial;
+	pthread_mutex_init(&rec->lock, NULL);
+	pthread_cond_init(&rec->cut_cond, NULL);
 	rec->timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : TM_DEFAULT_TIMEOUT_MS;
 	rec->cpus = calloc(opts->ncpus, sizeof(*rec->cpus));
 	if (!rec->cpus) {
 		tm_fail(ENOMEM, "recorder");
 		goto fail;
 	}
+	for (int cpu = 0; cpu < opts->ncpus; cpu++)
+		rec->cpus[cpu].kick_fd = -1;
 	if (sem_init(&rec->ready, 0, 0)) {
 		tm_fail(errno, "recorder: sem_init");
 		goto fail;
@@ -176,6 +218,11 @@ struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_siz
 		c->cpu = cpu;
 		if (!opts->cpus[cpu])
 			continue;
+		c->kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (c->kick_fd < 0) {
+			tm_fail(errno, "recorder: eventfd");
+			goto fail;
+		}
 		c->ring = tm_ring_open(instance_dir, cpu, page_size, opts->use_mmap);
 		if (!c->ring)
 			goto fail;
@@ -229,6 +276,35 @@ static const char *recorder_error(const struct tm_recorder *rec)
 		if (rec->cpus[cpu].st.error)
 			return rec->cpus[cpu].err;
 	return NULL;
+}
+
+/* True once every running thread served cut gen (or one failed); under rec->lock. */
+static bool tm_rec_cut_served(const struct tm_recorder *rec, unsigned int gen)
+{
+	for (int cpu = 0; cpu < rec->ncpus; cpu++)
+		if (rec->cpus[cpu].started && rec->cpus[cpu].cut_done != gen)
+			return false;
+	return true;
+}
+
+int tm_recorder_cut(struct tm_recorder *rec)
+{
+	unsigned int gen = atomic_fetch_add(&rec->cut_gen, 1) + 1;
+	uint64_t one = 1;
+
+	for (int cpu = 0; cpu < rec->ncpus; cpu++) {
+		struct tm_rec_cpu *c = &rec->cpus[cpu];
+
+		if (c->started && write(c->kick_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+			return tm_fail(errno, "recorder: cut cpu%d", cpu);
+	}
+	pthread_mutex_lock(&rec->lock);
+	while (!tm_rec_cut_served(rec, gen) && !tm_recorder_failed(rec))
+		pthread_cond_wait(&rec->cut_cond, &rec->lock);
+	pthread_mutex_unlock(&rec->lock);
+	if (tm_recorder_failed(rec))
+		return tm_failx(EIO, "%s", recorder_error(rec));
+	return 0;
 }
 
 int tm_recorder_stop(struct tm_recorder *rec)
@@ -292,12 +368,17 @@ void tm_recorder_destroy(struct tm_recorder *rec)
 			running |= rec->cpus[cpu].started;
 		if (running)
 			tm_recorder_stop(rec);
-		for (int cpu = 0; cpu < rec->ncpus; cpu++)
+		for (int cpu = 0; cpu < rec->ncpus; cpu++) {
 			tm_ring_close(rec->cpus[cpu].ring);
+			if (rec->cpus[cpu].kick_fd >= 0)
+				close(rec->cpus[cpu].kick_fd);
+		}
 		free(rec->cpus);
 	}
 	if (rec->wake_fd >= 0)
 		close(rec->wake_fd);
+	pthread_mutex_destroy(&rec->lock);
+	pthread_cond_destroy(&rec->cut_cond);
 	if (rec->sem_ok)
 		sem_destroy(&rec->ready);
 	free(rec);

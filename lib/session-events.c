@@ -18,6 +18,7 @@ struct tm_ev_match {
 	int		matched;
 	char		***systems;	/* systems with an enabled event, NULL-terminated */
 	bool		*markers;	/* set when the spec asks for ftrace:print */
+	struct tm_journal *journal;	/* a reused instance's saved settings, or NULL */
 };
 
 static bool tm_is_subdir(const char *parent, const char *name)
@@ -141,12 +142,43 @@ static int tm_ev_triggers(struct tm_ev_match *m, const char *rel)
 	return ret;
 }
 
+/*
+ * Save the filters a filter on events/<rel> replaces: the event's, or for a
+ * system every event's of it (the system file sets them all).
+ */
+static int tm_ev_save_filters(struct tm_ev_match *m, const char *rel)
+{
+	char path[PATH_MAX], file[PATH_MAX];
+	struct dirent *d;
+	int ret = 0;
+	DIR *dir;
+
+	if (!m->journal)
+		return 0;
+	if (strchr(rel, '/'))
+		return tm_path(file, sizeof(file), "events/%s/filter", rel) ?:
+		       tm_journal_save(m->journal, file);
+	if (tm_path(path, sizeof(path), "%s/events/%s", m->dir, rel))
+		return -1;
+	dir = opendir(path);
+	if (!dir)
+		return tm_fail(errno, "open %s", path);
+	while (!ret && (d = readdir(dir))) {
+		if (tm_is_subdir(path, d->d_name))
+			ret = tm_path(file, sizeof(file), "events/%s/%s/filter", rel, d->d_name) ?:
+			      tm_journal_save(m->journal, file);
+	}
+	closedir(dir);
+	return ret;
+}
+
 /* Enable events/<rel> (a system or system/event), with its filter and triggers. */
 static int tm_ev_enable(struct tm_ev_match *m, const char *rel)
 {
 	char file[PATH_MAX];
 
-	if (m->spec->filter && tm_ev_write(m, rel, "filter", "filter", m->spec->filter))
+	if (m->spec->filter && (tm_ev_save_filters(m, rel) ||
+				tm_ev_write(m, rel, "filter", "filter", m->spec->filter)))
 		return -1;
 	if (m->spec->nr_triggers && tm_ev_triggers(m, rel))
 		return -1;
@@ -252,16 +284,21 @@ static int tm_ev_want_markers(struct tm_ev_match *m)
 }
 
 static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char ***systems,
-		       bool *markers)
+		       bool *markers, struct tm_journal *journal)
 {
 	struct tm_ev_match m = { .dir = dir, .spec = spec, .systems = systems,
-				 .markers = markers };
+				 .markers = markers, .journal = journal };
 	char sys[256];
 	const char *colon = strchr(spec->event, ':');
 	int ret;
 
 	if (!*spec->event || strchr(spec->event, '/'))
 		return tm_failx(EINVAL, "bad event name '%s'", spec->event);
+	/* the journal restores text settings; a trigger is undone by "!trigger", not so */
+	if (journal && spec->nr_triggers)
+		return tm_failx(EINVAL, "-R %s for '%s': event triggers are set only in "
+				"tracemap's own instance, not in a reused one", spec->triggers[0],
+				spec->event);
 	if (!strcmp(spec->event, "all")) {
 		ret = tm_ev_scan(&m, NULL, "*", NULL);
 	} else if (colon) {
@@ -285,18 +322,50 @@ static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char *
 	return 0;
 }
 
-int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, size_t n,
-			  char ***systems)
+/* A reused instance may have events of its own enabled: their systems count too. */
+static int tm_ev_systems_of_set_event(const char *dir, char ***systems)
 {
-	bool markers = false;
+	struct tm_ev_match m = { .dir = dir, .systems = systems };
+	char path[PATH_MAX], *text, *line, *save = NULL;
+	int ret = 0;
+
+	if (tm_path(path, sizeof(path), "%s/set_event", dir))
+		return -1;
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line && !ret; line = strtok_r(NULL, "\n", &save))
+		if (strchr(line, ':'))
+			ret = tm_ev_add_system(&m, line);
+	free(text);
+	return ret;
+}
+
+/* Linux >= 6.17 copies the top level's markers; older kernels only the instance's own. */
+static int tm_ev_copy_markers(const char *dir, struct tm_journal *journal)
+{
 	char path[PATH_MAX];
 
-	for (size_t i = 0; i < n; i++)
-		if (tm_ev_apply(dir, &specs[i], systems, &markers))
-			return -1;
-	/* Linux >= 6.17; older kernels record only the instance's own trace_marker */
-	if (!markers || tm_path(path, sizeof(path), "%s/options/copy_trace_marker", dir) ||
+	if (tm_path(path, sizeof(path), "%s/options/copy_trace_marker", dir) ||
 	    access(path, F_OK))
 		return 0;
+	if (tm_journal_save(journal, "options/copy_trace_marker"))
+		return -1;
 	return tm_file_write(dir, "options/copy_trace_marker", "1");
+}
+
+int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, size_t n,
+			  char ***systems, struct tm_journal *journal)
+{
+	bool markers = false;
+
+	/* set_event holds every enable state: restoring it undoes all of ours */
+	if (n && tm_journal_save(journal, "set_event"))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (tm_ev_apply(dir, &specs[i], systems, &markers, journal))
+			return -1;
+	if (markers && tm_ev_copy_markers(dir, journal))
+		return -1;
+	return journal ? tm_ev_systems_of_set_event(dir, systems) : 0;
 }

@@ -12,26 +12,42 @@
 #include "uprobe.h"
 
 struct tm_session {
-	char	*tracefs;
-	char	name[64];
-	char	dir[PATH_MAX];
-	size_t	page_size;
-	bool	created;	/* the instance exists: remove it */
-	char	**systems;	/* of the enabled events, NULL-terminated */
-	struct tm_uprobes *uprobes;	/* global: removed after the instance */
+	char			*tracefs;
+	char			name[256];
+	char			dir[PATH_MAX];
+	size_t			page_size;
+	bool			created;	/* the instance exists: remove it */
+	struct tm_journal	*journal;	/* a reused instance: what to restore */
+	char			**systems;	/* of the enabled events, NULL-terminated */
+	struct tm_uprobes	*uprobes;	/* global: removed after the instance */
 };
 
-static int tm_sess_write_ul(const char *dir, const char *file, unsigned long v)
+int tm_session_set(struct tm_session *s, const char *rel, const char *text)
+{
+	if (tm_journal_save(s->journal, rel))
+		return -1;
+	return tm_file_write(s->dir, rel, text);
+}
+
+int tm_session_append(struct tm_session *s, const char *rel, const char *text)
+{
+	if (tm_journal_save(s->journal, rel))
+		return -1;
+	return tm_file_append(s->dir, rel, text);
+}
+
+static int tm_sess_write_ul(struct tm_session *s, const char *file, unsigned long v)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%lu", v);
-	return tm_file_write(dir, file, buf);
+	return tm_session_set(s, file, buf);
 }
 
 /* "-O name" sets options/name to 1, "-O noname" sets options/name to 0. */
-static int tm_sess_option(const char *dir, const char *opt)
+static int tm_sess_option(struct tm_session *s, const char *opt)
 {
+	const char *dir = s->dir;
 	char rel[PATH_MAX], path[PATH_MAX];
 	const char *name = opt, *val = "1";
 
@@ -46,36 +62,16 @@ static int tm_sess_option(const char *dir, const char *opt)
 		return -1;
 	if (!*name || strchr(name, '/') || access(path, F_OK))
 		return tm_failx(EINVAL, "unknown tracefs option '%s' (see tracemap list -o)", opt);
-	return tm_file_write(dir, rel, val);
+	return tm_session_set(s, rel, val);
 }
 
-static int tm_sess_clock(const char *dir, const char *clock)
+static int tm_sess_clock(struct tm_session *s, const char *clock)
 {
-	if (!tm_file_write(dir, "trace_clock", clock))
+	if (!tm_session_set(s, "trace_clock", clock))
 		return 0;
 	if (errno == EINVAL)
 		return tm_failx(EINVAL, "unknown trace clock '%s' (see tracemap list -c)", clock);
 	return -1;
-}
-
-static int tm_sess_read_page_size(struct tm_session *s)
-{
-	char path[PATH_MAX], *text;
-	long kb;
-
-	s->page_size = sysconf(_SC_PAGESIZE);
-	if (tm_path(path, sizeof(path), "%s/buffer_subbuf_size_kb", s->dir))
-		return -1;
-	if (access(path, F_OK))
-		return 0;	/* kernels before 6.8: one page per sub-buffer */
-	text = tm_read_file(path, NULL);
-	if (!text)
-		return -1;
-	kb = strtol(text, NULL, 10);
-	free(text);
-	if (kb > 0)
-		s->page_size = (size_t)kb * 1024;
-	return 0;
 }
 
 /* The sub-buffer size asked for, or our default where the kernel lets us choose (>= 6.8). */
@@ -84,48 +80,80 @@ static int tm_sess_subbuf(struct tm_session *s, const struct tm_session_opts *o)
 	char path[PATH_MAX];
 
 	if (o->subbuf_kb)
-		return tm_sess_write_ul(s->dir, "buffer_subbuf_size_kb", o->subbuf_kb);
+		return tm_sess_write_ul(s, "buffer_subbuf_size_kb", o->subbuf_kb);
 	if (!o->default_subbuf_kb)
 		return 0;
 	if (tm_path(path, sizeof(path), "%s/buffer_subbuf_size_kb", s->dir))
 		return -1;
 	if (access(path, F_OK))
 		return 0;
-	return tm_sess_write_ul(s->dir, "buffer_subbuf_size_kb", o->default_subbuf_kb);
+	return tm_sess_write_ul(s, "buffer_subbuf_size_kb", o->default_subbuf_kb);
 }
 
 static int tm_sess_configure(struct tm_session *s, const struct tm_session_opts *o)
 {
-	const char *d = s->dir;
-
-	if (tm_file_write(d, "tracing_on", "0"))
+	if (tm_session_set(s, "tracing_on", "0"))
 		return -1;
 	if (tm_sess_subbuf(s, o))
 		return -1;
-	if (o->buffer_kb && tm_sess_write_ul(d, "buffer_size_kb", o->buffer_kb))
+	if (o->buffer_kb && tm_sess_write_ul(s, "buffer_size_kb", o->buffer_kb))
 		return -1;
-	if (o->clock && tm_sess_clock(d, o->clock))
+	if (o->clock && tm_sess_clock(s, o->clock))
 		return -1;
 	for (const char * const *opt = o->options; opt && *opt; opt++)
-		if (tm_sess_option(d, *opt))
+		if (tm_sess_option(s, *opt))
 			return -1;
-	if (o->wakeup_percent >= 0 && tm_sess_write_ul(d, "buffer_percent", o->wakeup_percent))
+	if (o->wakeup_percent >= 0 && tm_sess_write_ul(s, "buffer_percent", o->wakeup_percent))
 		return -1;
-	if (o->cpumask && tm_file_write(d, "tracing_cpumask", o->cpumask))
+	if (o->cpumask && tm_session_set(s, "tracing_cpumask", o->cpumask))
 		return -1;
-	if (o->follow_children && tm_file_write(d, "options/event-fork", "1"))
+	if (o->follow_children && tm_session_set(s, "options/event-fork", "1"))
 		return -1;
-	if (tm_sess_enable_events(d, o->events, o->nr_events, &s->systems))
+	if (tm_sess_enable_events(s->dir, o->events, o->nr_events, &s->systems, s->journal))
 		return -1;
 	for (size_t i = 0; i < tm_uprobes_count(s->uprobes); i++) {
 		struct tm_event_spec ev = { .event = tm_uprobes_event(s->uprobes, i) };
 
-		if (tm_sess_enable_events(d, &ev, 1, &s->systems))
+		if (tm_sess_enable_events(s->dir, &ev, 1, &s->systems, s->journal))
 			return -1;
 	}
 	if (o->nr_pids && tm_session_add_pids(s, o->pids, o->nr_pids))
 		return -1;
-	return tm_sess_read_page_size(s);
+	return tm_instance_page_size(s->dir, &s->page_size);
+}
+
+/* A name tracefs can hold as one directory. */
+static int tm_sess_check_name(const char *name)
+{
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..") ||
+	    strlen(name) >= sizeof(((struct tm_session *)0)->name))
+		return tm_failx(EINVAL, "bad instance name '%s'", name);
+	return 0;
+}
+
+/* instances/tracemap-<pid>, or the name asked for: made, or (reuse) taken as it is. */
+static int tm_sess_make_instance(struct tm_session *s, const struct tm_session_opts *o)
+{
+	if (o->name) {
+		if (tm_sess_check_name(o->name))
+			return -1;
+		snprintf(s->name, sizeof(s->name), "%s", o->name);
+	} else {
+		tm_instance_name(s->name, sizeof(s->name), getpid());
+	}
+	if (tm_path(s->dir, sizeof(s->dir), "%s/instances/%s", s->tracefs, s->name))
+		return -1;
+	if (!mkdir(s->dir, 0750)) {
+		s->created = true;
+		return 0;
+	}
+	if (errno != EEXIST || !o->name)
+		return tm_fail(errno, "create instance %s", s->dir);
+	if (!o->reuse)
+		return tm_failx(EEXIST, "instance %s exists (--reuse-instance records through it "
+				"and restores what tracemap changes)", s->name);
+	s->journal = tm_journal_new(s->dir);
+	return s->journal ? 0 : -1;
 }
 
 struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts)
@@ -142,13 +170,8 @@ struct tm_session *tm_session_create(const char *tracefs, const struct tm_sessio
 		tm_fail(ENOMEM, "session");
 		goto fail;
 	}
-	tm_instance_name(s->name, sizeof(s->name), getpid());
-	snprintf(s->dir, sizeof(s->dir), "%s/instances/%s", tracefs, s->name);
-	if (mkdir(s->dir, 0750)) {
-		tm_fail(errno, "create instance %s", s->dir);
+	if (tm_sess_make_instance(s, opts))
 		goto fail;
-	}
-	s->created = true;
 	if (opts->nr_uprobes) {
 		char group[64];
 
@@ -167,14 +190,24 @@ fail:
 
 int tm_session_remove(struct tm_session *s, int wait_ms)
 {
-	if (!s->created)
-		return 0;
+	int ret;
+
 	/* tracing off first; every fd and mapping of ours must be closed by now */
+	if (s->created) {
+		tm_file_write(s->dir, "tracing_on", "0");
+		if (tm_dir_remove(s->dir, "instance", wait_ms))
+			return -1;
+		s->created = false;
+		return 0;
+	}
+	if (!s->journal)
+		return 0;
+	/* a reused instance gets its settings back, once */
 	tm_file_write(s->dir, "tracing_on", "0");
-	if (tm_dir_remove(s->dir, "instance", wait_ms))
-		return -1;
-	s->created = false;
-	return 0;
+	ret = tm_journal_restore(s->journal);
+	tm_journal_free(s->journal);
+	s->journal = NULL;
+	return ret;
 }
 
 int tm_session_destroy(struct tm_session *s)
@@ -183,11 +216,12 @@ int tm_session_destroy(struct tm_session *s)
 
 	if (!s)
 		return 0;
-	if (s->created && tm_session_remove(s, 0))
+	if (tm_session_remove(s, 0))
 		ret = -1;
 	/* a probe is busy while an instance enables it: only after the rmdir */
 	if (tm_uprobes_destroy(s->uprobes) && !ret)
 		ret = -1;
+	tm_journal_free(s->journal);
 	tm_strv_free(s->systems);
 	free(s->tracefs);
 	free(s);
@@ -233,7 +267,7 @@ static int tm_sess_pids(struct tm_session *s, const char *file, const pid_t *pid
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++)
 		len += snprintf(buf + len, cap - len, "%s%d", i ? " " : "", (int)pids[i]);
-	ret = tm_file_append(s->dir, file, buf);
+	ret = tm_session_append(s, file, buf);
 	free(buf);
 	return ret;
 }
@@ -250,12 +284,12 @@ int tm_session_add_notrace_pids(struct tm_session *s, const pid_t *pids, size_t 
 
 int tm_session_start(struct tm_session *s)
 {
-	return tm_file_write(s->dir, "tracing_on", "1");
+	return tm_session_set(s, "tracing_on", "1");
 }
 
 int tm_session_stop(struct tm_session *s)
 {
-	return tm_file_write(s->dir, "tracing_on", "0");
+	return tm_session_set(s, "tracing_on", "0");
 }
 
 static void tm_kstat_line(struct tm_cpu_kstats *st, const char *key, uint64_t v)

@@ -68,13 +68,15 @@ struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *o
 	}
 	s->opts = *opts;
 	s->fd = -1;
-	s->path = strdup(path);
+	s->path = strdup(path ? path : "memory");
 	if (!s->path) {
 		tm_fail(ENOMEM, "spool %s", path);
 		goto fail;
 	}
 	if (tm_spool_alloc(s))
 		goto fail;
+	if (opts->sink)
+		return s;
 	s->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (s->fd < 0) {
 		if (errno == EEXIST)	/* never clobber: it may belong to a running recorder */
@@ -90,10 +92,14 @@ fail:
 	return NULL;
 }
 
-static int tm_spool_write(struct tm_spool *s, const void *buf, size_t len)
+static int tm_spool_write(struct tm_spool *s, const void *buf, size_t len, size_t pages)
 {
-	if (tm_write_all(s->fd, buf, len)) {
+	const struct tm_chunk_sink *sink = s->opts.sink;
+
+	if (sink ? sink->chunk(sink->ctx, buf, len, pages) : tm_write_all(s->fd, buf, len)) {
 		s->failed = true;
+		if (sink)
+			return tm_fail_prefix("spool");
 		return tm_fail(errno, "write spool %s", s->path);
 	}
 	s->stats.file_bytes += len;
@@ -150,7 +156,7 @@ static int tm_spool_pick_level(struct tm_spool *s)
 /* Compress (or copy) the pages gathered so far as one chunk and append it. */
 static int tm_spool_flush(struct tm_spool *s)
 {
-	size_t raw = s->npages * s->opts.page_size;
+	size_t raw = s->npages * s->opts.page_size, pages = s->npages;
 	ssize_t n;
 	int level;
 
@@ -158,7 +164,7 @@ static int tm_spool_flush(struct tm_spool *s)
 		return 0;
 	s->npages = 0;
 	if (!s->codec)
-		return tm_spool_write(s, s->chunk, raw);
+		return tm_spool_write(s, s->chunk, raw, pages);
 	level = tm_spool_pick_level(s);
 	tm_codec_set_level(s->codec, level);
 	if (level < s->opts.level) {
@@ -174,17 +180,25 @@ static int tm_spool_flush(struct tm_spool *s)
 	}
 	tm_put32(s->out, (uint32_t)n);
 	tm_put32(s->out + 4, (uint32_t)raw);
-	if (tm_spool_write(s, s->out, TM_DAT_CHUNK_HDR_LEN + n))
+	if (tm_spool_write(s, s->out, TM_DAT_CHUNK_HDR_LEN + n, pages))
 		return -1;
 	s->stats.chunks++;
 	return 0;
 }
 
-int tm_spool_add_page(struct tm_spool *s, const void *page)
+/* Pages may still be added: no write failed, not finished. */
+static int tm_spool_check_open(const struct tm_spool *s)
 {
 	if (s->failed || s->finished)
 		return tm_failx(s->failed ? EIO : EINVAL, "spool %s: %s", s->path,
 				s->failed ? "an earlier write failed" : "already finished");
+	return 0;
+}
+
+int tm_spool_add_page(struct tm_spool *s, const void *page)
+{
+	if (tm_spool_check_open(s))
+		return -1;
 	memcpy(s->chunk + s->npages * s->opts.page_size, page, s->opts.page_size);
 	s->npages++;
 	s->stats.pages++;
@@ -192,6 +206,11 @@ int tm_spool_add_page(struct tm_spool *s, const void *page)
 	if (s->npages == s->opts.chunk_pages)
 		return tm_spool_flush(s);
 	return 0;
+}
+
+int tm_spool_cut(struct tm_spool *s)
+{
+	return tm_spool_check_open(s) ?: tm_spool_flush(s);
 }
 
 int tm_spool_finish(struct tm_spool *s)

@@ -39,6 +39,8 @@ struct tm_session_opts {
 	const char		*cpumask;	/* tracing_cpumask text, NULL = all */
 	const char * const	*uprobes;	/* "PATH:SYMBOL[+OFF][%return]" specs */
 	size_t			nr_uprobes;
+	const char		*name;		/* instance name, NULL = tracemap-<pid> */
+	bool			reuse;		/* name may exist: record through it, restore it */
 };
 
 /*
@@ -56,30 +58,34 @@ struct tm_session_opts {
 struct tm_session;
 
 /*
- * Create instances/tracemap-<our pid> under tracefs and configure it with
- * tracing off. Anything refused (unknown event, bad filter or trigger,
- * clock, option) fails with a one-line message and leaves no instance
- * behind: NULL. A filter or trigger the kernel refuses carries the
- * kernel's reason from the instance's error_log. Each uprobe spec becomes
- * an event of group tracemap_<pid> in uprobe_events (SYMBOL looked up in
- * PATH with libelf), enabled in the instance like an -e event.
+ * Create instances/tracemap-<our pid> (or opts->name) under tracefs and
+ * configure it with tracing off. An existing name fails (EEXIST) unless
+ * opts->reuse: then tracemap records through that instance, and saves each
+ * setting before changing it. Anything refused (unknown event, bad filter or
+ * trigger, clock, option) fails with a one-line message and leaves no
+ * instance behind (a reused one gets its settings back): NULL. A filter or
+ * trigger the kernel refuses carries the kernel's reason from the instance's
+ * error_log. Each uprobe spec becomes an event of group tracemap_<pid> in
+ * uprobe_events (SYMBOL looked up in PATH with libelf), enabled in the
+ * instance like an -e event.
  */
 struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts);
 /*
- * Tracing off and remove the instance now (every mapping and fd of ours
- * closed first), retrying for up to wait_ms while it is busy. -1 + message;
- * EBUSY: another process holds a file of it open, named in the message.
+ * Tracing off and remove the instance now, or give a reused one its
+ * settings back (every mapping and fd of ours closed first), retrying the
+ * rmdir for up to wait_ms while it is busy. -1 + message; EBUSY: another
+ * process holds a file of it open, named in the message.
  */
 int tm_session_remove(struct tm_session *s, int wait_ms);
 /*
- * Remove the instance unless tm_session_remove() did, then the session's
- * uprobes (group tracemap_<pid>, global), and free s; -1 + message if either
+ * tm_session_remove() unless done, then remove the session's uprobes (group
+ * tracemap_<pid>, global), and free s; -1 + message if either
  * failed.
  */
 int tm_session_destroy(struct tm_session *s);
 /* The tracefs directory the session was created under. */
 const char *tm_session_tracefs(const struct tm_session *s);
-/* The instance name, "tracemap-<pid>". */
+/* The instance name, "tracemap-<pid>" or the one asked for. */
 const char *tm_session_name(const struct tm_session *s);
 /* The instance directory, <tracefs>/instances/<name>. */
 const char *tm_session_dir(const struct tm_session *s);
@@ -192,6 +198,12 @@ struct tm_page_sink {
 	int	(*flush)(void *ctx, int cpu);
 	/* may be NULL: the CPU's ring fill level (per mille), before each page() */
 	void	(*fill)(void *ctx, int cpu, unsigned int permille);
+	/*
+	 * May be NULL: at tm_recorder_cut(), on the CPU's thread, once every
+	 * record committed so far (the partial page included) went to page():
+	 * what came before belongs to the old side of the cut.
+	 */
+	int	(*cut)(void *ctx, int cpu);
 	void	*ctx;
 };
 
@@ -235,6 +247,14 @@ struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_siz
  * thread ids (n filled in *ntids) for set_event_notrace_pid. -1 + message.
  */
 int tm_recorder_start(struct tm_recorder *rec, pid_t *tids, size_t *ntids);
+/*
+ * A cut through the running recording, for a flight dump or an output
+ * switch: every thread hands its ring's records so far to the sink, the
+ * page being filled included (later pages carry only what follows), then
+ * calls the sink's cut(). Returns once every thread did; the readers never
+ * stop. -1: a thread failed (its message).
+ */
+int tm_recorder_cut(struct tm_recorder *rec);
 /* Wake the threads for a final drain and join them (tracing off first); -1: a thread's message. */
 int tm_recorder_stop(struct tm_recorder *rec);
 /* True once a thread failed (its errno is in the stats; tm_recorder_stop() returns its message). */
@@ -264,6 +284,9 @@ struct tm_output_opts {
 	size_t			page_size;
 	int			ncpus;
 	const bool		*cpus;		/* CPUs that get a spool */
+	const char		*last_boot_instance;	/* tm_write_opts' LAST_BOOT_INFO */
+	const char		*last_boot_info;
+	const char		*date;		/* DATE option text, NULL = none */
 };
 
 struct tm_output;

@@ -42,12 +42,24 @@ struct tm_spool;
 #define TM_SPOOL_FILL_CALM		4
 #define TM_SPOOL_FAST_LEVEL		(-1)
 
+/*
+ * Where a spool without a file hands its chunks (the flight window): one
+ * call per chunk with its bytes as a spool file would hold them (u32
+ * compressed size, u32 uncompressed size, the frame; or the raw pages) and
+ * the number of pages in it. The bytes are valid during the call only.
+ */
+struct tm_chunk_sink {
+	int	(*chunk)(void *ctx, const void *data, size_t len, uint32_t pages);
+	void	*ctx;
+};
+
 struct tm_spool_opts {
 	enum tm_compression	compression;	/* NONE: raw pages (v6, v7 none) */
 	int			level;		/* zstd level */
 	bool			adaptive;	/* cheaper levels while the ring fills up */
 	size_t			page_size;	/* sub-buffer size */
 	size_t			chunk_pages;	/* pages per compressed chunk */
+	const struct tm_chunk_sink *sink;	/* NULL: a spool file; else chunks go there */
 };
 
 struct tm_spool_stats {
@@ -60,7 +72,8 @@ struct tm_spool_stats {
 };
 
 /*
- * Create (O_EXCL, mode 0600) the spool file at path. Spool file contents:
+ * Create (O_EXCL, mode 0600) the spool file at path (with opts->sink: no
+ * file, path may be NULL, chunks go to the sink). Spool file contents:
  * compressed: chunks back to back, each u32 compressed size, u32 uncompressed
  * size (host order), one independent zstd frame of whole pages; none: the raw
  * pages. Either way it is exactly a trace.dat CPU blob minus the chunk count.
@@ -71,15 +84,20 @@ struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *o
 int tm_spool_add_page(struct tm_spool *spool, const void *page);
 /* The CPU's ring-buffer fill level in per mille, for the adaptive level. Cannot fail. */
 void tm_spool_set_fill(struct tm_spool *spool, unsigned int permille);
+/*
+ * Compress and write the pages gathered so far as a (short) chunk of their
+ * own now; the spool goes on. -1 + message.
+ */
+int tm_spool_cut(struct tm_spool *spool);
 /* Compress and write a partial last chunk. Call once, at stop. -1 + message. */
 int tm_spool_finish(struct tm_spool *spool);
 /* Bytes written so far, read while another thread appends (live status). */
 uint64_t tm_spool_file_bytes(const struct tm_spool *s);
 /* Pages, bytes and chunks so far. */
 void tm_spool_get_stats(const struct tm_spool *spool, struct tm_spool_stats *st);
-/* fd of the spool file, for the writer (read from offset 0). */
+/* fd of the spool file, for the writer (read from offset 0); -1 without a file. */
 int tm_spool_fd(const struct tm_spool *spool);
-/* The spool file's path. */
+/* The spool file's path ("memory" without a file). */
 const char *tm_spool_path(const struct tm_spool *spool);
 /* How its chunks are stored. */
 enum tm_compression tm_spool_compression(const struct tm_spool *spool);

@@ -48,6 +48,33 @@ struct tm_write_opts {
 	const char		*clock;		/* trace clock name; NULL: the meta's */
 	const char		*date;		/* DATE option text ("0x<hex> µs"), NULL: none */
 	uint32_t		page_size;	/* sub-buffer size; 0: from header_page */
+	/*
+	 * A persistent (boot-mapped) instance's last_boot_info text, stored as
+	 * the LAST_BOOT_INFO option (id 24, "<instance>:<text>") the way
+	 * trace-cmd 3.4 does; NULL: no option.
+	 */
+	const char		*last_boot_instance;
+	const char		*last_boot_info;
+};
+
+/*
+ * One CPU's trace data for tm_dat_write_data(): the bytes of its trace.dat
+ * CPU blob without the chunk count in front (what a spool file holds),
+ * either read from a file or handed out piece by piece from memory.
+ */
+struct tm_cpu_data {
+	int		cpu;
+	uint64_t	size;		/* bytes: chunk headers + frames, or raw pages */
+	uint32_t	chunks;		/* compressed chunks (0 for raw pages) */
+	int		fd;		/* the bytes from offset 0 of this file, or -1 */
+	const char	*name;		/* for messages: the file, or what holds the pieces */
+	/*
+	 * With fd -1: the next piece in *data and *len; returns 1 for a piece, 0 at
+	 * the end, -1 + message. Asking for the next piece tells the source the
+	 * one before it is in the file (it may release it).
+	 */
+	int		(*next)(void *ctx, const void **data, size_t *len);
+	void		*ctx;
 };
 
 /*
@@ -64,5 +91,16 @@ struct tm_write_opts {
  */
 int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spools,
 		 int ncpus, const struct tm_write_opts *opts);
+/*
+ * Like tm_dat_write() with the CPU data given as n sources (CPU ids below
+ * ncpus, each once, any order; empty ones are left out of the file). The
+ * caller vouches that the data matches the file's compression and page
+ * size. -1 + message, also when a source hands out more or fewer bytes
+ * than its size (EIO).
+ */
+int tm_dat_write_data(int out_fd, const struct tm_meta *meta, const struct tm_cpu_data *cpus,
+		      int n, int ncpus, const struct tm_write_opts *opts);
+/* A finished spool as a tm_dat_write_data() source for cpu (its fd from offset 0). */
+void tm_spool_data(const struct tm_spool *spool, int cpu, struct tm_cpu_data *data);
 
 #endif /* TM_WRITE_H */

@@ -28,5 +28,6 @@ const char *tm_last_error(void);
 #include "tm-evout.h"
 #include "tm-record.h"
 #include "tm-live.h"
+#include "tm-long.h"
 
 #endif /* TRACEMAP_H */

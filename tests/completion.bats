@@ -76,6 +76,17 @@ subcommands() {
 	[ "$REPLY_SORTED" = "$(sorted 3.1 3.4)" ]
 }
 
+@test "completion: record --switch-output and --flight offer values, extract its options" {
+	complete_words record --switch-output si
+	[ "$REPLY_SORTED" = "signal" ]
+	complete_words record --flight 25
+	[ "$REPLY_SORTED" = "256M" ]
+	complete_words extract --no-m
+	[ "$REPLY_SORTED" = "--no-mmap" ]
+	complete_words extract --out
+	[ "$REPLY_SORTED" = "--output" ]
+}
+
 @test "completion: list -F completes event names from the kernel, qualified and bare" {
 	tm_need "sched:sched_switch event" test -d "$TRACEFS/events/sched/sched_switch"
 	complete_words list -F sch
@@ -181,7 +192,7 @@ subcommands() {
 @test "completion: -R offers this kernel's trigger commands, --uprobe files, -T/--date options" {
 	complete_words record -e sched -R stack
 	[ "$REPLY_SORTED" = stacktrace ]
-	complete_words stream -e sched --trigger trace
+	complete_words stream -e sched --event-trigger trace
 	[ "$REPLY_SORTED" = "$(sorted traceoff traceon)" ]
 	complete_words record --uprobe "$TM_ROOT/completions/tracemap.ba"
 	[ "$REPLY_SORTED" = "$TM_ROOT/completions/tracemap.bash" ]

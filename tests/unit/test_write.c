@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -15,63 +14,16 @@
 #include "dat-internal.h"
 #include "internal.h"
 #include "tm_test.h"
+#include "tm_fixtures.h"
 #include "meta-internal.h"
 
 #define PAGE	4096
 #define NCPUS	2
 
-/* A scratch directory, removed with everything in it. */
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st; (void)flag; (void)ftw;
-	return remove(path);
-}
-
-static void scratch_remove(const char *dir)
-{
-	nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
-
 /* A text file of the fixtures; the caller frees. */
 static char *fixture_text(const char *name, size_t *len)
 {
 	return tm_read_file(tm_fixture(name), len);
-}
-
-/* Data set A or B: the snapshot's formats, trimmed kallsyms, the set's stats/clock. */
-static struct tm_meta *fixture_meta(struct tm_test *t, char set)
-{
-	char snap[4096], syms[4096], name[64];
-	struct tm_meta_opts o = { .ncpus = NCPUS };
-	struct tm_meta *meta;
-	size_t len;
-	char *text;
-
-	snprintf(snap, sizeof(snap), "%s", tm_fixture("raw/tracefs-snapshot"));
-	snprintf(syms, sizeof(syms), "%s", tm_fixture("raw/kallsyms.subset"));
-	o.tracefs = snap;
-	o.kallsyms = syms;
-	meta = tm_meta_collect_opts(&o);
-	if (!meta) {
-		fprintf(stderr, "  meta: %s\n", tm_last_error());
-		t->failures++;
-		return NULL;
-	}
-	for (int cpu = 0; cpu < NCPUS; cpu++) {
-		char *body;
-
-		snprintf(name, sizeof(name), "raw/%c.stats%d", set, cpu);
-		text = fixture_text(name, &len);
-		/* the fixture holds the whole CPUSTAT text: drop its "CPU: N" line */
-		body = text ? strchr(text, '\n') : NULL;
-		TM_CHECK(body && !tm_meta_set_stats(meta, cpu, body + 1, len - (body + 1 - text)));
-		free(text);
-	}
-	snprintf(name, sizeof(name), "raw/%c.trace_clock", set);
-	text = fixture_text(name, &len);
-	TM_CHECK(text && !tm_meta_set_trace_clock(meta, text, len));
-	free(text);
-	return meta;
 }
 
 /* One CPU's fixture pages fed page by page into a spool in dir. */
@@ -180,36 +132,6 @@ out:
 	return ret;
 }
 
-/* All of a command's stdout and stderr. */
-static char *run(const char *cmd, size_t *len, int *status)
-{
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap);
-	FILE *f = popen(cmd, "r");
-	size_t got;
-
-	if (!f || !buf) {
-		if (f)
-			pclose(f);
-		free(buf);
-		return NULL;
-	}
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *tmp = realloc(buf, cap * 2);
-
-			if (!tmp)
-				break;
-			buf = tmp;
-			cap *= 2;
-		}
-	}
-	*status = pclose(f);
-	*len = n;
-	return buf;
-}
-
 /* Output of `trace-cmd <args> -i path` must equal the expected bytes. */
 static void check_cmd(struct tm_test *t, const char *args, const char *path,
 		      const char *want, size_t want_len)
@@ -221,7 +143,7 @@ static void check_cmd(struct tm_test *t, const char *args, const char *path,
 
 	snprintf(cmd, sizeof(cmd), "trace-cmd %s -i '%s' 2>&1%s", args, path,
 		 strstr(args, "--stat") ? " | sed 's/offset=0x[0-9a-f]*/offset=X/'" : "");
-	got = run(cmd, &len, &status);
+	got = tm_run(cmd, &len, &status);
 	TM_REQUIRE(got);
 	TM_CHECK_INT(status, 0);
 	if (len != want_len || memcmp(got, want, len)) {
@@ -272,33 +194,18 @@ static void check_stats_like(struct tm_test *t, const char *path, const char *fi
 
 	snprintf(cmd, sizeof(cmd), "trace-cmd report --stat -i '%s' 2>&1 | "
 		 "sed 's/offset=0x[0-9a-f]*/offset=X/'", tm_fixture(fixture_dat));
-	want = run(cmd, &len, &status);
+	want = tm_run(cmd, &len, &status);
 	TM_REQUIRE(want && status == 0 && len > 0);
 	check_cmd(t, "report --stat", path, want, len);
 	free(want);
-}
-
-static char *scratch_dir(void)
-{
-	static const char tmpl[] = "/tmp/tm-write-test-XXXXXX";
-	char *dir = malloc(sizeof(tmpl));
-
-	if (dir) {
-		memcpy(dir, tmpl, sizeof(tmpl));
-		if (!mkdtemp(dir)) {
-			free(dir);
-			dir = NULL;
-		}
-	}
-	return dir;
 }
 
 static void check_set(struct tm_test *t, char set, int version, enum tm_compression c,
 		      bool via_pipe, const char *fixture, const char *fixture_dat)
 {
 	static const size_t chunks[] = { 1, 3, 16 };
-	struct tm_meta *meta = fixture_meta(t, set);
-	char *dir = scratch_dir();
+	struct tm_meta *meta = tm_fixture_meta(t, set);
+	char *dir = tm_scratch_dir();
 	char out[4096];
 
 	TM_REQUIRE(meta && dir);
@@ -312,7 +219,7 @@ static void check_set(struct tm_test *t, char set, int version, enum tm_compress
 		if (version == 6 || via_pipe)
 			break;	/* none/v6 data does not depend on the chunk size */
 	}
-	scratch_remove(dir);
+	tm_scratch_remove(dir);
 	free(dir);
 	tm_meta_free(meta);
 }
@@ -350,8 +257,8 @@ TM_TEST(write_lost_events_v6_and_v7_zstd)
 
 TM_TEST(meta_snapshot_without_set_event_stores_every_system_but_ftrace)
 {
-	struct tm_meta *meta = fixture_meta(t, 'A');
-	char *dir = scratch_dir(), out[4096], cmd[8192];
+	struct tm_meta *meta = tm_fixture_meta(t, 'A');
+	char *dir = tm_scratch_dir(), out[4096], cmd[8192];
 	size_t len;
 	int status;
 	char *got;
@@ -364,7 +271,7 @@ TM_TEST(meta_snapshot_without_set_event_stores_every_system_but_ftrace)
 	/* what trace-cmd sees: 18 ftrace formats, one system (sched), 26 events */
 	if (!write_fixture(t, dir, meta, 'A', 7, TM_COMPRESS_ZSTD, 4, false, out, sizeof(out))) {
 		snprintf(cmd, sizeof(cmd), "trace-cmd dump --summary -i '%s' 2>&1", out);
-		got = run(cmd, &len, &status);
+		got = tm_run(cmd, &len, &status);
 		TM_REQUIRE(got);
 		TM_CHECK(strstr(got, "[Ftrace format, 18 events]") != NULL);
 		TM_CHECK(strstr(got, "[Events format, 1 systems]") != NULL);
@@ -372,7 +279,7 @@ TM_TEST(meta_snapshot_without_set_event_stores_every_system_but_ftrace)
 		TM_CHECK(strstr(got, "\"local\" clock, 4096 page size, 2 cpus,") != NULL);
 		free(got);
 	}
-	scratch_remove(dir);
+	tm_scratch_remove(dir);
 	free(dir);
 	tm_meta_free(meta);
 }
@@ -400,7 +307,7 @@ static const char *meta_system(const struct tm_meta *m, size_t i)
 /* A directory laid out like tracefs: the snapshot's events plus our own files. */
 static char *fake_tracefs(const char *set_event, const char *kallsyms)
 {
-	char *dir = scratch_dir(), path[4096], events[PATH_MAX];
+	char *dir = tm_scratch_dir(), path[4096], events[PATH_MAX];
 	int ok = 1;
 
 	if (!dir)
@@ -420,7 +327,7 @@ static char *fake_tracefs(const char *set_event, const char *kallsyms)
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu1/stats", dir);
 	ok &= put_file(path, "entries: 0\noverrun: 7\n");
 	if (!ok) {
-		scratch_remove(dir);
+		tm_scratch_remove(dir);
 		free(dir);
 		return NULL;
 	}
@@ -451,7 +358,7 @@ TM_TEST(meta_stores_only_enabled_events_and_never_ftrace_in_events)
 	TM_CHECK(meta_system(meta, 1) == NULL);
 	tm_meta_free(meta);
 out:
-	scratch_remove(dir);
+	tm_scratch_remove(dir);
 	free(dir);
 }
 
@@ -475,7 +382,7 @@ TM_TEST(meta_warns_when_kallsyms_addresses_are_zero)
 	TM_CHECK(tm_meta_warning(meta) == NULL);
 	tm_meta_free(meta);
 out:
-	scratch_remove(dir);
+	tm_scratch_remove(dir);
 	free(dir);
 }
 
@@ -490,7 +397,7 @@ TM_TEST(meta_fails_on_an_enabled_event_without_format)
 	TM_CHECK_INT(errno, ENOENT);
 	TM_CHECK(strstr(tm_last_error(), "sched/no_such_event/format") != NULL);
 	tm_meta_free(meta);
-	scratch_remove(dir);
+	tm_scratch_remove(dir);
 	free(dir);
 }
 
@@ -500,8 +407,8 @@ TM_TEST(write_refuses_unfinished_or_mismatched_spools)
 				    .page_size = PAGE, .chunk_pages = 4 };
 	struct tm_write_opts wo = { .version = 7, .compression = TM_COMPRESS_ZSTD, .level = 3,
 				    .page_size = PAGE };
-	struct tm_meta *meta = fixture_meta(t, 'A');
-	char *dir = scratch_dir(), path[4096];
+	struct tm_meta *meta = tm_fixture_meta(t, 'A');
+	char *dir = tm_scratch_dir(), path[4096];
 	struct tm_spool *spools[NCPUS] = { 0 };
 	char page[PAGE] = { 0 };
 	int fd;
@@ -532,7 +439,7 @@ TM_TEST(write_refuses_unfinished_or_mismatched_spools)
 	close(fd);
 	tm_spool_destroy(spools[1], true);
 	tm_meta_free(meta);
-	scratch_remove(dir);
+	tm_scratch_remove(dir);
 	free(dir);
 }
 
@@ -562,8 +469,8 @@ TM_TEST(write_leaves_out_cpus_without_data)
 {
 	struct tm_spool_opts so = { .compression = TM_COMPRESS_ZSTD, .level = 1,
 				    .page_size = PAGE, .chunk_pages = 8 };
-	struct tm_meta *meta = fixture_meta(t, 'A');
-	char *dir = scratch_dir(), path[4096];
+	struct tm_meta *meta = tm_fixture_meta(t, 'A');
+	char *dir = tm_scratch_dir(), path[4096];
 	struct tm_spool *spools[NCPUS] = { 0 };
 
 	TM_REQUIRE(meta && dir);
@@ -583,7 +490,7 @@ TM_TEST(write_leaves_out_cpus_without_data)
 		check_only_cpu1(t, dir, meta, 6, spools);
 	tm_spool_destroy(spools[1], true);
 	tm_meta_free(meta);
-	scratch_remove(dir);
+	tm_scratch_remove(dir);
 	free(dir);
 }
 
@@ -593,8 +500,8 @@ TM_TEST(write_roundtrip_through_tm_dat_reader)
 	static const struct { int version; enum tm_compression c; } kinds[] = {
 		{ 7, TM_COMPRESS_ZSTD }, { 7, TM_COMPRESS_NONE }, { 6, TM_COMPRESS_NONE },
 	};
-	struct tm_meta *meta = fixture_meta(t, 'B');
-	char *dir = scratch_dir(), out[4096], name[64];
+	struct tm_meta *meta = tm_fixture_meta(t, 'B');
+	char *dir = tm_scratch_dir(), out[4096], name[64];
 
 	TM_REQUIRE(meta && dir);
 	for (size_t k = 0; k < TM_ARRAY_SIZE(kinds); k++) {
@@ -633,7 +540,7 @@ TM_TEST(write_roundtrip_through_tm_dat_reader)
 		}
 		tm_dat_close(dat);
 	}
-	scratch_remove(dir);
+	tm_scratch_remove(dir);
 	free(dir);
 	tm_meta_free(meta);
 }
@@ -660,8 +567,8 @@ static bool stored_cpu_size(const uint8_t *file, size_t len, int cpu, uint64_t o
 /* trace-cmd >= 3.2 counts the chunk count in a compressed CPU's size (spec §4.6): so do we. */
 TM_TEST(write_v7_zstd_size_counts_the_chunk_count)
 {
-	struct tm_meta *meta = fixture_meta(t, 'A');
-	char *dir = scratch_dir(), out[4096];
+	struct tm_meta *meta = tm_fixture_meta(t, 'A');
+	char *dir = tm_scratch_dir(), out[4096];
 	const struct dat_cpu *c;
 	struct tm_dat *dat = NULL;
 	uint8_t *file = NULL;
@@ -684,7 +591,7 @@ TM_TEST(write_v7_zstd_size_counts_the_chunk_count)
 	}
 	free(file);
 	tm_dat_close(dat);
-	scratch_remove(dir);
+	tm_scratch_remove(dir);
 	free(dir);
 	tm_meta_free(meta);
 }

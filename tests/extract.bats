@@ -1,0 +1,78 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# extract.bats - `tracemap extract` on the live kernel: an instance the test fills with
+# numbered markers and freezes, read whole through the mapping and through read(),
+# with its settings unchanged; errors leave no file.
+
+load helpers
+load long
+
+setup() {
+	tm_kernel_setup
+	long_instance
+	mkdir "$LONG_DIR"
+}
+
+teardown() {
+	long_cleanup
+	tm_kernel_teardown
+}
+
+@test "extract: a frozen instance's buffer, every marker, its settings unchanged" {
+	local before
+	echo 1 >"$LONG_DIR/events/sched/sched_switch/enable"
+	marks 1 300
+	echo 0 >"$LONG_DIR/tracing_on"
+	before=$(inst_state "$LONG_DIR")
+	run "$TRACEMAP" extract -v -B "$LONG_INST" -o "$TM_TMP/x.dat"
+	tm_status 0
+	[[ $output == *"cpu0: mmap path"* ]]
+	[[ $output == *"x.dat: "*" events, "*" from $LONG_INST (read, so no longer in the buffer)"* ]]
+	same_report "$TM_TMP/x.dat"
+	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 300) " ]
+	grep -q 'sched_switch:' "$TM_TMP/tc.txt"
+	[ "$(inst_state "$LONG_DIR")" = "$before" ]
+	! ls "$TM_TMP"/*.spool 2>/dev/null
+}
+
+@test "extract --no-mmap: read() finds only what came after the last extract, v6 too" {
+	local before
+	marks 1 100
+	echo 0 >"$LONG_DIR/tracing_on"
+	run "$TRACEMAP" extract -q -B "$LONG_INST" -o "$TM_TMP/a.dat"
+	tm_status 0
+	echo 1 >"$LONG_DIR/tracing_on"
+	marks 101 150
+	echo 0 >"$LONG_DIR/tracing_on"
+	# an event disabled since it was recorded still has its format in the file
+	before=$(inst_state "$LONG_DIR")
+	run "$TRACEMAP" extract -v --no-mmap --file-version 6 -B "$LONG_INST" -o "$TM_TMP/b.dat"
+	tm_status 0
+	[[ $output == *"cpu0: read() path (--no-mmap)"* ]]
+	same_report "$TM_TMP/b.dat"
+	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 101 150) " ]
+	[ "$(inst_state "$LONG_DIR")" = "$before" ]
+}
+
+@test "extract: a buffer of events disabled since keeps their formats" {
+	echo 1 >"$LONG_DIR/events/sched/sched_process_exec/enable"
+	echo 1 >"$LONG_DIR/events/sched/sched_process_exit/enable"
+	/bin/true
+	echo 0 >"$LONG_DIR/events/sched/enable"
+	echo 0 >"$LONG_DIR/tracing_on"
+	run "$TRACEMAP" extract -q -B "$LONG_INST" -o "$TM_TMP/d.dat"
+	tm_status 0
+	same_report "$TM_TMP/d.dat"
+	grep -q 'sched_process_exec: .*filename=/bin/true' "$TM_TMP/tc.txt"
+	! grep -q 'UNKNOWN EVENT' "$TM_TMP/tc.txt"
+}
+
+@test "extract: an unknown instance fails in one line and leaves no file" {
+	run "$TRACEMAP" extract -B "no-such-instance-$$" -o "$TM_TMP/n.dat"
+	tm_status 1
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == "tracemap extract: no instance no-such-instance-$$ "* ]]
+	[ ! -e "$TM_TMP/n.dat" ]
+	run "$TRACEMAP" extract -B "$LONG_INST" extra-argument
+	tm_status 2
+}

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# long.bash - what the long-recording, extract and named-instance tests share:
+# a recorder in a named instance, numbered marker lines, report checks.
+
+# tracemap report's flag for trace-cmd 3.1.6's text: empty while that text is
+# the default; "--compat=3.1" once report's default follows trace-cmd 3.4.
+TM_COMPAT_31=${TM_COMPAT_31-}
+
+# A per-test instance name nobody else uses.
+long_instance() {
+	LONG_INST=tm-test-$$-${BATS_TEST_NUMBER:-0}
+	LONG_DIR=$TRACEFS/instances/$LONG_INST
+}
+
+# Remove the test's own instance if a failure left it.
+long_cleanup() {
+	[ -n "${LONG_BG:-}" ] && kill -KILL "$LONG_BG" 2>/dev/null && wait "$LONG_BG" 2>/dev/null
+	[ -n "${LONG_DIR:-}" ] && [ -d "$LONG_DIR" ] && rmdir "$LONG_DIR" 2>/dev/null
+	return 0
+}
+
+# long_start LIMIT ARGS...: `tracemap record -B $LONG_INST ARGS` in the background
+# (stdout rec.out, stderr rec.err), bounded by LIMIT seconds, once it traces. Sets
+# LONG_BG (the timeout wrapper) and LONG_PID (tracemap itself, for signals).
+long_start() {
+	local limit=$1 i
+	shift
+	timeout -s KILL "$limit" "$TRACEMAP" record -B "$LONG_INST" "$@" \
+		>"$TM_TMP/rec.out" 2>"$TM_TMP/rec.err" &
+	LONG_BG=$!
+	for ((i = 0; i < 600; i++)); do
+		[ "$(cat "$LONG_DIR/tracing_on" 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	LONG_PID=$(pgrep -P "$LONG_BG")
+	[ -n "$LONG_PID" ] && [ "$(cat "$LONG_DIR/tracing_on" 2>/dev/null)" = 1 ] ||
+		{ cat "$TM_TMP/rec.err" >&2; return 1; }
+}
+
+# Wait for the recorder to end; LONG_STATUS is its exit status.
+long_wait() {
+	LONG_STATUS=0
+	wait "$LONG_BG" || LONG_STATUS=$?
+	LONG_BG=
+}
+
+# Wait (at most 60 s: only a hang fails) until rec.err has a line matching $1.
+long_wait_line() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		grep -q -- "$1" "$TM_TMP/rec.err" && return 0
+		kill -0 "$LONG_BG" 2>/dev/null || break
+		sleep 0.05
+	done
+	grep -q -- "$1" "$TM_TMP/rec.err" || { echo "no line '$1' in:" >&2; cat "$TM_TMP/rec.err" >&2; return 1; }
+}
+
+# marks FROM TO: write "mark N" lines to the instance's trace_marker (one open, a write each).
+marks() {
+	local i fd
+	exec {fd}>"$LONG_DIR/trace_marker"
+	for ((i = $1; i <= $2; i++)); do
+		echo "mark $i" >&"$fd"
+	done
+	exec {fd}>&-
+}
+
+# The numbers of the "mark N" lines of the last same_report's text, one a line, sorted.
+marks_reported() {
+	sed -n 's/.*tracing_mark_write: mark \([0-9][0-9]*\).*/\1/p' "$TM_TMP/tc.txt" | sort -n
+}
+
+# trace-cmd 3.1.6 reads file $1 without a word on stderr, and tracemap report
+# prints exactly its text.
+same_report() {
+	local f=$1
+	trace-cmd report -i "$f" >"$TM_TMP/tc.txt" 2>"$TM_TMP/tc.err" ||
+		{ cat "$TM_TMP/tc.err" >&2; return 1; }
+	[ ! -s "$TM_TMP/tc.err" ] || { cat "$TM_TMP/tc.err" >&2; return 1; }
+	# shellcheck disable=SC2086
+	"$TRACEMAP" report $TM_COMPAT_31 "$f" >"$TM_TMP/tm.txt" || return 1
+	cmp -s "$TM_TMP/tc.txt" "$TM_TMP/tm.txt" ||
+		{ diff "$TM_TMP/tc.txt" "$TM_TMP/tm.txt" | head -5 >&2; return 1; }
+	grep -q '^ *.*\[00[0-9]\] ' "$TM_TMP/tc.txt"
+}
+
+# Every setting of instance dir $1 a recorder could change, one line each.
+inst_state() {
+	local d=$1 f
+	for f in tracing_on buffer_size_kb buffer_subbuf_size_kb trace_clock buffer_percent \
+		 tracing_cpumask set_event set_event_pid set_event_notrace_pid \
+		 events/ftrace/print/trigger; do
+		printf '%s=%s\n' "$f" "$(tr '\n' ' ' <"$d/$f")"
+	done
+	for f in "$d"/options/* "$d"/events/sched/*/filter "$d"/events/sched/*/trigger \
+		 "$d"/events/sched/*/enable; do
+		printf '%s=%s\n' "${f#"$d"/}" "$(tr '\n' ' ' <"$f")"
+	done
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# record-instance.bats - record -B NAME on the live kernel: a named instance tracemap
+# creates and removes, an existing name refused, and --reuse-instance giving back every
+# setting it changed.
+
+load helpers
+load long
+
+setup() {
+	tm_kernel_setup
+	long_instance
+}
+
+teardown() {
+	long_cleanup
+	tm_kernel_teardown
+}
+
+@test "record -B NAME: traces in instances/NAME, then removes it" {
+	run "$TRACEMAP" record -v -B "$LONG_INST" -e sched:sched_process_exec -o "$TM_TMP/b.dat" \
+		-- sh -c "echo named-marker > $LONG_DIR/trace_marker"
+	tm_status 0
+	[[ $output == *"instance $LONG_INST, sub-buffer"* ]]
+	same_report "$TM_TMP/b.dat"
+	grep -q 'tracing_mark_write: named-marker' "$TM_TMP/tc.txt"
+	[ ! -d "$LONG_DIR" ]
+}
+
+@test "record -B NAME: an existing NAME is refused and left as it is" {
+	local before
+	mkdir "$LONG_DIR"
+	echo 1 >"$LONG_DIR/events/sched/sched_switch/enable"
+	before=$(inst_state "$LONG_DIR")
+	run "$TRACEMAP" record -B "$LONG_INST" -e sched -o "$TM_TMP/e.dat" -- true
+	tm_status 1
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"instance $LONG_INST exists (--reuse-instance records through it"* ]]
+	[ "$(inst_state "$LONG_DIR")" = "$before" ]
+	[ ! -e "$TM_TMP/e.dat" ]
+	run "$TRACEMAP" record --reuse-instance -o "$TM_TMP/e.dat" -- true
+	tm_status 2
+}
+
+@test "record -B NAME --reuse-instance: records through it and gives back what it changed" {
+	local before
+	mkdir "$LONG_DIR"
+	echo 512 >"$LONG_DIR/buffer_size_kb"
+	echo global >"$LONG_DIR/trace_clock"
+	echo 25 >"$LONG_DIR/buffer_percent"
+	echo 'sched:sched_wakeup' >"$LONG_DIR/set_event"
+	echo 'prio < 200' >"$LONG_DIR/events/sched/sched_wakeup/filter"
+	echo 'next_pid > 0' >"$LONG_DIR/events/sched/sched_switch/filter"
+	echo $$ >"$LONG_DIR/set_event_pid"
+	echo 0 >"$LONG_DIR/options/overwrite"
+	echo 0 >"$LONG_DIR/tracing_on"
+	before=$(inst_state "$LONG_DIR")
+	run "$TRACEMAP" record -B "$LONG_INST" --reuse-instance -b 1024 --subbuf-size 8 -C mono \
+		-O overwrite --wakeup-percent 10 -e sched -f 'prev_pid >= 0' -o "$TM_TMP/r.dat" \
+		-- sh -c "echo reused-marker > $LONG_DIR/trace_marker"
+	tm_status 0
+	same_report "$TM_TMP/r.dat"
+	grep -q 'tracing_mark_write: reused-marker' "$TM_TMP/tc.txt"
+	[ -d "$LONG_DIR" ]
+	[ "$(inst_state "$LONG_DIR")" = "$before" ] ||
+		{ diff <(echo "$before") <(inst_state "$LONG_DIR") >&2; return 1; }
+}

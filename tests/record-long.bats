@@ -1,0 +1,204 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# record-long.bats - long recordings on the live kernel: flight dumps on SIGUSR2 and
+# on a trigger, the window's drops and common start, rotation with numbered markers,
+# --max-files; every file read by trace-cmd and by tracemap report alike.
+
+load helpers
+load long
+
+setup() {
+	tm_kernel_setup
+	long_instance
+}
+
+teardown() {
+	long_cleanup
+	tm_kernel_teardown
+}
+
+@test "record --flight: SIGUSR2 writes the window and recording goes on; the stop writes the last" {
+	long_start 60 --flight 8M -e sched:sched_switch -o "$TM_TMP/f.dat"
+	marks 1 50
+	kill -USR2 "$LONG_PID"
+	long_wait_line "f.dat.0001: "
+	marks 51 100
+	kill -INT "$LONG_PID"
+	long_wait
+	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
+	# the dump holds every marker written before it; the window keeps them for the next
+	same_report "$TM_TMP/f.dat.0001"
+	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 50) " ]
+	same_report "$TM_TMP/f.dat.0002"
+	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 100) " ]
+	[ ! -e "$TM_TMP/f.dat.0003" ] && [ ! -e "$TM_TMP/f.dat" ]
+	# one summary line per file: size, time window, events, drops kept apart from losses
+	grep -Eq "f\.dat\.0002: [0-9.]+ MB, [0-9]+\.[0-9]{6}-[0-9]+\.[0-9]{6} \([0-9.]+ s\), [0-9]+ events; [0-9]+ older events dropped from the window, [0-9]+ lost by the kernel" "$TM_TMP/rec.err"
+	! ls "$TM_TMP"/*.spool 2>/dev/null
+}
+
+@test "record --flight: a full window drops its oldest chunks; every CPU starts at the window's start" {
+	local start line first
+	long_start 60 --flight 64K -b 4096 -e sched:sched_switch -o "$TM_TMP/f.dat"
+	marks 1 20000
+	kill -INT "$LONG_PID"
+	long_wait
+	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
+	same_report "$TM_TMP/f.dat.0001"
+	line=$(grep "f.dat.0001: " "$TM_TMP/rec.err")
+	[[ $line =~ ([0-9]+)\ older\ events\ dropped ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]
+	# the newest markers, without a gap (the kernel lost none here)
+	[[ $line == *", 0 lost by the kernel"* ]]
+	marks_reported >"$TM_TMP/m.txt"
+	[ "$(tail -n 1 "$TM_TMP/m.txt")" = 20000 ]
+	first=$(head -n 1 "$TM_TMP/m.txt")
+	[ "$first" -gt 1 ]
+	[ "$(tr '\n' ' ' <"$TM_TMP/m.txt")" = "$(seq -s ' ' "$first" 20000) " ]
+	# no CPU begins before the window's start, and one begins right at it
+	[[ $line =~ ([0-9]+\.[0-9]{6})- ]]
+	start=${BASH_REMATCH[1]}
+	awk -v s="$start" '
+		match($0, /\[00[0-9]\] +[0-9]+\.[0-9]+:/) {
+			f = substr($0, RSTART, RLENGTH); split(f, p, /[][ :]+/)
+			if (!(p[2] in first)) first[p[2]] = p[3]
+		}
+		END {
+			ok = 0
+			for (c in first) {
+				if (first[c] + 0.000001 < s) { print "cpu " c " starts at " first[c] " before " s; exit 1 }
+				if (first[c] - s < 0.0000015) ok = 1
+			}
+			if (!ok) { print "no cpu starts at " s; exit 1 }
+		}' "$TM_TMP/tc.txt"
+	# the file keeps the window's drops apart from the kernel's losses
+	trace-cmd report --stat -i "$TM_TMP/f.dat.0001" 2>/dev/null | grep -q "^dropped from the flight window: [1-9]"
+}
+
+@test "record --flight --trigger: a marker matching the filter writes the window up to it, then --max-dumps stops" {
+	long_start 60 --flight 8M -e sched:sched_switch \
+		--trigger 'ftrace:print:buf ~ "*STALL*"' --post 0.2 --max-dumps 1 -o "$TM_TMP/t.dat"
+	marks 1 50
+	echo "mark 51 STALL" >"$LONG_DIR/trace_marker"
+	long_wait
+	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
+	grep -q "trigger ftrace:print:buf ~ \"\*STALL\*\" fired" "$TM_TMP/rec.err"
+	grep -q -- "--max-dumps 1 reached" "$TM_TMP/rec.err"
+	# the trigger event itself is in the dump, the kernel stack the latch records after it
+	same_report "$TM_TMP/t.dat.0001"
+	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 51) " ]
+	grep -A1 'mark 51 STALL' "$TM_TMP/tc.txt" | grep -q 'kernel_stack:'
+	[ ! -e "$TM_TMP/t.dat.0002" ]
+}
+
+@test "record --trigger alone: a tracepoint with a filter ends a file, the stop writes the rest" {
+	local f n=""
+	tm_need "sched:sched_process_exec event" test -d "$TRACEFS/events/sched/sched_process_exec"
+	# COMMAND runs /bin/true once per file: the second after the first file is out
+	long_start 60 -e sched:sched_switch \
+		--trigger 'sched:sched_process_exec:filename ~ "*/true"' -o "$TM_TMP/t.dat" \
+		-- sh -c "sleep 0.2; /bin/true
+			  until grep -q 't.dat.0001: ' '$TM_TMP/rec.err'; do sleep 0.05; done; /bin/true
+			  until grep -q 't.dat.0002: ' '$TM_TMP/rec.err'; do sleep 0.05; done"
+	long_wait
+	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
+	# sched_process_exec was not asked for: the trigger enabled it, with its filter
+	for f in "$TM_TMP"/t.dat.000[123]; do
+		same_report "$f"
+		n+="$(grep -c 'sched_process_exec:.*filename=/bin/true' "$TM_TMP/tc.txt" || true) "
+		! grep -q 'sched_process_exec:.*filename=/usr/bin/grep' "$TM_TMP/tc.txt"
+	done
+	[ "$n" = "1 1 0 " ]
+	[ ! -e "$TM_TMP/t.dat.0004" ]
+}
+
+# A writer of "mark 1".."mark N" that never passes the count in $TM_TMP/allow and
+# reports its progress in $TM_TMP/done.
+throttled_writer() {
+	local n=$1 i fd
+	exec {fd}>"$LONG_DIR/trace_marker"
+	for ((i = 1; i <= n; i++)); do
+		if ((i % 100 == 1)); then
+			echo $((i - 1)) >"$TM_TMP/done"
+			while ((i > $(<"$TM_TMP/allow"))); do sleep 0.01; done
+		fi
+		echo "mark $i" >&"$fd"
+	done
+	exec {fd}>&-
+	echo "$n" >"$TM_TMP/done"
+}
+
+wait_done() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		(($(<"$TM_TMP/done") >= $1)) && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+@test "record --switch-output signal: numbered markers across the files, every one exactly once" {
+	local k w f lost
+	long_start 60 --switch-output signal -b 4096 -e sched:sched_switch -o "$TM_TMP/r.dat"
+	echo 0 >"$TM_TMP/done"
+	echo 1000 >"$TM_TMP/allow"
+	throttled_writer 4000 &
+	w=$!
+	# each switch lands while the writer runs (between 500 and 1000 past the last)
+	for k in 1 2 3; do
+		wait_done $((k * 1000 - 500))
+		kill -USR2 "$LONG_PID"
+		long_wait_line "r.dat.000$k: "
+		echo $((k * 1000 + 1000)) >"$TM_TMP/allow"
+	done
+	wait "$w"
+	kill -INT "$LONG_PID"
+	long_wait
+	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
+	for f in "$TM_TMP"/r.dat.000[1234]; do
+		same_report "$f"
+		marks_reported >"$f.marks"
+		[ -s "$f.marks" ]	# every file holds markers
+	done
+	[ ! -e "$TM_TMP/r.dat.0005" ]
+	# exactly once over all files (a kernel loss would show in the summary)
+	lost=$(awk '$1 ~ /^[0-9]+$/ { n += $NF } END { print n + 0 }' "$TM_TMP/rec.err")
+	[ "$lost" -eq 0 ]
+	[ "$(cat "$TM_TMP"/r.dat.000?.marks | tr '\n' ' ')" = "$(seq -s ' ' 1 4000) " ]
+	! ls "$TM_TMP"/*.spool 2>/dev/null
+}
+
+@test "record --switch-output TIME --max-files: a file per period, only the newest kept" {
+	local n
+	run timeout -s KILL 60 "$TRACEMAP" record -B "$LONG_INST" -e sched:sched_switch \
+		--switch-output 0.5s --max-files 2 --duration 2 -o "$TM_TMP/m.dat"
+	tm_status 0
+	# a file per half second, then the stop's: at least three, only the last two kept
+	n=$(grep -c "m\.dat\.[0-9]*: " <<<"$output")
+	[ "$n" -ge 3 ]
+	[ "$(cd "$TM_TMP" && ls m.dat.* | tr '\n' ' ')" = "$(printf 'm.dat.%04d m.dat.%04d ' $((n - 1)) "$n")" ]
+	[ "$(grep -c "removed $TM_TMP/m.dat.[0-9]* (--max-files 2)" <<<"$output")" -eq $((n - 2)) ]
+	same_report "$TM_TMP/m.dat.$(printf %04d "$n")"
+}
+
+@test "record: long-recording options are checked as usage errors" {
+	run "$TRACEMAP" record --flight 1M --switch-output 1h -o "$TM_TMP/x.dat"
+	tm_status 2
+	run "$TRACEMAP" record --flight 10 -o "$TM_TMP/x.dat"
+	tm_status 2
+	run "$TRACEMAP" record --switch-output 10 -o "$TM_TMP/x.dat"
+	tm_status 2
+	[[ $output == *"bad --switch-output '10'"* ]]
+	run "$TRACEMAP" record --flight 1M -o -
+	tm_status 2
+	run "$TRACEMAP" record --max-files 3 -o "$TM_TMP/x.dat"
+	tm_status 2
+	run "$TRACEMAP" record --post 1 -o "$TM_TMP/x.dat"
+	tm_status 2
+	run "$TRACEMAP" record --trigger sched -o "$TM_TMP/x.dat" --duration 1
+	tm_status 1
+	[[ $output == *"bad trigger 'sched'"* ]]
+	run "$TRACEMAP" record --trigger 'sched:no_such_event' -o "$TM_TMP/x.dat" --duration 1
+	tm_status 1
+	[[ $output == *"unknown trigger event 'sched:no_such_event'"* ]]
+	! ls "$TM_TMP"/x.dat* 2>/dev/null
+}
