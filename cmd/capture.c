@@ -37,7 +37,7 @@ static const struct argp_option capture_options[] = {
 	{ NULL, 0, NULL, 0, "What to trace:", 1 },
 	{ "event", 'e', "EVENT", 0, "enable EVENT: all, SYSTEM, SYSTEM:EVENT, EVENT; globs "
 	  "like 'sched:sched_wak*' (repeatable)", 1 },
-	{ "filter", 'f', "FILTER", 0, "filter for the preceding -e (kernel filter syntax)", 1 },
+	{ "filter", 'f', "FILTER", 0, "filter for the preceding -e (kernel syntax)", 1 },
 	{ "event-trigger", 'R', "TRIGGER", 0, "event trigger for the preceding -e, e.g. stacktrace, "
 	  "'traceoff if pid == 1' (repeatable)", 1 },
 	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][%return]", 0, "probe a function of a "
