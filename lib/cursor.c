@@ -13,6 +13,7 @@
 #include "dat-internal.h"
 #include "tm-page.h"
 #include "dat-format.h"
+#include "rec-check.h"
 
 #define TM_TEXT_BLOCK	(64u << 10)
 /*
@@ -20,7 +21,7 @@
  * field of a record up to its NUL, past the record when the NUL is missing;
  * it then stops here instead of running off the buffer.
  */
-#define TM_CURSOR_SLACK	64u
+#define TM_CURSOR_SLACK	TM_RECORD_SLACK
 
 struct tm_cursor {
 	struct tm_dat	*dat;

@@ -95,6 +95,8 @@ int tm_dat_option_common(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint
 	case TM_OPT_VERSION:
 		return tm_dat_set_str(dat, &dat->tracer_version, p, len);
 	case TM_OPT_LAST_BOOT_INFO:
+		/* read back by the writer's tests; report --stat names it as unused */
+		dat->newer_opts |= 1ULL << id;
 		return tm_dat_set_str(dat, &dat->last_boot_info, p, len);
 	case TM_OPT_CPUCOUNT:
 		if (len < 4)

@@ -62,15 +62,33 @@ static void rc_event_free(struct rc_event *e)
 }
 
 /*
- * Extend e's bounds with the fields of list: 0, or 1 when one cannot be
- * inside any record (a record is at most 64 KiB), -1 when out of memory.
+ * The ftrace system's kernel_stack and user_stack declare "caller[8]" but
+ * the kernel writes only the frames it has (struct stack_entry ends in a
+ * flexible array): a trailing fixed array of an ftrace event counts from
+ * its start, as long as a reader running to its declared end stays inside
+ * the reader's slack.
  */
-static int rc_add_fields(struct rc_event *e, const struct tep_format_field *list)
+static bool rc_flexible_tail(const struct tep_format_field *f, bool ftrace)
+{
+	return ftrace && !f->next && (f->flags & TEP_FIELD_IS_ARRAY) &&
+	       !(f->flags & TEP_FIELD_IS_DYNAMIC) && f->size > 0 &&
+	       (uint32_t)f->size <= TM_RECORD_SLACK;
+}
+
+/*
+ * Extend e's bounds with the fields of list (ftrace: the event is of the
+ * ftrace system): 0, or 1 when one cannot be inside any record (a record is
+ * at most 64 KiB), -1 when out of memory.
+ */
+static int rc_add_fields(struct rc_event *e, const struct tep_format_field *list, bool ftrace)
 {
 	const struct tep_format_field *f;
 
 	for (f = list; f; f = f->next) {
 		uint64_t end = (uint64_t)f->offset + (uint64_t)f->size;
+
+		if (f->offset >= 0 && rc_flexible_tail(f, ftrace))
+			end = (uint64_t)f->offset;
 
 		if (f->offset < 0 || f->size < 0 || end > UINT16_MAX + 1ULL) {
 			e->min_field = f;
@@ -107,9 +125,10 @@ static int rc_build(struct rc_event *e, struct tep_event *ev, const struct rc_ev
 	e->need = e->unusable ? UINT32_MAX : e->min;
 	if (!ev || e->unusable)
 		return 0;
-	ret = rc_add_fields(e, ev->format.common_fields);
+	ret = rc_add_fields(e, ev->format.common_fields, false);
 	if (!ret)
-		ret = rc_add_fields(e, ev->format.fields);
+		ret = rc_add_fields(e, ev->format.fields,
+				    ev->system && !strcmp(ev->system, "ftrace"));
 	e->need = e->unusable ? UINT32_MAX : e->min;
 	return ret < 0 ? -1 : 0;
 }
@@ -131,7 +150,7 @@ struct tm_reccheck *tm_reccheck_new(struct tep_handle *tep)
 		c->type_off = (uint32_t)type->offset;
 		c->type_size = (uint32_t)type->size;
 	}
-	if (first && rc_add_fields(&c->common, first->format.common_fields) < 0)
+	if (first && rc_add_fields(&c->common, first->format.common_fields, false) < 0)
 		goto nomem;
 	c->common.need = c->common.unusable ? UINT32_MAX : c->common.min;
 	if (rc_build(&c->unknown, NULL, &c->common))

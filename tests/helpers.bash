@@ -9,7 +9,7 @@ FIXTURES=${TM_FIXTURES:-$TM_ROOT/../shared/fixtures}
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
 # Flags that make `tracemap report` print what the installed trace-cmd 3.1.6
 # prints: the tests that compare with it add them (one switch for all of them).
-TM_REPORT_31=()
+TM_REPORT_31=(--compat=3.1)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$TM_ROOT/tests/lsan.supp:print_suppressions=0}

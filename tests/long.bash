@@ -2,10 +2,6 @@
 # long.bash - what the long-recording, extract and named-instance tests share:
 # a recorder in a named instance, numbered marker lines, report checks.
 
-# tracemap report's flag for trace-cmd 3.1.6's text: empty while that text is
-# the default; "--compat=3.1" once report's default follows trace-cmd 3.4.
-TM_COMPAT_31=${TM_COMPAT_31-}
-
 # A per-test instance name nobody else uses.
 long_instance() {
 	LONG_INST=tm-test-$$-${BATS_TEST_NUMBER:-0}
@@ -78,7 +74,7 @@ same_report() {
 		{ cat "$TM_TMP/tc.err" >&2; return 1; }
 	[ ! -s "$TM_TMP/tc.err" ] || { cat "$TM_TMP/tc.err" >&2; return 1; }
 	# shellcheck disable=SC2086
-	"$TRACEMAP" report $TM_COMPAT_31 "$f" >"$TM_TMP/tm.txt" || return 1
+	"$TRACEMAP" report "${TM_REPORT_31[@]}" "$f" >"$TM_TMP/tm.txt" || return 1
 	cmp -s "$TM_TMP/tc.txt" "$TM_TMP/tm.txt" ||
 		{ diff "$TM_TMP/tc.txt" "$TM_TMP/tm.txt" | head -5 >&2; return 1; }
 	grep -q '^ *.*\[00[0-9]\] ' "$TM_TMP/tc.txt"

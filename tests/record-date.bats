@@ -8,8 +8,6 @@ load helpers
 setup() { tm_kernel_setup; }
 teardown() { tm_kernel_teardown; }
 # trace-cmd 3.1.6's text: report's default until it follows newer trace-cmd (--compat=3.1).
-TC31=()
-"$TRACEMAP" report --help 2>/dev/null | grep -q -- '--compat' && TC31=(--compat=3.1)
 
 @test "record --date: events carry wall-clock times, text as trace-cmd prints them" {
 	# /bin/true's exec happens between the two wall-clock reads of the shell
@@ -18,7 +16,7 @@ TC31=()
 	tm_status 0
 	trace-cmd dump --options -i "$TM_TMP/d.dat" 2>&1 | grep -A1 'Option DATE' | grep -q '^0x'
 	trace-cmd report -i "$TM_TMP/d.dat" >"$TM_TMP/tc.txt"
-	"$TRACEMAP" report "${TC31[@]}" "$TM_TMP/d.dat" >"$TM_TMP/tm.txt"
+	"$TRACEMAP" report "${TM_REPORT_31[@]}" "$TM_TMP/d.dat" >"$TM_TMP/tm.txt"
 	diff "$TM_TMP/tc.txt" "$TM_TMP/tm.txt"
 	"$TRACEMAP" report --json "$TM_TMP/d.dat" |
 		grep '"filename":"/bin/true"' >"$TM_TMP/exec.json"

@@ -7,8 +7,6 @@ load helpers
 
 setup() { tm_kernel_setup; }
 # trace-cmd 3.1.6's text: report's default until it follows newer trace-cmd (--compat=3.1).
-TC31=()
-"$TRACEMAP" report --help 2>/dev/null | grep -q -- '--compat' && TC31=(--compat=3.1)
 teardown() { tm_kernel_teardown; }
 
 # The stack frames of the text report, "=> name (addr)" lines in order.
@@ -46,7 +44,7 @@ json_frames() {
 		-o "$TM_TMP/t.dat" -- sh -c '/bin/true; /bin/true'
 	tm_status 0
 	trace-cmd report -i "$TM_TMP/t.dat" >"$TM_TMP/tc.txt"
-	"$TRACEMAP" report "${TC31[@]}" "$TM_TMP/t.dat" >"$TM_TMP/tm.txt"
+	"$TRACEMAP" report "${TM_REPORT_31[@]}" "$TM_TMP/t.dat" >"$TM_TMP/tm.txt"
 	diff "$TM_TMP/tc.txt" "$TM_TMP/tm.txt"
 	# each event line is followed by its stack
 	local events stacks

@@ -9,8 +9,6 @@ bats_require_minimum_version 1.5.0
 
 setup() { tm_kernel_setup; }
 # trace-cmd 3.1.6's text: report's default until it follows newer trace-cmd (--compat=3.1).
-TC31=()
-"$TRACEMAP" report --help 2>/dev/null | grep -q -- '--compat' && TC31=(--compat=3.1)
 teardown() {
 	if [ -n "${REC_BG:-}" ]; then
 		kill -INT "$REC_PID" 2>/dev/null || true
@@ -54,7 +52,7 @@ one_line_error() {
 	[ "$rc" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
 	[ ! -d "$TRACEFS/instances/$REC_INST" ]
 	trace-cmd report -i "$TM_TMP/r.dat" >"$TM_TMP/tc.txt"
-	"$TRACEMAP" report "${TC31[@]}" "$TM_TMP/r.dat" >"$TM_TMP/tm.txt"
+	"$TRACEMAP" report "${TM_REPORT_31[@]}" "$TM_TMP/r.dat" >"$TM_TMP/tm.txt"
 	diff "$TM_TMP/tc.txt" "$TM_TMP/tm.txt"
 	# every fork line is followed by the stack the trigger recorded
 	local forks stacks

@@ -168,7 +168,7 @@ report_fails_promptly() {
 }
 
 @test "report-errors: /dev/zero is refused as a character device" {
-	report_fails_promptly "/dev/zero" /dev/zero "/dev/zero" "not a regular file (a character device)"
+	report_fails_promptly "/dev/zero" /dev/zero "/dev/zero" "not a trace.dat file (a character device)"
 }
 
 @test "report-errors: a 4 GiB sparse file of zeros is refused at offset 0 without reading it" {

@@ -298,6 +298,54 @@ TM_TEST(reccheck_refuses_events_with_impossible_fields)
 	tep_free(tep);
 }
 
+/*
+ * kernel_stack says caller[8], the kernel writes the frames it has: a stack
+ * record ends inside the array (record -T); any other trailing array must be whole.
+ */
+TM_TEST(reccheck_lets_ftrace_stacks_end_inside_their_caller_array)
+{
+	static const char stack[] =
+		"name: kernel_stack\nID: 4\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n\n"
+		"print fmt: \"\\t=> %ps\\n\", (void *)REC->caller[0]\n";
+	static const char other[] =
+		"name: arr\nID: 902\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:unsigned long caller[8];\toffset:8;\tsize:64;\tsigned:0;\n\n"
+		"print fmt: \"%lx\", REC->caller[0]\n";
+	struct tep_handle *tep = tep_alloc();
+	struct tm_reccheck *c;
+	uint8_t rec[80] = { 0 };
+	const char *why;
+
+	TM_REQUIRE(tep);
+	TM_REQUIRE(tep_parse_event(tep, stack, sizeof(stack) - 1, "ftrace") == 0);
+	TM_REQUIRE(tep_parse_event(tep, other, sizeof(other) - 1, "t") == 0);
+	c = tm_reccheck_new(tep);
+	TM_REQUIRE(c);
+	/* six frames: 64 bytes, as the kernel writes them */
+	tm_put16(rec, 4);
+	TM_CHECK(check_heap(c, rec, 64) == NULL);
+	/* the fields before the array must be there */
+	why = check_heap(c, rec, 8);
+	TM_CHECK(why && strstr(why, "kernel_stack: field") && strstr(why, "runs past"));
+	/* another system's trailing array is no stack: it must be whole */
+	tm_put16(rec, 902);
+	why = check_heap(c, rec, 64);
+	TM_CHECK(why && strstr(why, "arr: field caller (offset 8, size 64) runs past"));
+	TM_CHECK(check_heap(c, rec, 72) == NULL);
+	tm_reccheck_free(c);
+	tep_free(tep);
+}
+
 struct one_page {
 	uint8_t	*page;
 	bool	given;
