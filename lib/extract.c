@@ -174,7 +174,12 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 	if (!out)
 		goto out;
 	x.sink = tm_output_sink(out);
-	x.max_pages = tm_extract_buffer_bytes(dir) / st->page_size + 2;
+	/*
+	 * buffer_size_kb counts the data bytes of the sub-buffers (without
+	 * their 8-byte time stamp and commit field); add the reader sub-buffer, the rounding and the page
+	 * being filled.
+	 */
+	x.max_pages = tm_extract_buffer_bytes(dir) / (st->page_size - 8 - TM_COMMIT_SIZE) + 3;
 	for (int cpu = 0; cpu < st->ncpus; cpu++) {
 		x.cpu = cpu;
 		x.st = &st->cpu[cpu];

@@ -67,6 +67,23 @@ teardown() {
 	! grep -q 'UNKNOWN EVENT' "$TM_TMP/tc.txt"
 }
 
+@test "extract: a buffer that wrapped (overwrite) is read whole, every entry the kernel holds" {
+	local entries
+	echo 64 >"$LONG_DIR/buffer_size_kb"
+	marks 1 5000
+	echo 0 >"$LONG_DIR/tracing_on"
+	entries=$(awk '/^entries:/ { e += $2 } END { print e + 0 }' "$LONG_DIR"/per_cpu/cpu*/stats)
+	run "$TRACEMAP" extract -v -B "$LONG_INST" -o "$TM_TMP/w.dat"
+	tm_status 0
+	[[ $output != *"still being written"* ]]
+	same_report "$TM_TMP/w.dat"
+	marks_reported >"$TM_TMP/w.marks"
+	# the buffer wrapped: the oldest are gone, the newest is there, nothing else is missing
+	[ "$(head -n 1 "$TM_TMP/w.marks")" -gt 1 ]
+	[ "$(tail -n 1 "$TM_TMP/w.marks")" = 5000 ]
+	[ "$(wc -l <"$TM_TMP/w.marks")" -eq "$entries" ]
+}
+
 @test "extract: an unknown instance fails in one line and leaves no file" {
 	run "$TRACEMAP" extract -B "no-such-instance-$$" -o "$TM_TMP/n.dat"
 	tm_status 1
