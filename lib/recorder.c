@@ -54,18 +54,26 @@ struct tm_recorder {
 };
 
 /*
- * Page accounting from the page header alone. The records are not walked on
- * the record path (docs/PERFORMANCE.md, lever 1): the event count comes from
- * the kernel (per_cpu/cpuN/stats "read events", which counts exactly what the
- * reader was handed), and report and stream walk every record with bounds
- * checks when they decode the file. A commit word whose length exceeds the
- * page makes the page corrupt: counted, never handed on.
+ * Page accounting: the header's loss flags, and one pass over the record
+ * lengths so that a page a kernel bug or a racing writer made impossible
+ * (commit word or a record running past the commit) is counted and never
+ * reaches the file. The event count is not taken here: it comes from the
+ * kernel (per_cpu/cpuN/stats "read events", which counts exactly what the
+ * reader was handed). The pass reads one header word per record.
  */
 bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size)
 {
 	struct tm_page pg;
+	struct tm_rec rec;
+	int r;
 
 	if (tm_page_init(&pg, page, size, sizeof(unsigned long), tm_host_is_big_endian())) {
+		st->corrupt_pages++;
+		return false;
+	}
+	while ((r = tm_page_next(&pg, &rec)) > 0)
+		;
+	if (r < 0) {
 		st->corrupt_pages++;
 		return false;
 	}

@@ -237,9 +237,10 @@ struct tm_cpu_record_stats {
 };
 
 /*
- * Count one page a CPU's ring handed out into st (pages, bytes, losses),
- * from its header alone: true when it goes on to the sink; false when its
- * commit word is impossible: then only corrupt_pages counts it.
+ * Count one page a CPU's ring handed out into st (pages, bytes, losses):
+ * true when it goes on to the sink; false when its commit word or a record
+ * length is impossible: then only corrupt_pages counts it, and nothing past
+ * the page's end (or its commit) was read.
  */
 bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size);
 
