@@ -95,7 +95,7 @@ static int write_next(struct longrun *r, bool counted)
 	return 0;
 }
 
-/* A trigger that fired: note when to write; after the write, arm it again. */
+/* A trigger that fired: note when to write; then arm it again and write. */
 static int check_trigger(struct longrun *r, double now)
 {
 	int fired;
@@ -114,11 +114,13 @@ static int check_trigger(struct longrun *r, double now)
 	if (now < r->post_until)
 		return 0;
 	r->post_until = 0;
-	if (write_next(r, true))
-		return -1;
-	if (!r->max_reached && tm_trigger_rearm(r->trig))
+	/*
+	 * Armed again before the file is written and named: an event that follows
+	 * the summary line (a script waiting for it) must find the trigger armed.
+	 */
+	if (tm_trigger_rearm(r->trig))
 		goto fail;
-	return 0;
+	return write_next(r, true);
 fail:
 	tm_cmd_fail(SUB);
 	r->failed = true;

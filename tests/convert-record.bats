@@ -64,3 +64,24 @@ record_load() {
 	[ "$st" -eq 130 ] || { echo "exit status $st, expected 130" >&2; return 1; }
 	[ -z "$(ls -A "$TM_TMP/out")" ]
 }
+
+# task_newtask, task_rename and cpu_idle go out as their typed messages, with
+# report's field values, never as generic events (the fixtures have none of them).
+@test "convert-record: task and power events become typed messages with report's values" {
+	timeout -s KILL 60 "$TRACEMAP" record -q -e task -e power:cpu_idle -e sched:sched_switch \
+		-o "$TM_TMP/t.dat" -- sh -c '(printf tm-renamed >/proc/self/comm; sleep 0.1); sleep 0.2'
+	check_perfetto_counts "$TM_TMP/t.dat"
+	# no generic event carries one of these names
+	! grep -Eq '^      event_name: "(task_newtask|task_rename|cpu_idle)"' "$TM_TMP/t.txt"
+	grep -q '^      task_newtask \{$' "$TM_TMP/t.txt"
+	grep -q '^      cpu_idle \{$' "$TM_TMP/t.txt"
+	# the rename: report's oldcomm/newcomm/pid are the typed message's fields
+	local pid
+	pid=$("$TRACEMAP" report -N "$TM_TMP/t.dat" |
+		sed -n 's/.*task_rename: *pid=\([0-9]*\) oldcomm=sh newcomm=tm-renamed .*/\1/p')
+	[ -n "$pid" ] || { "$TRACEMAP" report -N "$TM_TMP/t.dat" | grep task_rename >&2; return 1; }
+	grep -A4 '^      task_rename {$' "$TM_TMP/t.txt" >"$TM_TMP/ren"
+	grep -q "^        pid: $pid\$" "$TM_TMP/ren"
+	grep -q '^        oldcomm: "sh"$' "$TM_TMP/ren"
+	grep -q '^        newcomm: "tm-renamed"$' "$TM_TMP/ren"
+}

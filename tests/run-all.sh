@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# run-all.sh - `make check`: unit tests (plain and ASan/UBSan), the fuzz runs
-# (reader, report), the mutation test, then the bats CLI tests; ends with one
-# line "N passed, N failed".
+# run-all.sh - `make check`: unit tests (plain and ASan/UBSan); then at once the
+# fuzz runs (reader, report), the mutation test and the bats files that do not
+# touch the kernel; then the kernel bats files one after the other. Ends with
+# one line "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 
@@ -39,15 +40,52 @@ export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 run_tap "unit tests" ./build/unit-tests
 run_tap "unit tests (ASan+UBSan)" ./build/asan/unit-tests
 
+# The bats files that never touch tracefs (fixtures and command lines only).
+kernel_free=(build cli man report report-errors report-hostile convert)
+
+# Phase 1, at once (they share no state, and the kernel is not touched): both
+# fuzz targets (their seconds are wall time), the mutation test and the
+# kernel-free bats files. Each writes its own log, printed in order after.
+declare -a names logs pids
+start_bg() {
+	local log
+	log=$(mktemp)
+	names+=("$1")
+	logs+=("$log")
+	shift
+	"$@" >"$log" 2>&1 &
+	pids+=($!)
+}
+
 for t in reader report; do
 	if [ -x "build/fuzz-$t" ]; then
-		run_tap "fuzz ($t, ${FUZZ_SECONDS:-60}s)" bash tests/fuzz/run.sh "${FUZZ_SECONDS:-60}" "$t"
+		start_bg "fuzz ($t, ${FUZZ_SECONDS:-60}s)" bash tests/fuzz/run.sh \
+			"${FUZZ_SECONDS:-60}" "$t"
 	fi
 done
-# MUTATIONS inputs (default in mutate.sh, sized for CI) through the sanitizer build
-run_tap "mutation test" bash tests/fuzz/mutate.sh ${MUTATIONS:+"$MUTATIONS"}
+# MUTATIONS inputs (100 here, sized for CI beside the fuzzers) through the sanitizer build
+start_bg "mutation test" env MUTATE_JOBS=1 bash tests/fuzz/mutate.sh "${MUTATIONS:-100}"
+free_files=()
+for b in "${kernel_free[@]}"; do
+	free_files+=("tests/$b.bats")
+done
+start_bg "bats CLI tests without the kernel" bats --tap "${free_files[@]}"
+for i in "${!pids[@]}"; do
+	wait "${pids[$i]}"
+	rc=$?
+	echo "# ${names[$i]}"
+	cat "${logs[$i]}"
+	count_tap "${names[$i]}" "$rc" "${logs[$i]}"
+	rm -f "${logs[$i]}"
+done
 
-run_tap "bats CLI tests" bats --tap tests
+# Phase 2: the suites that record, one after the other on the one kernel.
+kernel=()
+for f in tests/*.bats; do
+	base=$(basename "$f" .bats)
+	[[ " ${kernel_free[*]} " == *" $base "* ]] || kernel+=("$f")
+done
+run_tap "bats CLI tests on the live kernel" bats --tap "${kernel[@]}"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
