@@ -85,7 +85,7 @@ void tm_strv_free(char **v)
 	free(v);
 }
 
-int tm_strv_push(char ***v, size_t *n, const char *s)
+static int tm_strv_push(char ***v, size_t *n, const char *s)
 {
 	char **tmp = realloc(*v, (*n + 2) * sizeof(**v));
 
