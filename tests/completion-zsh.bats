@@ -72,7 +72,7 @@ complete() {
 	complete "tracemap list -B tmzsh-" "^zsh> tracemap list -B $INST ?\$"
 	complete "tracemap record -B tmzsh-" "^zsh> tracemap record -B $INST ?\$"
 	complete 'tracemap record --switch-output si' '^zsh> tracemap record --switch-output signal ?$'
-	complete 'tracemap record --trigger sched:sched_proc' 'sched:sched_process_exec'
+	complete 'tracemap record --trigger sched:sched_proc' '^zsh> tracemap record --trigger sched:sched_process_'
 	complete 'tracemap report --compat 3.' '3\.1'
 	complete 'tracemap report zfix' '^zsh> tracemap report zfixture.dat ?$'
 	complete 'tracemap record -e sched -- ech' '^zsh> tracemap record -e sched -- echo ?$'

@@ -73,8 +73,8 @@ record_load() {
 	check_perfetto_counts "$TM_TMP/t.dat"
 	# no generic event carries one of these names
 	! grep -Eq '^      event_name: "(task_newtask|task_rename|cpu_idle)"' "$TM_TMP/t.txt"
-	grep -q '^      task_newtask \{$' "$TM_TMP/t.txt"
-	grep -q '^      cpu_idle \{$' "$TM_TMP/t.txt"
+	grep -q '^      task_newtask {$' "$TM_TMP/t.txt"
+	grep -q '^      cpu_idle {$' "$TM_TMP/t.txt"
 	# the rename: report's oldcomm/newcomm/pid are the typed message's fields
 	local pid
 	pid=$("$TRACEMAP" report -N "$TM_TMP/t.dat" |
