@@ -40,6 +40,7 @@ struct tm_fcpu {
 	struct tm_fchunk	*head, *tail;	/* the window, oldest first */
 	struct tm_page_span	pend;		/* pages given to the chunker since its last chunk */
 	uint64_t		dropped;	/* records dropped from the window */
+	uint64_t		dropped_until;	/* last record time of the newest chunk dropped */
 };
 
 struct tm_flight {
@@ -77,6 +78,8 @@ static void tm_flight_evict_oldest(struct tm_flight *f, const struct tm_fchunk *
 	if (!oldest->head)
 		oldest->tail = NULL;
 	oldest->dropped += c->events;
+	if (c->last_ts > oldest->dropped_until)
+		oldest->dropped_until = c->last_ts;
 	f->live -= c->map_len;
 	if (c->pins) {
 		c->evicted = true;
@@ -242,6 +245,7 @@ struct tm_fdump_cpu {
 	size_t			trimmed_len;
 	uint64_t		events;		/* records written */
 	uint64_t		cut;		/* records of its chunks before the start */
+	uint64_t		first_ts;	/* its first record written, 0: none */
 };
 
 static void tm_flight_unpin(struct tm_flight *f, struct tm_fchunk *c)
@@ -278,7 +282,11 @@ static int tm_fdump_next(void *ctx, const void **data, size_t *len)
 	return 1;
 }
 
-/* Pin every CPU's window; the start is the latest of the CPUs' first times. */
+/*
+ * Pin every CPU's window. The start is the latest of the CPUs' first times,
+ * and after the last record each CPU dropped: a CPU whose whole window was
+ * dropped has no record of that stretch, so no other CPU may show it.
+ */
 static int tm_flight_pin(struct tm_flight *f, struct tm_fdump_cpu *d, uint64_t *start)
 {
 	int ret = 0;
@@ -291,6 +299,8 @@ static int tm_flight_pin(struct tm_flight *f, struct tm_fdump_cpu *d, uint64_t *
 		size_t n = 0;
 
 		d[cpu].f = f;
+		if (f->cpus[cpu].dropped_until >= *start)
+			*start = f->cpus[cpu].dropped_until + 1;
 		for (c = f->cpus[cpu].head; c; c = c->next)
 			n++;
 		if (!n)
@@ -352,8 +362,14 @@ static int tm_flight_trim(struct tm_flight *f, struct tm_codec *codec, struct tm
 			if (n < 0)
 				goto out;
 			d->events += n;
-			if (n)
+			if (n) {
+				struct tm_page_span span;
+
 				memcpy(pages, tmp, ps);
+				if (!tm_page_span(pages, ps, TM_COMMIT_SIZE,
+						  tm_host_is_big_endian(), &span))
+					d->first_ts = span.first_ts;
+			}
 			kept = n ? ps : 0;
 			continue;
 		}
@@ -424,6 +440,8 @@ static int tm_flight_plan(struct tm_flight *f, struct tm_codec *codec, struct tm
 		d->chunks[i] = NULL;
 	}
 	for (size_t i = d->skip + (d->trimmed ? 1 : 0); i < d->n; i++) {
+		if (!d->first_ts)
+			d->first_ts = d->chunks[i]->first_ts;
 		size += d->chunks[i]->len;
 		d->events += d->chunks[i]->events;
 		chunks++;
@@ -513,6 +531,13 @@ int tm_flight_dump(struct tm_flight *f, int fd, struct tm_meta *meta,
 		if (d[cpu].n && tm_flight_plan(f, codec, &d[cpu], cpu, info->start, &src[n++]))
 			goto out;
 	tm_flight_info(f, d, info);
+	/* the window as written: from its first record on */
+	for (int cpu = 0, first = 1; cpu < f->opts.ncpus; cpu++) {
+		if (d[cpu].first_ts && (first || d[cpu].first_ts < info->start)) {
+			info->start = d[cpu].first_ts;
+			first = 0;
+		}
+	}
 	if (tm_flight_note_drops(f, d, meta))
 		goto out;
 	ret = tm_dat_write_data(fd, meta, src, n, f->opts.ncpus, wo);
