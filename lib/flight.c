@@ -500,7 +500,9 @@ static void tm_flight_info(struct tm_flight *f, const struct tm_fdump_cpu *d,
 	for (int cpu = 0; cpu < f->opts.ncpus; cpu++) {
 		info->dropped += f->cpus[cpu].dropped + d[cpu].cut;
 		info->events += d[cpu].events;
-		if (d[cpu].n && d[cpu].chunks[d[cpu].n - 1]->last_ts > info->end)
+		/* a CPU with nothing from the start on has let all its chunks go (NULL) */
+		if (d[cpu].n && d[cpu].chunks[d[cpu].n - 1] &&
+		    d[cpu].chunks[d[cpu].n - 1]->last_ts > info->end)
 			info->end = d[cpu].chunks[d[cpu].n - 1]->last_ts;
 	}
 	pthread_mutex_unlock(&f->lock);
