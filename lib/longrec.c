@@ -17,6 +17,8 @@
 
 #include "long-internal.h"
 
+#define TM_FLIGHT_CHUNK_BYTES	(128u << 10)	/* of pages per flight chunk, at most */
+
 struct tm_longrec {
 	struct tm_longrec_opts	opts;
 	char			*path;
@@ -58,9 +60,17 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 	lr->meta_bytes = -1;
 	lr->began = tm_now();
 	if (opts->flight_size) {
+		/*
+		 * The window drops whole chunks: at most 128 KiB of pages each
+		 * (the size bench/flight.sh measured), so that a small window
+		 * still holds several per CPU; record's 1 MiB chunks would leave
+		 * a 64K window one chunk for all CPUs.
+		 */
+		size_t pages = TM_FLIGHT_CHUNK_BYTES / so.page_size;
 		struct tm_flight_opts fo = {
 			.size = opts->flight_size, .compression = so.compression,
-			.level = so.level, .adaptive = so.adaptive, .page_size = so.page_size, .chunk_pages = so.chunk_pages,
+			.level = so.level, .adaptive = so.adaptive, .page_size = so.page_size,
+			.chunk_pages = so.chunk_pages < pages || !pages ? so.chunk_pages : pages,
 			.ncpus = opts->out.ncpus, .cpus = opts->out.cpus,
 		};
 
