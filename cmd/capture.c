@@ -417,6 +417,7 @@ int capture_open(struct capture *r, const struct capture_opts *o, const char *su
 		.nr_uprobes = o->nr_uprobes,
 		.name = o->instance,
 		.reuse = o->reuse_instance,
+		.name_events = o->name_events,
 	};
 	const char *tracefs;
 

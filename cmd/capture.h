@@ -38,6 +38,7 @@ struct capture_opts {
 	char			**command;	/* NULL-terminated, or NULL */
 	const char		**uprobes;	/* --uprobe specs */
 	size_t			nr_uprobes;
+	bool			name_events;	/* stream: the events that rename tasks too */
 	/*
 	 * The last option argument parsed (the caller's own options too): tells
 	 * a trailing "--" (a usage error) from an option whose value is "--".

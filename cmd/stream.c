@@ -39,6 +39,7 @@ struct stream {
 	struct capture			cap;
 	struct tm_events		*ev;
 	struct tm_printer		*printer;
+	struct tm_names			*names;
 	struct tm_live			*live;
 	uint64_t			cmdlines_at;
 	bool				gone;		/* the reader of stdout left */
@@ -123,7 +124,11 @@ static int open_decoder(struct stream *s)
 		return -1;
 	if (s->o->cap.clock && tm_printer_set_buffer(s->printer, 0, NULL, s->o->cap.clock))
 		return -1;
+	s->names = tm_names_new(s->ev, tm_session_quiet_events(s->cap.sess));
+	if (!s->names)
+		return -1;
 	lo.printer = s->printer;
+	lo.names = s->names;
 	s->live = tm_live_new(&lo);
 	s->cmdlines_at = mono_ns();
 	return s->live ? 0 : -1;
@@ -174,8 +179,8 @@ static int stream_idle(void *ctx, int ms)
 	tm_signals_wait(0);
 	now = mono_ns();
 	if (now - s->cmdlines_at >= STREAM_CMDLINES_NS) {
-		/* new tasks get their names; a failed re-read keeps the old ones */
-		tm_events_reload_cmdlines(s->ev, tm_session_tracefs(s->cap.sess));
+		/* tasks no record named get their names; a failed re-read keeps the old ones */
+		tm_names_reload(s->names, tm_session_tracefs(s->cap.sess));
 		s->cmdlines_at = now;
 	}
 	if (stream_print(s, false))
@@ -186,6 +191,23 @@ static int stream_idle(void *ctx, int ms)
 		return 1;
 	}
 	return 0;
+}
+
+static int name_child(struct stream *s)
+{
+	char comm[64] = "tracemap";
+	FILE *f = fopen("/proc/self/comm", "re");
+
+	if (f) {
+		if (!fgets(comm, sizeof(comm), f))
+			snprintf(comm, sizeof(comm), "tracemap");
+		fclose(f);
+		comm[strcspn(comm, "\n")] = '\0';
+	}
+	if (!tm_names_learn(s->names, s->cap.child, comm))
+		return 0;
+	tm_cmd_fail(SUB);
+	return -1;
 }
 
 static int stream_run(const struct stream_opts *o)
@@ -207,13 +229,18 @@ static int stream_run(const struct stream_opts *o)
 	/* stderr only, and only when the events go elsewhere than the terminal */
 	status_init(&st, &s.cap, status_wanted(o->cap.quiet, true));
 	s.cap.status = &st;
+	/* COMMAND runs under our name until its exec names it */
+	if (s.cap.child > 0 && name_child(&s))
+		goto out;
 	capture_wait(&s.cap, stream_idle, &s);
 	/* the final drain must never wait for the printer */
 	tm_live_set_unbounded(s.live);
 	if (capture_stop(&s.cap))
 		goto out;
-	if (!s.gone && !s.failed)
+	if (!s.gone && !s.failed) {
+		tm_names_reload(s.names, tm_session_tracefs(s.cap.sess));
 		stream_print(&s, true);
+	}
 	if (s.failed)
 		goto out;
 	capture_summary(&s.cap, NULL);
@@ -221,6 +248,7 @@ static int stream_run(const struct stream_opts *o)
 out:
 	ret = capture_close(&s.cap, ret);
 	tm_live_free(s.live);
+	tm_names_free(s.names);
 	tm_printer_free(s.printer);
 	tm_events_free(s.ev);
 	if (fflush(stdout) && !s.gone && !reader_gone(errno) && ret == TM_EXIT_OK)
@@ -235,6 +263,7 @@ int cmd_stream(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	capture_opts_init(&o.cap);
+	o.cap.name_events = true;
 	capture_parse_args(argc, argv, options, parse_opt, doc, &o);
 	ret = stream_run(&o);
 	capture_opts_free(&o.cap);

@@ -312,26 +312,51 @@ fail:
 }
 
 /*
- * One "pid comm" line of saved_cmdlines: 1 when it named the pid anew.
- * tep_parse_saved_cmdlines() keeps the first name of a pid, so a task
- * renamed since the last read would keep its old name: override it.
+ * Name pid comm from now on: 1 when that changed its name, 0 when it had
+ * it already, -1 with ENOMEM. tep_register_comm() keeps the first name of a
+ * pid, so a renamed task needs an override.
  */
-static int reload_line(struct tm_events *ev, const char *line)
+static int set_comm(struct tm_events *ev, int pid, const char *comm)
+{
+	if (!strcmp(tep_data_comm_from_pid(ev->tep, pid), comm))
+		return 0;
+	if (tep_override_comm(ev->tep, comm, pid))
+		return tm_fail(ENOMEM, "task name of pid %d", pid);
+	return 1;
+}
+
+int tm_events_set_comm(struct tm_events *ev, int pid, const char *comm)
+{
+	int r = set_comm(ev, pid, comm);
+
+	/* printers cache task columns: a new generation makes them look names up again */
+	if (r > 0)
+		ev->names_gen++;
+	return r;
+}
+
+/* One "pid comm" line of saved_cmdlines: 1 when it named the pid anew. */
+static int reload_line(struct tm_events *ev, const char *line,
+		       bool (*skip)(void *ctx, int pid), void *ctx)
 {
 	char *comm = NULL;
 	int pid, ret = 0;
 
 	if (sscanf(line, "%d %m[^\n]", &pid, &comm) != 2)
 		return tm_failx(EINVAL, "cannot parse the saved cmdlines");
-	if (strcmp(tep_data_comm_from_pid(ev->tep, pid), comm)) {
-		ret = tep_override_comm(ev->tep, comm, pid) ? tm_fail(ENOMEM, "saved cmdlines")
-							    : 1;
-	}
+	if (!skip || !skip(ctx, pid))
+		ret = set_comm(ev, pid, comm);
 	free(comm);
 	return ret;
 }
 
 int tm_events_reload_cmdlines(struct tm_events *ev, const char *tracefs_dir)
+{
+	return tm_events_reload_cmdlines_skip(ev, tracefs_dir, NULL, NULL);
+}
+
+int tm_events_reload_cmdlines_skip(struct tm_events *ev, const char *tracefs_dir,
+				   bool (*skip)(void *ctx, int pid), void *ctx)
 {
 	char path[PATH_MAX], *text, *line, *save = NULL;
 	bool renamed = false;
@@ -343,7 +368,7 @@ int tm_events_reload_cmdlines(struct tm_events *ev, const char *tracefs_dir)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line && !ret;
 	     line = strtok_r(NULL, "\n", &save)) {
-		r = reload_line(ev, line);
+		r = reload_line(ev, line, skip, ctx);
 		if (r < 0)
 			ret = -1;
 		renamed |= r > 0;

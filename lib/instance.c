@@ -85,7 +85,7 @@ void tm_strv_free(char **v)
 	free(v);
 }
 
-static int tm_strv_push(char ***v, size_t *n, const char *s)
+int tm_strv_push(char ***v, size_t *n, const char *s)
 {
 	char **tmp = realloc(*v, (*n + 2) * sizeof(**v));
 

@@ -97,9 +97,27 @@ struct tm_live_cpu_stats {
 
 TM_HIDDEN void tm_live_get_stats(struct tm_live *lv, int cpu, struct tm_live_cpu_stats *st);
 
+/*
+ * live-names.c: learn the names rec carries, before it prints: 1 when rec
+ * is a quiet event (not to be printed), 0 otherwise, -1 with ENOMEM.
+ */
+TM_HIDDEN int tm_names_see(struct tm_names *n, const struct tm_event_rec *rec);
+
 /* page.c: number of data records in the page, or -1 if it is corrupt (message set). */
 TM_HIDDEN int tm_page_count(const void *page, size_t page_size, unsigned int commit_size,
 			    bool big_endian);
+
+/*
+ * events.c: name pid comm from the next printed record on (live use): 1 when
+ * its name changed, 0 when it had that name, -1 with ENOMEM.
+ */
+TM_HIDDEN int tm_events_set_comm(struct tm_events *ev, int pid, const char *comm);
+/*
+ * events.c: tm_events_reload_cmdlines(), leaving alone the pids for which
+ * skip(ctx, pid) is true (skip NULL: none).
+ */
+TM_HIDDEN int tm_events_reload_cmdlines_skip(struct tm_events *ev, const char *tracefs_dir,
+					     bool (*skip)(void *ctx, int pid), void *ctx);
 
 /*
  * instance-busy.c: the processes holding files under dir open, as "pid N
@@ -161,6 +179,9 @@ TM_HIDDEN struct tm_spool_opts tm_output_spool_opts(const struct tm_output_opts 
 /* output.c: how record's trace.dat is written for the output options o. */
 TM_HIDDEN struct tm_write_opts tm_output_write_opts(const struct tm_output_opts *o);
 
+
+/* instance.c: append a copy of s to the NULL-terminated list *v of *n strings; -1 (ENOMEM). */
+TM_HIDDEN int tm_strv_push(char ***v, size_t *n, const char *s);
 /* instance.c: the pid of a "tracemap-<pid>" name, or -1 if the name is not one of ours. */
 TM_HIDDEN pid_t tm_instance_owner(const char *name);
 /* instance.c: true when name is ours and its owner process is gone (or is not tracemap). */

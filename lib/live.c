@@ -385,9 +385,11 @@ static int print_one(struct tm_live *lv, int cpu)
 		.ts = r->ts, .data = r->data, .size = r->size, .cpu = cpu, .missed = r->missed,
 	};
 	struct live_page *p = r->page;
-	int ret = 0;
+	int ret = 0, quiet = lv->o.names ? tm_names_see(lv->o.names, &ev) : 0;
 
-	if (tm_filter_pass(lv->o.filter, &ev)) {
+	if (quiet < 0) {
+		ret = -1;
+	} else if (!quiet && tm_filter_pass(lv->o.filter, &ev)) {
 		ret = tm_printer_event(lv->o.printer, &ev);
 	} else if (r->missed) {
 		/* keep the loss visible: it moves to the CPU's next record */

@@ -58,7 +58,7 @@ TM_HIDDEN char *tm_sched_states(const struct tep_event *ev);
 TM_HIDDEN void tm_sched_switch_text(struct trace_seq *s, struct tep_event *ev,
 				    const char *states, struct tep_record *r);
 
-/* A counter tm_events_reload_cmdlines() bumps when it renamed a task; valid while ev lives. */
+/* A counter bumped whenever a task got a new name; valid while ev lives. */
 TM_HIDDEN const uint64_t *tm_events_names_gen(const struct tm_events *ev);
 
 /*

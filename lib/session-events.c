@@ -369,3 +369,56 @@ int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, si
 		return -1;
 	return journal ? tm_ev_systems_of_set_event(dir, systems) : 0;
 }
+
+/* The events that carry a task's new name: exec, prctl/comm renames, new tasks. */
+static const char *const tm_name_events[] = {
+	"sched/sched_process_exec", "task/task_rename", "task/task_newtask",
+};
+
+/* Enable events/<rel> unless it is on already (asked for): 1 when enabled here. */
+static int tm_ev_enable_quietly(const char *dir, const char *rel)
+{
+	char file[PATH_MAX], path[PATH_MAX], *text;
+	bool on;
+
+	if (tm_path(file, sizeof(file), "events/%s/enable", rel) ||
+	    tm_path(path, sizeof(path), "%s/%s", dir, file))
+		return -1;
+	if (access(path, F_OK))
+		return 0;	/* a kernel without this event */
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	on = text[0] == '1';
+	free(text);
+	if (on)
+		return 0;
+	return tm_file_write(dir, file, "1") ? -1 : 1;
+}
+
+int tm_sess_enable_name_events(const char *dir, char ***systems, char ***quiet,
+			       struct tm_journal *journal)
+{
+	struct tm_ev_match m = { .dir = dir, .systems = systems };
+	size_t n = 0;
+
+	if (tm_journal_save(journal, "set_event"))
+		return -1;
+
+	for (size_t i = 0; i < TM_ARRAY_SIZE(tm_name_events); i++) {
+		const char *rel = tm_name_events[i];
+		char name[128];
+		int r = tm_ev_enable_quietly(dir, rel);
+
+		if (r <= 0) {
+			if (r < 0)
+				return -1;
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s", rel);
+		name[strcspn(name, "/")] = ':';
+		if (tm_ev_add_system(&m, rel) || tm_strv_push(quiet, &n, name))
+			return tm_fail(ENOMEM, "event %s", name);
+	}
+	return 0;
+}

@@ -18,4 +18,15 @@
 TM_HIDDEN int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs,
 				    size_t n, char ***systems, struct tm_journal *journal);
 
+/*
+ * Enable, where they are not on already, the events that carry new task
+ * names (sched_process_exec, task_rename, task_newtask), for a live
+ * decoder that follows names as they change. Their systems go to *systems,
+ * their "system:event" names to *quiet (a NULL-terminated malloc'ed list
+ * the caller prints nothing of). With a journal (a reused instance),
+ * set_event is saved first. -1 + message.
+ */
+TM_HIDDEN int tm_sess_enable_name_events(const char *dir, char ***systems, char ***quiet,
+					 struct tm_journal *journal);
+
 #endif /* TM_SESSION_EVENTS_H */

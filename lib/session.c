@@ -20,6 +20,7 @@ struct tm_session {
 	struct tm_journal	*journal;	/* a reused instance: what to restore */
 	char			**systems;	/* of the enabled events, NULL-terminated */
 	struct tm_uprobes	*uprobes;	/* global: removed after the instance */
+	char			**quiet;	/* events enabled only to follow task names */
 };
 
 int tm_session_set(struct tm_session *s, const char *rel, const char *text)
@@ -117,6 +118,9 @@ static int tm_sess_configure(struct tm_session *s, const struct tm_session_opts 
 		if (tm_sess_enable_events(s->dir, &ev, 1, &s->systems, s->journal))
 			return -1;
 	}
+	if (o->name_events &&
+	    tm_sess_enable_name_events(s->dir, &s->systems, &s->quiet, s->journal))
+		return -1;
 	if (o->nr_pids && tm_session_add_pids(s, o->pids, o->nr_pids))
 		return -1;
 	return tm_instance_page_size(s->dir, &s->page_size);
@@ -166,7 +170,8 @@ struct tm_session *tm_session_create(const char *tracefs, const struct tm_sessio
 	}
 	s->tracefs = strdup(tracefs);
 	s->systems = calloc(1, sizeof(*s->systems));
-	if (!s->tracefs || !s->systems) {
+	s->quiet = calloc(1, sizeof(*s->quiet));
+	if (!s->tracefs || !s->systems || !s->quiet) {
 		tm_fail(ENOMEM, "session");
 		goto fail;
 	}
@@ -223,6 +228,7 @@ int tm_session_destroy(struct tm_session *s)
 		ret = -1;
 	tm_journal_free(s->journal);
 	tm_strv_free(s->systems);
+	tm_strv_free(s->quiet);
 	free(s->tracefs);
 	free(s);
 	return ret;
@@ -251,6 +257,11 @@ size_t tm_session_page_size(const struct tm_session *s)
 const char *const *tm_session_event_systems(const struct tm_session *s)
 {
 	return (const char *const *)s->systems;
+}
+
+const char *const *tm_session_quiet_events(const struct tm_session *s)
+{
+	return (const char *const *)s->quiet;
 }
 
 static int tm_sess_pids(struct tm_session *s, const char *file, const pid_t *pids, size_t n)

@@ -15,6 +15,31 @@
 #include "tm-events.h"
 #include "tm-record.h"
 
+/* ---- live-names.c: task names that follow exec, renames and new tasks ---- */
+
+struct tm_names;
+
+/*
+ * Task names for ev's live records: each record carrying a task's name (a
+ * comm/pid field pair, or sched_process_exec's file name) names that task
+ * for the records after it; a task no record named gets its saved_cmdlines
+ * name, else the one /proc gives when it is first seen. quiet lists
+ * "system:event" names enabled only for this (tm_session_quiet_events()):
+ * they are not printed. ev must outlive it. NULL with ENOMEM.
+ */
+struct tm_names *tm_names_new(struct tm_events *ev, const char *const *quiet);
+/* Name pid comm as a record would (e.g. COMMAND before its exec); -1 with ENOMEM. */
+int tm_names_learn(struct tm_names *n, int pid, const char *comm);
+/*
+ * Re-read saved_cmdlines (tm_events_reload_cmdlines()) for the tasks no
+ * record named. -1 + message; names read so far stay.
+ */
+int tm_names_reload(struct tm_names *n, const char *tracefs_dir);
+/* Free (NULL is fine). */
+void tm_names_free(struct tm_names *n);
+
+/* ---- live.c ---- */
+
 struct tm_live_opts {
 	int			ncpus;
 	const bool		*cpus;		/* cpus[0..ncpus): traced */
@@ -22,6 +47,7 @@ struct tm_live_opts {
 	size_t			max_bytes;	/* per CPU, queued + not yet printed; 0: 32 MiB */
 	struct tm_printer	*printer;
 	struct tm_filter	*filter;	/* NULL: print everything */
+	struct tm_names		*names;		/* NULL: names from the handle only */
 	FILE			*out;		/* the printer's stream: flushed once per step */
 };
 

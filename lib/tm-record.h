@@ -41,6 +41,8 @@ struct tm_session_opts {
 	size_t			nr_uprobes;
 	const char		*name;		/* instance name, NULL = tracemap-<pid> */
 	bool			reuse;		/* name may exist: record through it, restore it */
+	bool			name_events;	/* also sched_process_exec, task_rename,
+						 * task_newtask: see tm_session_quiet_events() */
 };
 
 /*
@@ -96,6 +98,11 @@ size_t tm_session_page_size(const struct tm_session *s);
  * NULL-terminated list (empty without events) owned by the session.
  */
 const char *const *tm_session_event_systems(const struct tm_session *s);
+/*
+ * The events enabled only because of opts->name_events (the caller asked
+ * for none of them), as "system:event", NULL-terminated, owned by the session.
+ */
+const char *const *tm_session_quiet_events(const struct tm_session *s);
 /* Append pids to set_event_pid (one write); -1 + message. */
 int tm_session_add_pids(struct tm_session *s, const pid_t *pids, size_t n);
 /* Append pids to set_event_notrace_pid (one write); -1 + message. */

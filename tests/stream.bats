@@ -162,6 +162,42 @@ task_after() {
 			sub(/^ +/, "", t); sub(/ +\[$/, "", t); print t }' "$3" | sort -u
 }
 
+@test "stream: -e sched names follow exec, new tasks and renames as they happen" {
+	run --separate-stderr timeout -s KILL 30 "$TRACEMAP" stream -q -e sched -F -c -- \
+		sh -c '/bin/sleep 0.3; printf tm-renamed >/proc/self/comm; /bin/sleep 0.1'
+	tm_status 0
+	printf '%s\n' "$output" >"$TM_TMP/out"
+	local sh_pid sleep_pid
+	sh_pid=$(sed -n 's/.*sched_process_exec: *filename=[^ ]*\/sh pid=\([0-9]*\).*/\1/p' \
+		"$TM_TMP/out" | head -n 1)
+	sleep_pid=$(sed -n 's/.*sched_process_exec: *filename=\/bin\/sleep pid=\([0-9]*\).*/\1/p' \
+		"$TM_TMP/out" | head -n 1)
+	[ -n "$sh_pid" ] && [ -n "$sleep_pid" ] || { cat "$TM_TMP/out" >&2; return 1; }
+	# from its exec on, the forked sleep is "sleep"; the shell is "sh" from its
+	# exec on, then "tm-renamed" from the rename on
+	[ "$(task_after "$sleep_pid" "filename=/bin/sleep pid=$sleep_pid" "$TM_TMP/out")" = \
+	  "sleep-$sleep_pid" ]
+	grep -qE "^ *sh-$sh_pid +\[" "$TM_TMP/out"
+	grep -qE "^ *tm-renamed-$sh_pid +\[" "$TM_TMP/out"
+	! grep -qE "^ *tracemap-$sleep_pid +\[" "$TM_TMP/out"
+}
+
+@test "stream: -e raw_syscalls names COMMAND from its exec on, none unknown" {
+	run --separate-stderr timeout -s KILL 30 "$TRACEMAP" stream -q -e raw_syscalls -F -- \
+		sh -c 'echo $$ >"$1"; exec ls / >/dev/null' _ "$TM_TMP/pid"
+	tm_status 0
+	printf '%s\n' "$output" >"$TM_TMP/out"
+	local pid
+	pid=$(cat "$TM_TMP/pid")
+	! grep -q '<\.\.\.>' "$TM_TMP/out"
+	grep -qE "^ *ls-$pid +\[.* sys_enter:" "$TM_TMP/out"
+	[ "$(task_after "$pid" "^ *ls-$pid " "$TM_TMP/out")" = "ls-$pid" ]
+	# what ran before the exec carries the names it had then
+	grep -qE "^ *sh-$pid +\[" "$TM_TMP/out"
+	# the events that name tasks are not printed when not asked for
+	! grep -qE 'sched_process_exec|task_rename|sched_process_fork' "$TM_TMP/out"
+}
+
 @test "stream: -q stops with COMMAND and prints no summary" {
 	run --separate-stderr timeout -s KILL 30 "$TRACEMAP" stream -q -F \
 		-e sched:sched_process_exec -- /bin/true
