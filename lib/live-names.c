@@ -144,12 +144,21 @@ static void bind_event(struct tm_names *n, int id)
 
 /* ---- learning names ---- */
 
-/* Name pid comm (from a record) unless the cache says it has that name already. */
-static int learn(struct tm_names *n, int pid, const char *comm)
+/*
+ * Name pid comm (from a record) unless the cache says it has that name
+ * already. A name written to /proc/PID/comm keeps the writer's newline
+ * (`echo x >/proc/self/comm`): the name is what comes before it, as
+ * saved_cmdlines' one-line-per-task text gives it to report.
+ */
+static int learn(struct tm_names *n, int pid, const char *name)
 {
 	struct cached_name *c = &n->cache[(unsigned int)pid % TM_NAMES_CACHE];
+	char comm[TM_COMM_LEN];
 
 	if (pid <= 0)	/* the idle tasks print as <idle> */
+		return 0;
+	snprintf(comm, sizeof(comm), "%.*s", (int)strcspn(name, "\n"), name);
+	if (!comm[0])
 		return 0;
 	if (c->pid == pid && !strcmp(c->comm, comm))
 		return 0;
