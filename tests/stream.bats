@@ -175,7 +175,7 @@ task_after() {
 	[ -n "$sh_pid" ] && [ -n "$sleep_pid" ] || { cat "$TM_TMP/out" >&2; return 1; }
 	# from its exec on, the forked sleep is "sleep"; the shell is "sh" from its
 	# exec on, then "tm-renamed" from the rename on
-	[ "$(task_after "$sleep_pid" "filename=/bin/sleep pid=$sleep_pid" "$TM_TMP/out")" = \
+	[ "$(task_after "$sleep_pid" "sched_process_exec: *filename=/bin/sleep pid=$sleep_pid" "$TM_TMP/out")" = \
 	  "sleep-$sleep_pid" ]
 	grep -qE "^ *sh-$sh_pid +\[" "$TM_TMP/out"
 	grep -qE "^ *tm-renamed-$sh_pid +\[" "$TM_TMP/out"
