@@ -15,6 +15,14 @@ setup() {
 }
 
 teardown() {
+	# a test that failed half-way: its recorder stopped, a COMMAND it left killed
+	local pid
+	for pid in "${REC_PID:-}" "${TM_PID:-}"; do
+		[ -n "$pid" ] && kill -INT "$pid" 2>/dev/null && tail --pid="$pid" -f /dev/null
+	done
+	if [ -s "$TM_TMP/command.pid" ]; then
+		kill "$(cat "$TM_TMP/command.pid")" 2>/dev/null || true
+	fi
 	[ -n "$LEFT_INST" ] && rmdir "$TRACEFS/instances/$LEFT_INST" 2>/dev/null
 	cd /
 	[ -n "$MOUNTED" ] && umount "$MOUNTED"
@@ -73,7 +81,7 @@ markers_are_a_prefix() {
 		grep -q 'recovered'
 	# the spools and their note are consumed, and tracemap report agrees with trace-cmd
 	[ -z "$(ls "$TM_TMP" | grep '\.spool' || true)" ]
-	"$TRACEMAP" report "${TM_REPORT_31[@]}" "$TM_TMP/k.dat" >"$TM_TMP/tm.txt"
+	"$TRACEMAP" report --compat=3.1 "$TM_TMP/k.dat" >"$TM_TMP/tm.txt"
 	trace-cmd report -i "$TM_TMP/k.dat" | cmp - "$TM_TMP/tm.txt"
 	# nothing left to mention
 	run --separate-stderr "$TRACEMAP" reset
@@ -108,15 +116,17 @@ markers_are_a_prefix() {
 	# says it waits for it, and says when it is done
 	tm_record_bg 120 -M 1 -b 8192 -e sched:sched_process_exec --compression none \
 		-o "$TM_TMP/small/d.dat" -- taskset -c 0 bash -c 'pad=$(printf "%01000d" 0)
+			echo $$ >"${2%/*}/command.pid"
 			exec 3>"$1/tracemap-$PPID/trace_marker"
 			for ((i = 1; i <= 20000; i++)); do echo "mark-$i-$pad" >&3 || break
 			done 2>/dev/null
 			for ((i = 0; i < 600; i++)); do
 				grep -q "waiting for taskset" "$3" && break; sleep 0.05; done
 			touch "$2"' _ "$TRACEFS/instances" "$TM_TMP/done" "$TM_TMP/rec.err"
+	LEFT_INST=$REC_INST
 	REC_STATUS=0
 	wait "$REC_BG" || REC_STATUS=$?
-	cat "$REC_ERR" | sed 's/^/# /' >&3
+	sed 's/^/# /' "$REC_ERR" >&3
 	# tracemap waited for COMMAND to end: it did not orphan it
 	[ -e "$TM_TMP/done" ]
 	[ "$REC_STATUS" -eq 1 ] || { echo "exit $REC_STATUS" >&2; cat "$REC_ERR" >&2; return 1; }
