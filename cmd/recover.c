@@ -72,9 +72,10 @@ int cmd_recover(int argc, char **argv)
 		tm_cmd_err(SUB, "cut %llu bytes of a torn or damaged last chunk",
 			   (unsigned long long)res.dropped);
 	if (!o.quiet)
-		tm_cmd_err(SUB, "%s: %llu pages from %d CPUs; the metadata (event formats%s, "
+		tm_cmd_err(SUB, "%s: %llu pages from %d CPU%s; the metadata (event formats%s, "
 			   "kallsyms, task names) is read from tracefs now, not at recording "
 			   "time", o.output, (unsigned long long)res.pages, res.cpus,
+			   res.cpus == 1 ? "" : "s",
 			   res.from_instance ? " of the recording's instance" : "");
 	return TM_EXIT_OK;
 }
