@@ -321,6 +321,28 @@ static void abandon_child(struct capture *r)
 	reap_child(r, true);
 }
 
+void capture_wait_command(struct capture *r)
+{
+	int stops = tm_signals_stop_count();
+
+	if (r->child <= 0 || r->go_fd >= 0)
+		return;
+	reap_child(r, false);
+	if (r->child_done)
+		return;
+	tm_cmd_err(r->sub, "waiting for %s (pid %d) to exit; Ctrl-C stops it", r->o->command[0],
+		   (int)r->child);
+	while (!r->child_done) {
+		tm_signals_wait(200);
+		/* as while recording: a stop signal goes on to COMMAND */
+		if (tm_signals_stop_count() != stops) {
+			stops = tm_signals_stop_count();
+			kill(r->child, tm_signals_last());
+		}
+		reap_child(r, false);
+	}
+}
+
 /* ---- waiting ---- */
 
 static double now_s(void)

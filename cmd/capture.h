@@ -98,6 +98,12 @@ int capture_start(struct capture *c, const struct capture_sink *s);
  */
 void capture_wait(struct capture *c, int (*idle)(void *ctx, int ms), void *ctx);
 
+/*
+ * After recording stopped early (a full disk): wait until COMMAND, still
+ * running, exits (saying so on stderr), passing stop signals on to it.
+ */
+void capture_wait_command(struct capture *c);
+
 /* Tracing off, the threads' final drain, the kernel's per-CPU stats. */
 int capture_stop(struct capture *c);
 

@@ -25,6 +25,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
+int cmd_recover(int argc, char **argv);
 
 /* "tracemap <sub>: <fmt>\n" on stderr. */
 void tm_cmd_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

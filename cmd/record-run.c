@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * record-run.c - one recording: the capture (capture.c) with per-CPU spools
- * as its sink, then the trace.dat file and the summary.
+ * as its sink, then the trace.dat file and the summary. A full disk stops
+ * the recording; COMMAND is then waited for, never left behind.
  */
 #include <stdio.h>
 
 #include "cmd.h"
 #include "record.h"
+#include "signals.h"
 
 #define SUB	"record"
 
@@ -21,6 +23,8 @@ static int open_output(struct capture *c, const struct record_opts *o, struct tm
 		.page_size = tm_session_page_size(c->sess),
 		.ncpus = c->ncpus,
 		.cpus = c->cpus,
+		.instance = tm_session_name(c->sess),
+		.clock = o->cap.clock,
 	};
 
 	*out = tm_output_open(&oo);
@@ -73,6 +77,13 @@ static void report_fast_chunks(const struct capture *c, const struct tm_output *
 	}
 }
 
+/* capture_wait()'s idle: the signals, and a stop once a spool's disk is full. */
+static int stop_when_full(void *ctx, int ms)
+{
+	tm_signals_wait(ms);
+	return tm_output_full(ctx) != 0;
+}
+
 /* Tracing off, final drain, kernel stats, the file. */
 static int finish(struct capture *c, struct tm_output *out, bool quiet)
 {
@@ -95,7 +106,7 @@ int record_run(const struct record_opts *o)
 	struct capture_column col = { .title = "file MB", .value = file_mb };
 	struct capture_status st;
 	int ret = TM_EXIT_FAIL;
-	bool lost;
+	bool lost, cut_short = false;
 
 	if (capture_open(&c, &o->cap, SUB) || open_output(&c, o, &out))
 		goto out;
@@ -108,7 +119,7 @@ int record_run(const struct record_opts *o)
 	st.written = written;
 	st.ctx = out;
 	c.status = &st;
-	capture_wait(&c, NULL, NULL);
+	capture_wait(&c, stop_when_full, out);
 	if (finish(&c, out, o->cap.quiet))
 		goto out;
 	col.ctx = out;
@@ -116,8 +127,16 @@ int record_run(const struct record_opts *o)
 	if (!o->cap.quiet)
 		report_fast_chunks(&c, out);
 	ret = lost && o->fail_on_loss ? TM_EXIT_LOST : TM_EXIT_OK;
+	/* the file holds what fitted: still a failure, the recording is cut short */
+	cut_short = tm_output_stopped(out) != NULL;
+	if (cut_short) {
+		tm_cmd_err(SUB, "%s", tm_output_stopped(out));
+		ret = TM_EXIT_FAIL;
+	}
 out:
+	if (out && tm_output_full(out))
+		capture_wait_command(&c);
 	ret = capture_close(&c, ret);
-	tm_output_close(out, ret != TM_EXIT_FAIL);
+	tm_output_close(out, ret != TM_EXIT_FAIL || cut_short);
 	return ret;
 }

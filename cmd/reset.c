@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * reset.c - `tracemap reset`: name, and with --stale remove, instances and
- * uprobe groups (tracemap_PID) of dead tracemap runs.
+ * uprobe groups (tracemap_PID) of dead tracemap runs; name the spools such a
+ * run left in the current directory and $TMPDIR (`tracemap recover` saves them).
  */
 #include <argp.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "tracemap.h"
@@ -25,7 +28,8 @@ static const char doc[] =
 	"Find instances and uprobes left behind by tracemap processes that no longer run.\v"
 	"Without --stale this is a dry run: it prints what it would remove and removes "
 	"nothing. Instances and uprobes of running tracemap processes and those of other "
-	"tools are never touched.\n"
+	"tools are never touched. Spools a killed recording left in the current directory "
+	"or $TMPDIR are named, never removed: 'tracemap recover OUTPUT' saves them.\n"
 	"\nExamples:\n"
 	"  tracemap reset\n"
 	"  tracemap reset --stale";
@@ -88,6 +92,38 @@ static int reset_uprobes(const char *tracefs, bool remove)
 	return ret;
 }
 
+/* Name the spools of dead recorders in dir (never removed: recover saves them). */
+static void report_spools(const char *dir)
+{
+	struct tm_orphan *list = tm_spools_orphaned(dir);
+
+	if (!list)
+		return;	/* an unreadable directory holds nothing we can name */
+	for (struct tm_orphan *o = list; o->prefix; o++) {
+		if (!o->files)
+			continue;
+		tm_cmd_err("reset", "%s%s: spools of a killed recording (tracemap pid %d); "
+			   "'tracemap recover %s' makes them a trace.dat", o->first,
+			   o->files > 1 ? " and more" : "", (int)o->pid, o->prefix);
+	}
+	tm_orphans_free(list);
+}
+
+static void report_all_spools(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *cwd = realpath(".", NULL), *tdir;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	tdir = realpath(tmp, NULL);
+	report_spools(".");
+	if (tdir && (!cwd || strcmp(cwd, tdir)))
+		report_spools(tdir);
+	free(cwd);
+	free(tdir);
+}
+
 int cmd_reset(int argc, char **argv)
 {
 	struct reset_opts o = { 0 };
@@ -116,5 +152,6 @@ int cmd_reset(int argc, char **argv)
 	tm_strv_free(stale);
 	if (reset_uprobes(tracefs, o.stale))
 		ret = TM_EXIT_FAIL;
+	report_all_spools();
 	return ret;
 }

@@ -22,6 +22,7 @@ static const struct subcommand subcommands[] = {
 	{ "list",   cmd_list },
 	{ "reset",  cmd_reset },
 	{ "extract", cmd_extract },
+	{ "recover", cmd_recover },
 };
 
 static const char doc[] =
@@ -35,6 +36,7 @@ static const char doc[] =
 	"  list      list events, systems, clocks, tracers, options\n"
 	"  reset     remove instances left by dead tracemap processes\n"
 	"  extract   write what an existing buffer holds into a trace.dat file\n"
+	"  recover   make a trace.dat of the spools a killed recording left\n"
 	"  help SUBCOMMAND   show a subcommand's options\n"
 	"\nExamples:\n"
 	"  tracemap record -e sched -- sleep 1\n"

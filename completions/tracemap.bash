@@ -21,7 +21,7 @@ _tracemap_subcommands()
 	local out
 	out=$("$1" --help 2>/dev/null |
 		sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
-	printf '%s\n' "${out:-record report convert stream list reset extract help}"
+	printf '%s\n' "${out:-record report convert stream list reset extract recover help}"
 }
 
 # Print "ALL" and "ARG" lines: every option of a subcommand, and those that take a
@@ -78,6 +78,8 @@ _tracemap_fallback_options()
 	extract) echo "ALL -B -o --no-mmap --file-version --compression --compression-level" \
 		     "-q -v --help"
 		echo "ARG -B -o --file-version --compression --compression-level" ;;
+	recover) echo "ALL -q --help"
+		echo "ARG" ;;
 	esac
 }
 
@@ -225,7 +227,7 @@ _tracemap_positional()
 {
 	local bin=$1 sub=$2 cur=$3
 	case $sub in
-	report|convert)
+	report|convert|recover)
 		_tracemap_files "$cur" ;;
 	list)
 		_tracemap_reply "$cur" "$("$bin" list -e 2>/dev/null)" ;;

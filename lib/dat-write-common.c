@@ -55,7 +55,7 @@ static void tm_write_last_boot_info(struct tm_write_ctx *w, struct tm_buf *b)
 void tm_write_common_options(struct tm_write_ctx *w, struct tm_buf *b)
 {
 	const struct tm_meta *m = w->meta;
-	char version[64];
+	char version[256];
 	uint64_t id = 0;
 	int cpu;
 
@@ -68,7 +68,8 @@ void tm_write_common_options(struct tm_write_ctx *w, struct tm_buf *b)
 	}
 	if (m->uname)
 		tm_buf_option(b, TM_OPT_UNAME, m->uname, strlen(m->uname) + 1);
-	snprintf(version, sizeof(version), "tracemap %s", TM_VERSION);
+	snprintf(version, sizeof(version), "tracemap %s%s%s", TM_VERSION,
+		 w->opts->note ? " " : "", w->opts->note ? w->opts->note : "");
 	tm_buf_option(b, TM_OPT_VERSION, version, strlen(version) + 1);
 	if (getrandom(&id, sizeof(id), GRND_NONBLOCK) != sizeof(id))
 		id = ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)w;

@@ -32,27 +32,16 @@ struct tm_extract_run {
 static int tm_extract_emit(void *ctx, const void *page, size_t size)
 {
 	struct tm_extract_run *x = ctx;
-	struct tm_page pg;
-	struct tm_rec rec;
 	int r;
 
 	if (x->st->pages >= x->max_pages) {
 		x->full = true;
 		return tm_failx(ECANCELED, "cpu%d: one buffer's worth read", x->cpu);
 	}
-	if (tm_page_init(&pg, page, size, TM_COMMIT_SIZE, tm_host_is_big_endian()))
-		return tm_fail_prefix("cpu%d", x->cpu);
-	while ((r = tm_page_next(&pg, &rec)) > 0) {
-		uint16_t id;
-
-		if (rec.size < 2)
-			continue;
-		memcpy(&id, rec.data, sizeof(id));
-		x->ids[id / 8] |= 1u << (id % 8);
-		x->st->events++;
-	}
+	r = tm_page_note_ids(page, size, TM_COMMIT_SIZE, tm_host_is_big_endian(), x->ids);
 	if (r < 0)
 		return tm_fail_prefix("cpu%d: corrupt page", x->cpu);
+	x->st->events += r;
 	x->st->pages++;
 	return x->sink.page(x->sink.ctx, x->cpu, page, size);
 }

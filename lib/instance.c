@@ -52,7 +52,7 @@ static bool tm_pid_is_dead(pid_t pid)
 }
 
 /* A live pid can be reused by another program: only a running tracemap owns it. */
-static bool tm_pid_is_tracemap(pid_t pid)
+bool tm_pid_runs_tracemap(pid_t pid)
 {
 	char path[64], comm[64] = "";
 	FILE *f;
@@ -73,7 +73,7 @@ bool tm_instance_is_stale(const char *name)
 {
 	pid_t pid = tm_instance_owner(name);
 
-	return pid > 0 && !tm_pid_is_tracemap(pid);
+	return pid > 0 && !tm_pid_runs_tracemap(pid);
 }
 
 void tm_strv_free(char **v)

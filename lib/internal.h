@@ -106,6 +106,12 @@ TM_HIDDEN int tm_names_see(struct tm_names *n, const struct tm_event_rec *rec);
 /* page.c: number of data records in the page, or -1 if it is corrupt (message set). */
 TM_HIDDEN int tm_page_count(const void *page, size_t page_size, unsigned int commit_size,
 			    bool big_endian);
+/*
+ * page.c: tm_page_count(), and the event id (the first two bytes, host
+ * order) of each record set in ids (a bitmap of 65536 bits; NULL: none).
+ */
+TM_HIDDEN int tm_page_note_ids(const void *page, size_t page_size, unsigned int commit_size,
+			       bool big_endian, uint8_t *ids);
 
 /*
  * events.c: name pid comm from the next printed record on (live use): 1 when
@@ -182,6 +188,9 @@ TM_HIDDEN struct tm_write_opts tm_output_write_opts(const struct tm_output_opts 
 
 /* instance.c: append a copy of s to the NULL-terminated list *v of *n strings; -1 (ENOMEM). */
 TM_HIDDEN int tm_strv_push(char ***v, size_t *n, const char *s);
+
+/* instance.c: pid is a live (not zombie) tracemap process, or cannot be told apart from one. */
+TM_HIDDEN bool tm_pid_runs_tracemap(pid_t pid);
 /* instance.c: the pid of a "tracemap-<pid>" name, or -1 if the name is not one of ours. */
 TM_HIDDEN pid_t tm_instance_owner(const char *name);
 /* instance.c: true when name is ours and its owner process is gone (or is not tracemap). */

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * output.c - record's page sink: per-CPU spools beside the output,
- * then the trace.dat written in one pass at stop; every path removes spools.
+ * output.c - record's page sink: per-CPU spools beside the output (and the
+ * note that says how they are written), then the trace.dat written in one
+ * pass at stop. A full disk stops the spools: what they hold goes into the
+ * file, or stays for `tracemap recover` when the file does not fit; every
+ * other path removes spools.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +17,7 @@
 
 #include "internal.h"
 #include "tm-write.h"
+#include "tm-recover.h"
 
 struct tm_output {
 	struct tm_output_opts	opts;
@@ -21,6 +25,12 @@ struct tm_output {
 	bool			is_stdout;
 	bool			created;	/* we made the file: unlink it on failure */
 	struct tm_spool		**spools;
+	char			prefix[PATH_MAX];	/* spools are prefix.cpuN.spool */
+	bool			noted;		/* we wrote prefix.spool-info */
+	int			full;		/* errno of the spool write that stopped us */
+	int			full_cpu;
+	bool			keep;		/* the file did not fit: spools stay */
+	char			stopped[PATH_MAX + 160];
 	char			warning[256];
 	char			date[32];	/* DATE option text, "" = none */
 };
@@ -48,15 +58,37 @@ static int tm_output_open_file(struct tm_output *out, const char *path)
 	return 0;
 }
 
-static int tm_output_spool_path(const struct tm_output *out, int cpu, char *buf, size_t len)
+/* The output's path, or $TMPDIR/tracemap-<pid> for stdout. */
+static int tm_output_set_prefix(struct tm_output *out)
 {
 	const char *tmp = getenv("TMPDIR");
 
 	if (out->is_stdout)
-		snprintf(buf, len, "%s/tracemap-%d.cpu%d.spool", tmp && *tmp ? tmp : "/tmp",
-			 (int)getpid(), cpu);
-	else if (snprintf(buf, len, "%s.cpu%d.spool", out->opts.path, cpu) >= (int)len)
+		snprintf(out->prefix, sizeof(out->prefix), "%s/tracemap-%d",
+			 tmp && *tmp ? tmp : "/tmp", (int)getpid());
+	else if (snprintf(out->prefix, sizeof(out->prefix), "%s", out->opts.path) >=
+		 (int)sizeof(out->prefix))
 		return tm_failx(ENAMETOOLONG, "output path too long: %s", out->opts.path);
+	return 0;
+}
+
+/* The note that lets `tracemap recover` read the spools of a killed recording. */
+static int tm_output_note(struct tm_output *out)
+{
+	const struct tm_output_opts *o = &out->opts;
+	struct tm_spool_opts so = tm_output_spool_opts(o);
+	struct tm_spool_info info = {
+		.pid = getpid(), .version = o->version, .compression = so.compression,
+		.level = o->level, .page_size = o->page_size, .ncpus = o->ncpus,
+	};
+
+	if (!o->instance)
+		return 0;
+	snprintf(info.instance, sizeof(info.instance), "%s", o->instance);
+	snprintf(info.clock, sizeof(info.clock), "%s", o->clock ? o->clock : "");
+	if (tm_spool_info_write(out->prefix, &info))
+		return -1;
+	out->noted = true;
 	return 0;
 }
 
@@ -96,10 +128,12 @@ static int tm_output_make_spools(struct tm_output *out)
 	out->spools = calloc(o->ncpus, sizeof(*out->spools));
 	if (!out->spools)
 		return tm_fail(ENOMEM, "output");
+	if (tm_output_set_prefix(out))
+		return -1;
 	for (int cpu = 0; cpu < o->ncpus; cpu++) {
 		if (!o->cpus[cpu])
 			continue;
-		if (tm_output_spool_path(out, cpu, path, sizeof(path)))
+		if (tm_path(path, sizeof(path), "%s.cpu%d.spool", out->prefix, cpu))
 			return -1;
 		out->spools[cpu] = tm_spool_create(path, &so);
 		if (!out->spools[cpu])
@@ -118,19 +152,39 @@ struct tm_output *tm_output_open(const struct tm_output_opts *opts)
 	}
 	out->opts = *opts;
 	out->fd = -1;
-	if (tm_output_open_file(out, opts->path) || tm_output_make_spools(out)) {
+	if (tm_output_open_file(out, opts->path) || tm_output_make_spools(out) ||
+	    tm_output_note(out)) {
 		tm_output_close(out, false);
 		return NULL;
 	}
 	return out;
 }
 
+/*
+ * A spool whose file write failed (a full disk) takes no more pages: they
+ * are dropped, and tm_output_full() tells the caller to stop recording.
+ */
 static int tm_output_page(void *ctx, int cpu, const void *page, size_t size)
 {
 	struct tm_output *out = ctx;
+	int err;
 
 	(void)size;
-	return tm_spool_add_page(out->spools[cpu], page);
+	if (!tm_spool_add_page(out->spools[cpu], page))
+		return 0;
+	err = tm_spool_error(out->spools[cpu]);
+	if (!err)
+		return -1;
+	/* the first CPU whose write failed is named; read once the threads are joined */
+	if (__atomic_compare_exchange_n(&out->full, &(int){ 0 }, err, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		out->full_cpu = cpu;
+	return 0;
+}
+
+int tm_output_full(const struct tm_output *out)
+{
+	return __atomic_load_n(&out->full, __ATOMIC_ACQUIRE);
 }
 
 static void tm_output_fill(void *ctx, int cpu, unsigned int permille)
@@ -147,25 +201,80 @@ struct tm_page_sink tm_output_sink(struct tm_output *out)
 	};
 }
 
+/* Finish the spools; a failed write (now or before) keeps what was written. */
+static int tm_output_finish_spools(struct tm_output *out)
+{
+	for (int cpu = 0; cpu < out->opts.ncpus; cpu++) {
+		struct tm_spool *s = out->spools[cpu];
+
+		if (!s)
+			continue;
+		if (tm_spool_salvage(s))
+			return -1;
+		if (tm_spool_error(s) && !out->full) {
+			out->full = tm_spool_error(s);
+			out->full_cpu = cpu;
+		}
+	}
+	if (out->full)
+		snprintf(out->stopped, sizeof(out->stopped), "write spool %s: %s: recording "
+			 "stopped there", tm_spool_path(out->spools[out->full_cpu]),
+			 strerror(out->full));
+	return 0;
+}
+
+/*
+ * The file did not fit (or its disk filled up): it goes back to empty, and
+ * the spools and their note stay for `tracemap recover`.
+ */
+static int tm_output_keep_spools(struct tm_output *out)
+{
+	int err = errno;
+	char what[PATH_MAX + 160];
+
+	if (!out->noted || out->is_stdout || (err != ENOSPC && err != EDQUOT && !out->full))
+		return -1;
+	snprintf(what, sizeof(what), "%s", out->full ? out->stopped : tm_last_error());
+	/* its space back (close unlinks it if we created it) */
+	while (ftruncate(out->fd, 0) && errno == EINTR)
+		;
+	out->keep = true;
+	return tm_failx(err, "%s; the recorded data is kept in %s.cpu*.spool: "
+			"free space, then run 'tracemap recover %s'", what, out->prefix,
+			out->prefix);
+}
+
 int tm_output_write_meta(struct tm_output *out, const struct tm_meta *meta)
 {
 	const struct tm_output_opts *o = &out->opts;
 	struct tm_write_opts wo = tm_output_write_opts(o);
 
-	for (int cpu = 0; cpu < o->ncpus; cpu++)
-		if (out->spools[cpu] && tm_spool_finish(out->spools[cpu]))
-			return -1;
+	if (tm_output_finish_spools(out))
+		return -1;
 	if (out->date[0])
 		wo.date = out->date;
 	if (tm_meta_warning(meta))
 		snprintf(out->warning, sizeof(out->warning), "%s", tm_meta_warning(meta));
 	if (!out->is_stdout && (ftruncate(out->fd, 0) || lseek(out->fd, 0, SEEK_SET) < 0))
 		return tm_fail(errno, "truncate %s", o->path);
-	if (tm_dat_write(out->fd, meta, out->spools, o->ncpus, &wo))
-		return tm_fail_prefix("write %s", out->is_stdout ? "stdout" : o->path);
-	if (!out->is_stdout && fsync(out->fd) && errno != EINVAL)
-		return tm_fail(errno, "write %s", o->path);
+	if (tm_dat_write(out->fd, meta, out->spools, o->ncpus, &wo)) {
+		tm_fail_prefix("write %s", out->is_stdout ? "stdout" : o->path);
+		return tm_output_keep_spools(out);
+	}
+	if (!out->is_stdout && fsync(out->fd) && errno != EINVAL) {
+		tm_fail(errno, "write %s", o->path);
+		return tm_output_keep_spools(out);
+	}
+	if (out->full)
+		snprintf(out->stopped + strlen(out->stopped), sizeof(out->stopped) -
+			 strlen(out->stopped), "; %s holds the events recorded until then",
+			 out->is_stdout ? "stdout" : o->path);
 	return 0;
+}
+
+const char *tm_output_stopped(const struct tm_output *out)
+{
+	return out->full && !out->keep ? out->stopped : NULL;
 }
 
 int tm_output_set_date(struct tm_output *out, const char *date)
@@ -216,8 +325,10 @@ void tm_output_close(struct tm_output *out, bool ok)
 	if (!out)
 		return;
 	for (int cpu = 0; out->spools && cpu < out->opts.ncpus; cpu++)
-		tm_spool_destroy(out->spools[cpu], true);
+		tm_spool_destroy(out->spools[cpu], !out->keep);
 	free(out->spools);
+	if (out->noted && !out->keep)
+		tm_spool_info_remove(out->prefix);
 	if (!out->is_stdout && out->fd >= 0) {
 		close(out->fd);
 		if (!ok && out->created)

@@ -122,8 +122,8 @@ int tm_page_next(struct tm_page *pg, struct tm_rec *rec)
 	return 0;
 }
 
-int tm_page_count(const void *page, size_t page_size, unsigned int commit_size,
-		  bool big_endian)
+int tm_page_note_ids(const void *page, size_t page_size, unsigned int commit_size,
+		     bool big_endian, uint8_t *ids)
 {
 	struct tm_page pg;
 	struct tm_rec rec;
@@ -131,9 +131,22 @@ int tm_page_count(const void *page, size_t page_size, unsigned int commit_size,
 
 	if (tm_page_init(&pg, page, page_size, commit_size, big_endian))
 		return -1;
-	while ((r = tm_page_next(&pg, &rec)) > 0)
+	while ((r = tm_page_next(&pg, &rec)) > 0) {
+		uint16_t id;
+
 		n++;
+		if (!ids || rec.size < sizeof(id))
+			continue;
+		memcpy(&id, rec.data, sizeof(id));
+		ids[id / 8] |= 1u << (id % 8);
+	}
 	return r < 0 ? -1 : n;
+}
+
+int tm_page_count(const void *page, size_t page_size, unsigned int commit_size,
+		  bool big_endian)
+{
+	return tm_page_note_ids(page, page_size, commit_size, big_endian, NULL);
 }
 
 int tm_page_span(const void *page, size_t page_size, unsigned int commit_size, bool big_endian,

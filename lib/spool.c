@@ -24,7 +24,8 @@ struct tm_spool {
 	int			step;		/* 0: opts.level; 1: fast; 2: lowest */
 	int			calm;		/* chunks in a row at a low fill */
 	bool			finished;
-	bool			failed;		/* a write failed: the file is unusable */
+	bool			failed;		/* a write failed: no more pages */
+	int			error;		/* errno of a failed file write, 0: none */
 };
 
 static int tm_spool_check_opts(const struct tm_spool_opts *o)
@@ -92,6 +93,17 @@ fail:
 	return NULL;
 }
 
+/*
+ * After a failed write (a full disk): cut a chunk written in part, so the
+ * file holds whole chunks for tm_spool_salvage() and recover. Best effort:
+ * the writer copies file_bytes only, and recover checks every chunk anyway.
+ */
+static void tm_spool_trim(struct tm_spool *s)
+{
+	while (ftruncate(s->fd, (off_t)s->stats.file_bytes) && errno == EINTR)
+		;
+}
+
 static int tm_spool_write(struct tm_spool *s, const void *buf, size_t len, size_t pages)
 {
 	const struct tm_chunk_sink *sink = s->opts.sink;
@@ -100,7 +112,9 @@ static int tm_spool_write(struct tm_spool *s, const void *buf, size_t len, size_
 		s->failed = true;
 		if (sink)
 			return tm_fail_prefix("spool");
-		return tm_fail(errno, "write spool %s", s->path);
+		s->error = errno ? errno : EIO;
+		tm_spool_trim(s);
+		return tm_fail(s->error, "write spool %s", s->path);
 	}
 	s->stats.file_bytes += len;
 	return 0;
@@ -223,6 +237,22 @@ int tm_spool_finish(struct tm_spool *s)
 		return -1;
 	s->finished = true;
 	return 0;
+}
+
+int tm_spool_salvage(struct tm_spool *s)
+{
+	if (!s->failed && !tm_spool_finish(s))
+		return 0;
+	if (!s->error)
+		return -1;
+	s->npages = 0;
+	s->finished = true;
+	return 0;
+}
+
+int tm_spool_error(const struct tm_spool *s)
+{
+	return s->error;
 }
 
 uint64_t tm_spool_file_bytes(const struct tm_spool *s)

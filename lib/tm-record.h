@@ -295,6 +295,12 @@ struct tm_output_opts {
 	const char		*last_boot_instance;	/* tm_write_opts' LAST_BOOT_INFO */
 	const char		*last_boot_info;
 	const char		*date;		/* DATE option text, NULL = none */
+	/*
+	 * The recording's instance: with it, a note beside the spools says how
+	 * they are written (tm_spool_info) until a normal end; NULL: no note.
+	 */
+	const char		*instance;
+	const char		*clock;		/* its trace clock, NULL: "local" */
 };
 
 struct tm_output;
@@ -309,10 +315,21 @@ struct tm_output *tm_output_open(const struct tm_output_opts *opts);
 /* The sink that appends each CPU's pages to its spool. */
 struct tm_page_sink tm_output_sink(struct tm_output *out);
 /*
+ * Non-zero (the errno, e.g. ENOSPC) once a spool's file write failed: the
+ * spools take no more pages (they are dropped) and recording should stop.
+ * Read while the recorder threads write.
+ */
+int tm_output_full(const struct tm_output *out);
+/*
  * At stop, with the instance still there: finish spools, collect metadata,
- * write the file. -1 + message naming the output.
+ * write the file. -1 + message naming the output. After a full disk the file
+ * holds what the spools hold (tm_output_stopped() says so); if the file
+ * itself does not fit (ENOSPC, EDQUOT) it is left empty and the spools and
+ * their note stay for `tracemap recover`, which the message names.
  */
 int tm_output_write(struct tm_output *out, const struct tm_session *s);
+/* After a successful write cut short by a full disk: one line saying so; else NULL. */
+const char *tm_output_stopped(const struct tm_output *out);
 /* Store a DATE option (text of tm_session_date_offset()) in the file; -1 with EINVAL if too long. */
 int tm_output_set_date(struct tm_output *out, const char *date);
 /* A warning of the metadata collection (kallsyms addresses zero), or NULL. */
@@ -321,7 +338,10 @@ const char *tm_output_warning(const struct tm_output *out);
 uint64_t tm_output_written(const struct tm_output *out);
 /* Spool statistics of cpu (zeroes when it has no spool). */
 void tm_output_spool_stats(const struct tm_output *out, int cpu, struct tm_spool_stats *st);
-/* Remove the spools; unless ok, also remove an output file we created (NULL is fine). */
+/*
+ * Remove the spools and their note (unless the file did not fit: then they
+ * stay); unless ok, also remove an output file we created (NULL is fine).
+ */
 void tm_output_close(struct tm_output *out, bool ok);
 
 #endif /* TM_RECORD_H */

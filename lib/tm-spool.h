@@ -91,6 +91,25 @@ void tm_spool_set_fill(struct tm_spool *spool, unsigned int permille);
 int tm_spool_cut(struct tm_spool *spool);
 /* Compress and write a partial last chunk. Call once, at stop. -1 + message. */
 int tm_spool_finish(struct tm_spool *spool);
+/*
+ * At stop, for a spool whose file write failed (a full disk), now or
+ * before: finish it as its file stands, the whole chunks written before the
+ * failure (pages not written are dropped; tm_spool_error() says why). Any
+ * other spool is finished by tm_spool_finish(). -1 + message when that fails
+ * for another reason than a write.
+ */
+int tm_spool_salvage(struct tm_spool *spool);
+/* errno of the file write that failed (ENOSPC, EDQUOT, ...), 0 while none did. */
+int tm_spool_error(const struct tm_spool *spool);
+/*
+ * spool-check.c: check the spool file at path (pages and chunks as opts say)
+ * chunk by chunk, decompressing each and parsing its pages, and cut it after
+ * the last whole, sound chunk. *st gets what it holds then, *dropped the
+ * bytes cut off; the event ids met are set in ids (a bitmap of 65536 bits).
+ * -1 + message when it cannot be opened or cut.
+ */
+int tm_spool_check_file(const char *path, const struct tm_spool_opts *opts,
+			struct tm_spool_stats *st, uint64_t *dropped, uint8_t *ids);
 /* Bytes written so far, read while another thread appends (live status). */
 uint64_t tm_spool_file_bytes(const struct tm_spool *s);
 /* Pages, bytes and chunks so far. */

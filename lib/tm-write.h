@@ -55,6 +55,7 @@ struct tm_write_opts {
 	 */
 	const char		*last_boot_instance;
 	const char		*last_boot_info;
+	const char		*note;		/* appended to the VERSION option, or NULL */
 };
 
 /*

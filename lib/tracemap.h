@@ -29,5 +29,6 @@ const char *tm_last_error(void);
 #include "tm-record.h"
 #include "tm-live.h"
 #include "tm-long.h"
+#include "tm-recover.h"
 
 #endif /* TRACEMAP_H */

@@ -60,7 +60,9 @@ complete() {
 }
 
 @test "zsh: subcommands, options, events, clocks, instances, files, COMMAND after --" {
-	complete 'tracemap rec' '^zsh> tracemap record ?$'
+	complete 'tracemap recor' '^zsh> tracemap record ?$'
+	complete 'tracemap reco' 'recover'
+	complete 'tracemap recover zfix' '^zsh> tracemap recover zfixture.dat ?$'
 	complete 'tracemap help str' '^zsh> tracemap help stream ?$'
 	complete 'tracemap record --stackt' '^zsh> tracemap record --stacktrace ?$'
 	complete 'tracemap record --upr' '^zsh> tracemap record --uprobe='

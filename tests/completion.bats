@@ -144,6 +144,11 @@ subcommands() {
 	[ "$REPLY_SORTED" = "$(sorted "$TM_TMP/one.dat" "$TM_TMP/other.dat")" ]
 	complete_words report "$TM_TMP/ot"
 	[ "$REPLY_SORTED" = "$TM_TMP/other.dat" ]
+	# recover: its OUTPUT is a file name, its options those of its --help
+	complete_words recover "$TM_TMP/ot"
+	[ "$REPLY_SORTED" = "$TM_TMP/other.dat" ]
+	complete_words recover --q
+	[ "$REPLY_SORTED" = "--quiet" ]
 }
 
 @test "completion: after -- the command's words complete as bash completes that command" {

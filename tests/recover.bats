@@ -1,0 +1,167 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# recover.bats - what a recording that did not end normally leaves is saved: the
+# spools of a SIGKILLed recorder become a trace.dat (`tracemap recover`), and a
+# disk that fills up mid-recording keeps what was written, readable or recoverable.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	tm_ignore_stale
+	tm_kernel_setup
+	MOUNTED=
+	LEFT_INST=
+}
+
+teardown() {
+	# a test that failed half-way: its recorder stopped, a COMMAND it left killed
+	local pid
+	for pid in "${REC_PID:-}" "${TM_PID:-}"; do
+		[ -n "$pid" ] && kill -INT "$pid" 2>/dev/null && tail --pid="$pid" -f /dev/null
+	done
+	if [ -s "$TM_TMP/command.pid" ]; then
+		kill "$(cat "$TM_TMP/command.pid")" 2>/dev/null || true
+	fi
+	[ -n "$LEFT_INST" ] && rmdir "$TRACEFS/instances/$LEFT_INST" 2>/dev/null
+	cd /
+	[ -n "$MOUNTED" ] && umount "$MOUNTED"
+	tm_kernel_teardown
+}
+
+# write_markers FILE FIRST LAST: numbered 1 KiB lines "mark-N-000..." into the
+# trace_marker FILE from CPU 0, one write each; stops at the first failed write
+# (tracing was turned off).
+write_markers() {
+	taskset -c 0 bash -c 'pad=$(printf "%01000d" 0); exec 3>"$1"
+		for ((i = $2; i <= $3; i++)); do echo "mark-$i-$pad" >&3 || break
+		done 2>/dev/null' _ "$@"
+}
+
+# The marker numbers trace-cmd reads from FILE are exactly 1..N with N > 0;
+# prints N.
+markers_are_a_prefix() {
+	trace-cmd report -i "$1" 2>"$TM_TMP/tc.err" | grep -o 'tracing_mark_write: mark-[0-9]*' |
+		sed 's/.*mark-//' >"$TM_TMP/nums"
+	[ ! -s "$TM_TMP/tc.err" ] || { cat "$TM_TMP/tc.err" >&2; return 1; }
+	local n
+	n=$(wc -l <"$TM_TMP/nums")
+	[ "$n" -gt 0 ]
+	diff <(seq 1 "$n") "$TM_TMP/nums" >&2
+	echo "$n"
+}
+
+@test "recover: the spools of a SIGKILLed recording become a trace.dat trace-cmd reads" {
+	local i n spool=$TM_TMP/k.dat.cpu0.spool
+	cd "$TM_TMP"
+	tm_record_bg 60 -M 1 -e sched:sched_process_exec -o "$TM_TMP/k.dat"
+	LEFT_INST=$REC_INST
+	# markers until the CPU's spool holds finished chunks
+	for ((i = 0; i < 100; i++)); do
+		write_markers "$TRACEFS/instances/$REC_INST/trace_marker" $((i * 500 + 1)) \
+			$((i * 500 + 500))
+		[ "$(stat -c %s "$spool")" -gt 0 ] && break
+	done
+	[ "$(stat -c %s "$spool")" -gt 0 ]
+	kill -KILL "$REC_PID"
+	wait "$REC_BG" || true
+	[ -d "$TRACEFS/instances/$REC_INST" ]
+	# reset --stale removes the instance, names the spools and says how to save them
+	run --separate-stderr "$TRACEMAP" reset --stale
+	[[ $output == *"removed $REC_INST"* ]]
+	[[ $stderr == *"k.dat.cpu0.spool"*"tracemap recover $TM_TMP/k.dat"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/k.dat"
+	tm_status 0
+	[[ $stderr == *"metadata"*"read from tracefs now"* ]] || { echo "$stderr" >&2; return 1; }
+	n=$(markers_are_a_prefix "$TM_TMP/k.dat")
+	echo "# recovered $n markers" >&3
+	trace-cmd dump --options -i "$TM_TMP/k.dat" 2>/dev/null | grep -A1 'Option VERSION' |
+		grep -q 'recovered'
+	# the spools and their note are consumed, and tracemap report agrees with trace-cmd
+	[ -z "$(ls "$TM_TMP" | grep '\.spool' || true)" ]
+	"$TRACEMAP" report --compat=3.1 "$TM_TMP/k.dat" >"$TM_TMP/tm.txt"
+	trace-cmd report -i "$TM_TMP/k.dat" | cmp - "$TM_TMP/tm.txt"
+	# nothing left to mention
+	run --separate-stderr "$TRACEMAP" reset
+	[[ $stderr != *"k.dat"* ]]
+}
+
+@test "recover: refuses while the recording runs, and without spools" {
+	cd "$TM_TMP"
+	tm_record_bg 60 -e sched:sched_process_exec -o "$TM_TMP/r.dat"
+	[ -e "$TM_TMP/r.dat.spool-info" ]
+	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/r.dat"
+	tm_status 1
+	[[ $stderr == *"still running"*"$REC_PID"* ]] || { echo "$stderr" >&2; return 1; }
+	kill -INT "$REC_PID"
+	wait "$REC_BG"
+	# a normal end removes the spools and their note
+	[ -z "$(ls "$TM_TMP" | grep '\.spool' || true)" ]
+	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/r.dat"
+	tm_status 1
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == *"no spools"* ]]
+	trace-cmd report -i "$TM_TMP/r.dat" >/dev/null
+}
+
+@test "record: a full disk stops the recording, keeps the data and waits for COMMAND" {
+	local n
+	mkdir "$TM_TMP/small"
+	mount -t tmpfs -o size=4m tmpfs "$TM_TMP/small"
+	MOUNTED=$TM_TMP/small
+	# 20 MiB of markers into a 4 MiB file system from COMMAND (its parent is
+	# tracemap, whose instance is ready when it runs); it ends once tracemap
+	# says it waits for it, and says when it is done
+	tm_record_bg 120 -M 1 -b 8192 -e sched:sched_process_exec --compression none \
+		-o "$TM_TMP/small/d.dat" -- taskset -c 0 bash -c 'pad=$(printf "%01000d" 0)
+			echo $$ >"${2%/*}/command.pid"
+			exec 3>"$1/tracemap-$PPID/trace_marker"
+			for ((i = 1; i <= 20000; i++)); do echo "mark-$i-$pad" >&3 || break
+			done 2>/dev/null
+			for ((i = 0; i < 600; i++)); do
+				grep -q "waiting for taskset" "$3" && break; sleep 0.05; done
+			touch "$2"' _ "$TRACEFS/instances" "$TM_TMP/done" "$TM_TMP/rec.err"
+	LEFT_INST=$REC_INST
+	REC_STATUS=0
+	wait "$REC_BG" || REC_STATUS=$?
+	sed 's/^/# /' "$REC_ERR" >&3
+	# tracemap waited for COMMAND to end: it did not orphan it
+	[ -e "$TM_TMP/done" ]
+	[ "$REC_STATUS" -eq 1 ] || { echo "exit $REC_STATUS" >&2; cat "$REC_ERR" >&2; return 1; }
+	grep -q "d.dat.cpu0.spool: No space left on device" "$REC_ERR"
+	grep -q 'waiting for taskset' "$REC_ERR"
+	grep -q "tracemap recover $TM_TMP/small/d.dat" "$REC_ERR"
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+	# the file did not fit: the spools are kept; with room again, recover saves them
+	ls "$TM_TMP/small"/d.dat.cpu0.spool
+	mount -o remount,size=64m "$TM_TMP/small"
+	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/small/d.dat"
+	tm_status 0
+	n=$(markers_are_a_prefix "$TM_TMP/small/d.dat")
+	echo "# kept $n of 20000 markers" >&3
+	[ "$n" -lt 20000 ]
+	[ -z "$(ls "$TM_TMP/small" | grep '\.spool' || true)" ]
+}
+
+@test "record: a full TMPDIR under -o - still writes the recorded part to stdout" {
+	local n
+	mkdir "$TM_TMP/small"
+	mount -t tmpfs -o size=4m tmpfs "$TM_TMP/small"
+	MOUNTED=$TM_TMP/small
+	TMPDIR=$TM_TMP/small tm_bg 120 "$TM_TMP/p.dat" "$TM_TMP/p.err" record -M 1 -b 8192 \
+		-e sched:sched_process_exec --compression none -o -
+	write_markers "$TRACEFS/instances/$TM_INST/trace_marker" 1 20000
+	kill -INT "$TM_PID" 2>/dev/null || true
+	REC_STATUS=0
+	wait "$TM_BG" || REC_STATUS=$?
+	[ "$REC_STATUS" -eq 1 ] || { echo "exit $REC_STATUS" >&2; cat "$TM_TMP/p.err" >&2; return 1; }
+	grep -q 'No space left on device' "$TM_TMP/p.err"
+	[ "$(grep -c 'No space left on device' "$TM_TMP/p.err")" -eq 1 ]
+	n=$(markers_are_a_prefix "$TM_TMP/p.dat")
+	echo "# wrote $n of 20000 markers" >&3
+	[ "$n" -lt 20000 ]
+	[ -z "$(ls -A "$TM_TMP/small")" ]
+	[ ! -d "$TRACEFS/instances/$TM_INST" ]
+}
