@@ -29,6 +29,8 @@ enum piece_kind {
 	PIECE_STR_DYN,		/* __get_str(): NUL-terminated dynamic string */
 	PIECE_PTR,		/* plain %p of a 64-bit field */
 	PIECE_SYM,		/* %s of __print_symbolic(field, { n, "name" }...) */
+	PIECE_FUNC,		/* %ps / %pS of a 64-bit field: its kallsyms name */
+	PIECE_COND,		/* %s of field ? "yes" : "no" */
 };
 
 #define MAX_SYMS	64
@@ -51,6 +53,9 @@ struct piece {
 	bool		rel;		/* __rel_loc */
 	struct sym	*syms;		/* PIECE_SYM */
 	unsigned int	nsyms;
+	bool		fn_off;		/* PIECE_FUNC: %pS / %pF, "+0x<offset>" too */
+	const char	*alt[2];	/* PIECE_COND: the text when false, when true */
+	unsigned int	alt_len[2];
 };
 
 struct simplefmt {
@@ -109,11 +114,17 @@ static int parse_conv(const char **fmt, struct piece *pc, int *ls, char *conv)
 			s++;
 		}
 	}
-	/* plain %p only: %ps, %pS, %pM ... are libtraceevent's extensions */
+	/* plain %p, and %ps/%pS/%pf/%pF (a function); %pM ... stay libtraceevent's */
 	if (*s == 'p' && !n && !*ls && !isalnum((unsigned char)s[1])) {
 		*conv = 'p';
 		strcpy(pc->spec, "%p");
 		*fmt = s + 1;
+		return 0;
+	}
+	if (*s == 'p' && !n && !*ls && s[1] && strchr("sSfF", s[1])) {
+		*conv = 'f';
+		pc->fn_off = s[1] == 'S' || s[1] == 'F';
+		*fmt = s + 2;
 		return 0;
 	}
 	if (*ls > 2 || !strchr("diuxXs", *s))
@@ -173,12 +184,43 @@ static const struct tep_print_arg *strip_cast(const struct tep_event *ev,
 	return arg;
 }
 
+static bool sym_value(const char *s, uint64_t *v);
+
+/*
+ * REC->array[N] of a fixed array of 8-byte elements printed as a long:
+ * libtraceevent reads the element as an unsigned number of its size.
+ */
+static int bind_elem(struct piece *pc, const struct tep_event *ev,
+		     const struct tep_print_arg *arg, int ls)
+{
+	const struct tep_print_arg *l = arg->op.left, *r = arg->op.right;
+	const struct tep_format_field *f;
+	uint64_t idx;
+
+	if (strcmp(arg->op.op, "[") || !l || !r || l->type != TEP_PRINT_FIELD ||
+	    r->type != TEP_PRINT_ATOM || !sym_value(r->atom.atom, &idx) || !ls)
+		return -1;
+	f = arg_field(ev, l);
+	if (!f || (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) ||
+	    !(f->flags & TEP_FIELD_IS_ARRAY) || f->elementsize != 8 ||
+	    idx >= (uint64_t)(f->size / 8))
+		return -1;
+	pc->kind = PIECE_NUM;
+	pc->cast = 8;
+	pc->offset = (unsigned int)(f->offset + idx * 8);
+	pc->size = 8;
+	return 0;
+}
+
 static int bind_num(struct piece *pc, const struct tep_event *ev, const struct tep_print_arg *arg,
 		    int ls, char conv)
 {
 	const struct tep_format_field *f;
 	bool fsigned;
 
+	pc->is_signed = conv == 'd' || conv == 'i';
+	if (arg->type == TEP_PRINT_OP)
+		return bind_elem(pc, ev, arg, ls);
 	arg = strip_cast(ev, arg);
 	f = arg_field(ev, arg);
 	if (arg->type != TEP_PRINT_FIELD || !f)
@@ -195,7 +237,6 @@ static int bind_num(struct piece *pc, const struct tep_event *ev, const struct t
 	if (f->size == 8 && pc->cast == 4)
 		return -1;
 	pc->kind = PIECE_NUM;
-	pc->is_signed = conv == 'd' || conv == 'i';
 	pc->offset = (unsigned int)f->offset;
 	pc->size = (unsigned int)f->size;
 	return 0;
@@ -280,11 +321,48 @@ static int bind_sym(struct piece *pc, const struct tep_event *ev, const struct t
 	return 0;
 }
 
+/* An atom of a ternary: libtraceevent prints its text. */
+static int cond_text(struct piece *pc, int i, const struct tep_print_arg *a)
+{
+	if (!a || a->type != TEP_PRINT_ATOM || !a->atom.atom)
+		return -1;
+	pc->alt[i] = a->atom.atom;
+	pc->alt_len[i] = (unsigned int)strlen(a->atom.atom);
+	return 0;
+}
+
+/* %s of REC->field ? "a" : "b" over a plain integer field. */
+static int bind_cond(struct piece *pc, const struct tep_event *ev, const struct tep_print_arg *arg)
+{
+	const struct tep_print_arg *c = arg->op.left, *alts = arg->op.right;
+	const struct tep_format_field *f;
+
+	if (!pc->plain || strcmp(arg->op.op, "?") || !c || c->type != TEP_PRINT_FIELD || !alts ||
+	    alts->type != TEP_PRINT_OP || strcmp(alts->op.op, ":") ||
+	    cond_text(pc, 1, alts->op.left) || cond_text(pc, 0, alts->op.right))
+		return -1;
+	f = arg_field(ev, c);
+	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
+	    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+		return -1;
+	pc->kind = PIECE_COND;
+	pc->offset = (unsigned int)f->offset;
+	pc->size = (unsigned int)f->size;
+	return 0;
+}
+
 static int bind_arg(struct piece *pc, const struct tep_event *ev, const struct tep_print_arg *arg,
 		    int ls, char conv)
 {
-	if (conv == 'p')
-		return bind_ptr(pc, ev, arg);
+	if (conv == 'p' || conv == 'f') {
+		if (bind_ptr(pc, ev, arg))
+			return -1;
+		if (conv == 'f')
+			pc->kind = PIECE_FUNC;
+		return 0;
+	}
+	if (conv == 's' && arg->type == TEP_PRINT_OP)
+		return bind_cond(pc, ev, arg);
 	if (conv == 's' && arg->type == TEP_PRINT_SYMBOL)
 		return bind_sym(pc, ev, arg);
 	if (conv == 's')
@@ -373,6 +451,25 @@ fail:
 
 /* ---- rendering ---- */
 
+/* Lower-case hex digits of v, as a bare %x / %lx / %llx prints them. */
+static int put_hex(struct tm_fastbuf *b, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned int n = 1;
+	uint64_t t;
+	char *e;
+
+	if (tm_fastbuf_reserve(b, 16))
+		return -1;
+	for (t = v; t >= 16; t >>= 4)
+		n++;
+	b->len += n;
+	e = b->buf + b->len;
+	for (; n; n--, v >>= 4)
+		*--e = hex[v & 15];
+	return 0;
+}
+
 static int put_num(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
 {
 	long long sv;
@@ -380,6 +477,8 @@ static int put_num(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
 
 	if (pc->cast == 4)
 		v = pc->is_signed ? (uint64_t)(int64_t)(int32_t)(uint32_t)v : (uint32_t)v;
+	if (pc->plain && pc->spec[3] == 'x')
+		return put_hex(b, v);
 	if (!pc->plain || (pc->spec[3] != 'd' && pc->spec[3] != 'i' && pc->spec[3] != 'u')) {
 		if (tm_fastbuf_reserve(b, 64))
 			return -1;
@@ -419,21 +518,10 @@ static int put_str(struct tm_fastbuf *b, const struct piece *pc, const char *str
 /* glibc's %p of a non-NULL pointer; NULL ("(nil)") is left to libtraceevent. */
 static int put_ptr(struct tm_fastbuf *b, uint64_t v)
 {
-	static const char hex[] = "0123456789abcdef";
-	unsigned int n = 1;
-	uint64_t t;
-	char *e;
-
-	if (!v || tm_fastbuf_reserve(b, 18))
+	if (!v || tm_fastbuf_reserve(b, 2))
 		return -1;
-	for (t = v; t >= 16; t >>= 4)
-		n++;
 	tm_fastbuf_put(b, "0x", 2);
-	b->len += n;
-	e = b->buf + b->len;
-	for (; n; n--, v >>= 4)
-		*--e = hex[v & 15];
-	return 0;
+	return put_hex(b, v);
 }
 
 /* The symbol's name; a value without one is left to libtraceevent. */
@@ -450,6 +538,39 @@ static int put_sym(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
 		return 0;
 	}
 	return -1;
+}
+
+/*
+ * libtraceevent's %ps / %pS: the name of the kallsyms symbol holding v
+ * (with "+0x<offset>" for %pS); an address without one is left to it.
+ */
+static int put_func(struct tm_fastbuf *b, struct tep_handle *tep, const struct piece *pc,
+		    uint64_t v)
+{
+	unsigned long long start;
+	const char *name;
+	size_t len;
+
+	if (!tep_find_function_info(tep, v, &name, &start, NULL))
+		return -1;
+	len = strlen(name);
+	if (tm_fastbuf_reserve(b, len + 3))
+		return -1;
+	tm_fastbuf_put(b, name, len);
+	if (!pc->fn_off)
+		return 0;
+	tm_fastbuf_put(b, "+0x", 3);
+	return put_hex(b, v - start);
+}
+
+static int put_cond(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
+{
+	int i = v != 0;
+
+	if (tm_fastbuf_reserve(b, pc->alt_len[i]))
+		return -1;
+	tm_fastbuf_put(b, pc->alt[i], pc->alt_len[i]);
+	return 0;
 }
 
 static int simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
@@ -484,6 +605,14 @@ static int simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 			break;
 		case PIECE_SYM:
 			if (put_sym(b, pc, tm_get_uint(data + pc->offset, pc->size, swap)))
+				return -1;
+			break;
+		case PIECE_FUNC:
+			if (put_func(b, base->tep, pc, tm_get_uint(data + pc->offset, 8, swap)))
+				return -1;
+			break;
+		case PIECE_COND:
+			if (put_cond(b, pc, tm_get_uint(data + pc->offset, pc->size, swap)))
 				return -1;
 			break;
 		case PIECE_STR_FIELD:
