@@ -72,27 +72,49 @@ static void json_str(struct trace_seq *s, const char *str, size_t n)
 	trace_seq_putc(s, '"');
 }
 
+/* Decimal of v (negative when neg) without printf: most of a JSON line is numbers. */
+static void json_dec(struct trace_seq *s, uint64_t v, bool neg)
+{
+	char tmp[24], *e = tmp + sizeof(tmp) - 1;
+
+	*e = '\0';
+	if (neg)
+		v = (uint64_t)0 - v;
+	do {
+		*--e = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--e = '-';
+	trace_seq_puts(s, e);
+}
+
+static void json_int(struct trace_seq *s, int64_t v)
+{
+	json_dec(s, (uint64_t)v, v < 0);
+}
+
 static void json_num(struct tep_handle *tep, struct trace_seq *s, const uint8_t *ptr,
 		     unsigned int size, bool is_signed)
 {
 	unsigned long long v = tep_read_number(tep, ptr, (int)size);
 
 	if (!is_signed) {
-		trace_seq_printf(s, "%llu", v);
+		json_dec(s, v, false);
 		return;
 	}
 	switch (size) {
 	case 1:
-		trace_seq_printf(s, "%d", (int8_t)v);
+		json_int(s, (int8_t)v);
 		break;
 	case 2:
-		trace_seq_printf(s, "%d", (int16_t)v);
+		json_int(s, (int16_t)v);
 		break;
 	case 4:
-		trace_seq_printf(s, "%d", (int32_t)v);
+		json_int(s, (int32_t)v);
 		break;
 	default:
-		trace_seq_printf(s, "%lld", (long long)v);
+		json_int(s, (int64_t)v);
 	}
 }
 
@@ -221,12 +243,17 @@ void tm_json_event(struct tep_handle *tep, struct trace_seq *s, const struct tm_
 	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
 	struct tep_event *ev = tep_find_event_by_record(tep, &r);
 
-	trace_seq_printf(s, "{\"timestamp_ns\":%" PRIu64, rec->ts);
+	trace_seq_puts(s, "{\"timestamp_ns\":");
+	json_dec(s, rec->ts, false);
 	if (wall_clock) {
 		trace_seq_puts(s, ",\"time\":");
 		json_iso_time(s, rec->ts);
 	}
-	trace_seq_printf(s, ",\"cpu\":%d,\"pid\":%d,\"comm\":", rec->cpu, tep_data_pid(tep, &r));
+	trace_seq_puts(s, ",\"cpu\":");
+	json_int(s, rec->cpu);
+	trace_seq_puts(s, ",\"pid\":");
+	json_int(s, tep_data_pid(tep, &r));
+	trace_seq_puts(s, ",\"comm\":");
 	json_str(s, comm ? comm : "", comm ? strlen(comm) : 0);
 	trace_seq_puts(s, ",\"event\":");
 	json_str(s, ev ? ev->name : "[UNKNOWN EVENT]", ev ? strlen(ev->name) : 15);
