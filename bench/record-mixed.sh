@@ -8,6 +8,8 @@
 #   tm-kernel-lock bench/record-mixed.sh [OUTDIR]      (default bench/out)
 #
 # Writes OUTDIR/mixed.dat (SECONDS_REC seconds, default 4, of the load below),
+# OUTDIR/mixed-fork.dat (the same events around a fork loop with short
+# sleeps: fewer syscalls, more timers),
 # OUTDIR/sched-pipe.dat (sched only, a pipe ping-pong) and OUTDIR/small.dat
 # (about 1,000 events with the full kallsyms). bench/out/ is not in git.
 set -euo pipefail
@@ -48,12 +50,14 @@ record() {
 
 record "$OUT/mixed.dat" "$SECONDS_REC" "${MIXED[@]}" -- \
 	bash -c "$(declare -f busy); busy $SECONDS_REC"
+record "$OUT/mixed-fork.dat" "$SECONDS_REC" "${MIXED[@]}" -- \
+	timeout "$SECONDS_REC" bash -c 'while :; do /bin/true; sleep 0.001; done'
 record "$OUT/sched-pipe.dat" "$SECONDS_REC" -e sched -- \
 	bash -c "timeout $SECONDS_REC perf bench sched pipe -l 100000000 >/dev/null"
 # A thousand-odd events: the scheduler events of a few short sleeps.
 record "$OUT/small.dat" 1 -e sched:sched_switch -e sched:sched_wakeup -- \
 	bash -c "for i in \$(seq 16); do sleep 0.02; done"
-for f in mixed sched-pipe small; do
+for f in mixed mixed-fork sched-pipe small; do
 	printf '%-12s %10s bytes %9s events\n' "$f" "$(stat -c %s "$OUT/$f.dat")" \
 		"$("$TRACEMAP" report -i "$OUT/$f.dat" | grep -cv '^cpus=')"
 done
