@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * print-fast.c - a compiled form of simple print formats ("comm=%s pid=%d"
- * over plain fields, __get_str(), value-preserving casts, plain %p and
- * __print_symbolic() with numeric values), so the common events skip
- * libtraceevent's general interpreter. Anything else (plugins other than
- * sched's, helpers, %ps, flags, arithmetic, ternaries) stays with
- * libtraceevent, and so does any record with a value these rules do not
- * cover (NULL pointer, unnamed symbol). Each event type's compiled output is
- * checked against libtraceevent's on its first records before it is trusted
- * (print.c).
+ * over plain fields, __get_str(), value-preserving casts, REC->array[N],
+ * plain %p, %ps/%pS, __print_symbolic() with numeric values, "field ? a :
+ * b"), so the common events skip libtraceevent's general interpreter; an
+ * argument of one integer field that is none of these (__print_flags(),
+ * symbols by enum name, masks) gets its text learnt per value
+ * (print-learn.c). Plugins other than sched's, helpers and arithmetic over
+ * several fields stay with libtraceevent, and so does any record with a
+ * value these rules do not cover (NULL pointer, unnamed symbol, a value not
+ * learnt yet). Each event type's compiled output is checked against
+ * libtraceevent's on its first records before it is trusted (print.c).
+ * The pieces are printed by print-fast-render.c.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,51 +21,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "internal.h"
-#include "print-fast.h"
-#include "dat-format.h"
-
-enum piece_kind {
-	PIECE_LIT,
-	PIECE_NUM,		/* integer field */
-	PIECE_STR_FIELD,	/* char array field, cut at its size */
-	PIECE_STR_DYN,		/* __get_str(): NUL-terminated dynamic string */
-	PIECE_PTR,		/* plain %p of a 64-bit field */
-	PIECE_SYM,		/* %s of __print_symbolic(field, { n, "name" }...) */
-	PIECE_FUNC,		/* %ps / %pS of a 64-bit field: its kallsyms name */
-	PIECE_COND,		/* %s of field ? "yes" : "no" */
-};
-
-#define MAX_SYMS	64
-
-struct sym {
-	uint64_t	value;
-	const char	*str;		/* owned by the tep event */
-	unsigned int	len;
-};
-
-struct piece {
-	enum piece_kind	kind;
-	const char	*lit;		/* PIECE_LIT: points into the format */
-	unsigned int	lit_len;
-	char		spec[24];	/* printf spec, length modifier normalized */
-	bool		plain;		/* bare %d/%u/%s: formatted without printf */
-	bool		is_signed;	/* value printed as signed */
-	unsigned int	cast;		/* 4: value cast to 32 bits, 8: 64 */
-	unsigned int	offset, size;	/* field in the payload */
-	bool		rel;		/* __rel_loc */
-	struct sym	*syms;		/* PIECE_SYM */
-	unsigned int	nsyms;
-	bool		fn_off;		/* PIECE_FUNC: %pS / %pF, "+0x<offset>" too */
-	const char	*alt[2];	/* PIECE_COND: the text when false, when true */
-	unsigned int	alt_len[2];
-};
-
-struct simplefmt {
-	struct tm_fastfmt	base;
-	int			n;
-	struct piece		p[];
-};
+#include "print-piece.h"
 
 void tm_fastfmt_free(struct tm_fastfmt *f)
 {
@@ -75,8 +34,10 @@ static void simple_free(struct tm_fastfmt *base)
 	struct simplefmt *f = (struct simplefmt *)base;
 	int i;
 
-	for (i = 0; i < f->n; i++)
+	for (i = 0; i < f->n; i++) {
 		free(f->p[i].syms);
+		tm_learn_free(f->p[i].learnt);
+	}
 	free(f);
 }
 
@@ -370,6 +331,34 @@ static int bind_arg(struct piece *pc, const struct tep_event *ev, const struct t
 	return bind_num(pc, ev, arg, ls, conv);
 }
 
+/*
+ * The last piece as a learnt one when its argument depends on one field; a
+ * learnt piece right after another of the same field joins it ("%s%s").
+ */
+static int bind_learn(struct simplefmt *f, const struct tep_event *ev,
+		      const struct tep_print_arg *arg)
+{
+	const struct tep_format_field *fld = tm_learn_field(ev, arg);
+	struct piece *pc = &f->p[f->n - 1], *prev = f->n > 1 ? pc - 1 : NULL;
+
+	free(pc->syms);
+	pc->syms = NULL;
+	pc->nsyms = 0;
+	if (!fld)
+		return -1;
+	if (prev && prev->kind == PIECE_LEARN && prev->offset == (unsigned int)fld->offset) {
+		f->n--;
+		return 0;
+	}
+	pc->learnt = calloc(1, sizeof(*pc->learnt));
+	if (!pc->learnt)
+		return -1;
+	pc->kind = PIECE_LEARN;
+	pc->offset = (unsigned int)fld->offset;
+	pc->size = (unsigned int)fld->size;
+	return 0;
+}
+
 static struct simplefmt *grow(struct simplefmt *f, int *cap)
 {
 	struct simplefmt *g;
@@ -385,11 +374,9 @@ static struct simplefmt *grow(struct simplefmt *f, int *cap)
 	return g;
 }
 
-static int simple_render(struct tm_fastfmt *f, struct tm_fastbuf *b, const uint8_t *data,
-			 uint32_t size);
-
 static const struct tm_fastfmt_ops simple_ops = {
-	.render = simple_render,
+	.render = tm_simple_render,
+	.learn = tm_simple_learn,
 	.free = simple_free,
 };
 
@@ -433,7 +420,7 @@ struct tm_fastfmt *tm_fastfmt_compile(struct tep_handle *tep, const struct tep_e
 		if (!arg || parse_conv(&s, &f->p[f->n], &ls, &conv))
 			goto fail;
 		f->n++;	/* counted first so a failed binding's symbols are freed */
-		if (bind_arg(&f->p[f->n - 1], ev, arg, ls, conv))
+		if (bind_arg(&f->p[f->n - 1], ev, arg, ls, conv) && bind_learn(f, ev, arg))
 			goto fail;
 		arg = arg->next;
 	}
@@ -449,189 +436,3 @@ fail:
 	return NULL;
 }
 
-/* ---- rendering ---- */
-
-/* Lower-case hex digits of v, as a bare %x / %lx / %llx prints them. */
-static int put_hex(struct tm_fastbuf *b, uint64_t v)
-{
-	static const char hex[] = "0123456789abcdef";
-	unsigned int n = 1;
-	uint64_t t;
-	char *e;
-
-	if (tm_fastbuf_reserve(b, 16))
-		return -1;
-	for (t = v; t >= 16; t >>= 4)
-		n++;
-	b->len += n;
-	e = b->buf + b->len;
-	for (; n; n--, v >>= 4)
-		*--e = hex[v & 15];
-	return 0;
-}
-
-static int put_num(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
-{
-	long long sv;
-	int n;
-
-	if (pc->cast == 4)
-		v = pc->is_signed ? (uint64_t)(int64_t)(int32_t)(uint32_t)v : (uint32_t)v;
-	if (pc->plain && pc->spec[3] == 'x')
-		return put_hex(b, v);
-	if (!pc->plain || (pc->spec[3] != 'd' && pc->spec[3] != 'i' && pc->spec[3] != 'u')) {
-		if (tm_fastbuf_reserve(b, 64))
-			return -1;
-		sv = (long long)v;
-		n = snprintf(b->buf + b->len, b->cap - b->len, pc->spec, sv);
-		if (n < 0 || (size_t)n >= b->cap - b->len)
-			return -1;
-		b->len += (size_t)n;
-		return 0;
-	}
-	return tm_fastbuf_dec(b, v, pc->is_signed);
-}
-
-static int put_str(struct tm_fastbuf *b, const struct piece *pc, const char *str, size_t len)
-{
-	char tmp[1024];
-	int n;
-
-	if (pc->plain) {
-		if (tm_fastbuf_reserve(b, len))
-			return -1;
-		tm_fastbuf_put(b, str, len);
-		return 0;
-	}
-	/* width or precision: printf needs a NUL-terminated copy */
-	if (len >= sizeof(tmp) || tm_fastbuf_reserve(b, len + 256))
-		return -1;
-	memcpy(tmp, str, len);
-	tmp[len] = '\0';
-	n = snprintf(b->buf + b->len, b->cap - b->len, pc->spec, tmp);
-	if (n < 0 || (size_t)n >= b->cap - b->len)
-		return -1;
-	b->len += (size_t)n;
-	return 0;
-}
-
-/* glibc's %p of a non-NULL pointer; NULL ("(nil)") is left to libtraceevent. */
-static int put_ptr(struct tm_fastbuf *b, uint64_t v)
-{
-	if (!v || tm_fastbuf_reserve(b, 2))
-		return -1;
-	tm_fastbuf_put(b, "0x", 2);
-	return put_hex(b, v);
-}
-
-/* The symbol's name; a value without one is left to libtraceevent. */
-static int put_sym(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
-{
-	unsigned int i;
-
-	for (i = 0; i < pc->nsyms; i++) {
-		if (pc->syms[i].value != v)
-			continue;
-		if (tm_fastbuf_reserve(b, pc->syms[i].len))
-			return -1;
-		tm_fastbuf_put(b, pc->syms[i].str, pc->syms[i].len);
-		return 0;
-	}
-	return -1;
-}
-
-/*
- * libtraceevent's %ps / %pS: the name of the kallsyms symbol holding v
- * (with "+0x<offset>" for %pS); an address without one is left to it.
- */
-static int put_func(struct tm_fastbuf *b, struct tep_handle *tep, const struct piece *pc,
-		    uint64_t v)
-{
-	unsigned long long start;
-	const char *name;
-	size_t len;
-
-	if (!tep_find_function_info(tep, v, &name, &start, NULL))
-		return -1;
-	len = strlen(name);
-	if (tm_fastbuf_reserve(b, len + 3))
-		return -1;
-	tm_fastbuf_put(b, name, len);
-	if (!pc->fn_off)
-		return 0;
-	tm_fastbuf_put(b, "+0x", 3);
-	return put_hex(b, v - start);
-}
-
-static int put_cond(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
-{
-	int i = v != 0;
-
-	if (tm_fastbuf_reserve(b, pc->alt_len[i]))
-		return -1;
-	tm_fastbuf_put(b, pc->alt[i], pc->alt_len[i]);
-	return 0;
-}
-
-static int simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
-			 uint32_t size)
-{
-	const struct simplefmt *f = (const struct simplefmt *)base;
-	bool swap = base->swap;
-	const struct piece *pc;
-	const char *str;
-	uint32_t loc, off;
-	size_t len;
-	int i;
-
-	for (i = 0; i < f->n; i++) {
-		pc = &f->p[i];
-		if (pc->kind == PIECE_LIT) {
-			if (tm_fastbuf_reserve(b, pc->lit_len))
-				return -1;
-			tm_fastbuf_put(b, pc->lit, pc->lit_len);
-			continue;
-		}
-		if (pc->offset + pc->size > size)
-			return -1;
-		switch (pc->kind) {
-		case PIECE_NUM:
-			if (put_num(b, pc, tm_get_uint(data + pc->offset, pc->size, swap)))
-				return -1;
-			break;
-		case PIECE_PTR:
-			if (put_ptr(b, tm_get_uint(data + pc->offset, 8, swap)))
-				return -1;
-			break;
-		case PIECE_SYM:
-			if (put_sym(b, pc, tm_get_uint(data + pc->offset, pc->size, swap)))
-				return -1;
-			break;
-		case PIECE_FUNC:
-			if (put_func(b, base->tep, pc, tm_get_uint(data + pc->offset, 8, swap)))
-				return -1;
-			break;
-		case PIECE_COND:
-			if (put_cond(b, pc, tm_get_uint(data + pc->offset, pc->size, swap)))
-				return -1;
-			break;
-		case PIECE_STR_FIELD:
-			str = (const char *)data + pc->offset;
-			if (put_str(b, pc, str, strnlen(str, pc->size)))
-				return -1;
-			break;
-		default:
-			loc = (uint32_t)tm_get_uint(data + pc->offset, 4, swap);
-			off = (loc & 0xffff) + (pc->rel ? pc->offset + 4 : 0);
-			if (off >= size)
-				return -1;
-			str = (const char *)data + off;
-			len = strnlen(str, size - off);
-			if (len == size - off)	/* no NUL inside the record */
-				return -1;
-			if (put_str(b, pc, str, len))
-				return -1;
-		}
-	}
-	return 0;
-}

@@ -40,6 +40,17 @@ static const char irq_exit_fmt[] =
 	"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"\n";
 
+/* sched_switch's shape without the plugin: "%s%s" of one field, then a literal. */
+static const char switch_fmt[] =
+	"name: switch\nID: 24\nformat:\n" COMMON
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:unsigned int prev_state;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\tfield:int next_pid;\toffset:28;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"prev_comm=%s prev_state=%s%s ==> next_pid=%d\", REC->prev_comm, "
+	"(REC->prev_state & 0xff) ? __print_flags(REC->prev_state & 0xff, \"|\", "
+	"{ 0x01, \"S\" }, { 0x02, \"D\" }, { 0x04, \"T\" }) : \"R\", "
+	"REC->prev_state & 0x100 ? \"+\" : \"\", REC->next_pid\n";
+
 static const char ksyms[] =
 	"ffffffff81000000 T _stext\n"
 	"ffffffff81000100 t worker_fn\n"
@@ -84,6 +95,17 @@ static char *tep_text(struct tep_handle *tep, const uint8_t *data, uint32_t size
 	return out;
 }
 
+/* ok, after saying what differed; frees both texts. */
+static int verdict(const char *what, unsigned int v, int ok, char *fast, char *ref)
+{
+	if (!ok)
+		fprintf(stderr, "  %s %#x: compiled \"%s\", libtraceevent \"%s\"\n", what, v,
+			fast ? fast : "(left to libtraceevent)", ref ? ref : "");
+	free(fast);
+	free(ref);
+	return ok;
+}
+
 /* 1 when the compiled text equals libtraceevent's (or, with left, it declined). */
 static int same_text(struct tm_test *t, struct tep_handle *tep, uint16_t id,
 		     const uint64_t *words, int n, bool left)
@@ -101,13 +123,59 @@ static int same_text(struct tm_test *t, struct tep_handle *tep, uint16_t id,
 	fast = fast_text(f, data, (uint32_t)(8 + 8 * n));
 	ref = tep_text(tep, data, (uint32_t)(8 + 8 * n));
 	ok = left ? !fast : fast && ref && !strcmp(fast, ref);
-	if (!ok)
-		fprintf(stderr, "  event %u: compiled \"%s\", libtraceevent \"%s\"\n", id,
-			fast ? fast : "(left to libtraceevent)", ref ? ref : "");
-	free(fast);
-	free(ref);
 	tm_fastfmt_free(f);
-	return ok;
+	return verdict("event", id, ok, fast, ref);
+}
+
+/*
+ * A learnt piece: the first record of a value goes to libtraceevent and
+ * teaches its text; the next record of that value prints it, and its line
+ * equals libtraceevent's.
+ */
+static int learns_text(struct tm_test *t, struct tep_handle *tep, uint32_t state, int32_t pid)
+{
+	struct tep_event *ev = tep_find_event(tep, 24);
+	struct tm_fastfmt *f = ev ? tm_fastfmt_compile(tep, ev, false) : NULL;
+	uint8_t data[32] = { 24, 0 };
+	char *fast, *ref;
+	int ok;
+
+	TM_CHECK(f != NULL);
+	if (!f)
+		return 0;
+	memcpy(data + 8, "bash", 5);
+	memcpy(data + 24, &state, 4);
+	memcpy(data + 28, &pid, 4);
+	ref = tep_text(tep, data, sizeof(data));
+	fast = fast_text(f, data, sizeof(data));
+	ok = !fast && ref;	/* not known yet */
+	free(fast);
+	if (ref)
+		f->ops->learn(f, data, sizeof(data), ref, strlen(ref));
+	pid++;
+	memcpy(data + 28, &pid, 4);
+	free(ref);
+	ref = tep_text(tep, data, sizeof(data));
+	fast = fast_text(f, data, sizeof(data));
+	ok = ok && fast && ref && !strcmp(fast, ref);
+	tm_fastfmt_free(f);
+	return verdict("prev_state", state, ok, fast, ref);
+}
+
+TM_TEST(print_fast_learns_one_field_texts_from_libtraceevent)
+{
+	struct tep_handle *tep = tep_alloc();
+	const uint32_t states[] = { 0, 1, 2, 3, 0x100, 0x101, 0x40 };
+	size_t i;
+
+	TM_REQUIRE(tep);
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	TM_REQUIRE(!tep_parse_event(tep, switch_fmt, strlen(switch_fmt), "sched"));
+	for (i = 0; i < TM_ARRAY_SIZE(states); i++)
+		TM_CHECK(learns_text(t, tep, states[i], 100 + (int32_t)i));
+	tep_free(tep);
 }
 
 TM_TEST(print_fast_new_formats_print_libtraceevent_text)
