@@ -97,11 +97,6 @@ static void j_putc(struct jout *o, char c)
 	o->buf[o->len++] = c;
 }
 
-static void j_puts(struct jout *o, const char *str)
-{
-	j_put(o, str, strlen(str));
-}
-
 static void TM_PRINTF(2, 3) j_printf(struct jout *o, const char *fmt, ...)
 {
 	char tmp[256];
@@ -169,7 +164,7 @@ static void json_dec(struct jout *s, uint64_t v, bool neg)
 	} while (v);
 	if (neg)
 		*--e = '-';
-	j_puts(s, e);
+	j_put(s, e, (size_t)(tmp + sizeof(tmp) - 1 - e));
 }
 
 static void json_int(struct jout *s, int64_t v)
@@ -251,9 +246,9 @@ static void json_stack(struct tep_handle *tep, struct jout *s,
 	j_putc(s, ']');
 }
 
-static bool is_stack_field(const struct tep_event *ev, const struct tep_format_field *f)
+static bool is_stack_event(const struct tep_event *ev)
 {
-	return !strcmp(ev->system, "ftrace") && !strcmp(f->name, "caller") &&
+	return !strcmp(ev->system, "ftrace") &&
 	       (!strcmp(ev->name, "kernel_stack") || !strcmp(ev->name, "user_stack"));
 }
 
@@ -285,6 +280,7 @@ static void json_field(struct tep_handle *tep, struct jout *s,
 static void json_fields(struct tep_handle *tep, struct jout *s, const struct tep_event *ev,
 			const void *data, uint32_t size)
 {
+	bool stack = ev && is_stack_event(ev);
 	const struct tep_format_field *f;
 
 	j_putc(s, '{');
@@ -293,7 +289,7 @@ static void json_fields(struct tep_handle *tep, struct jout *s, const struct tep
 			j_putc(s, ',');
 		json_str(s, f->name, strlen(f->name));
 		j_putc(s, ':');
-		if (is_stack_field(ev, f))
+		if (stack && !strcmp(f->name, "caller"))
 			json_stack(tep, s, f, data, size);
 		else
 			json_field(tep, s, f, data, size);
