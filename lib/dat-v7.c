@@ -91,6 +91,8 @@ static int dat_sec_inflate(struct tm_dat *dat, const struct dat_sec *sec, uint8_
 		tm_fail(ENOMEM, "%s: %s section", dat->name, what);
 		goto fail;
 	}
+	tm_prefault(in, c);
+	tm_prefault(buf, u);
 	if (tm_dat_pread(dat, in, c, body + sizeof(h), what))
 		goto fail;
 	if (tm_codec_decompress(dat->codec, buf, u, in, c) < 0) {

@@ -145,6 +145,24 @@ static int add_line(void *ctx, const char *line, size_t len)
 	return add_sym(ks, sc.addr, (size_t)(line - ks->text));
 }
 
+/* Room for a symbol per line (and the sentinel), faulted in at once. */
+static int reserve(struct tm_ksyms *ks, struct tm_blob b)
+{
+	const char *p = b.data, *end = b.data + b.len;
+	size_t lines = 1;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+		lines++;
+		p++;
+	}
+	ks->cap = lines + 1;
+	ks->map = malloc(ks->cap * sizeof(*ks->map));
+	if (!ks->map)
+		return tm_fail(ENOMEM, "kallsyms");
+	tm_prefault(ks->map, ks->cap * sizeof(*ks->map));
+	return 0;
+}
+
 struct tm_ksyms *tm_ksyms_new(struct tm_blob b, char *own, const struct tm_meta_warn *w)
 {
 	struct tm_ksyms *ks = calloc(1, sizeof(*ks));
@@ -161,7 +179,7 @@ struct tm_ksyms *tm_ksyms_new(struct tm_blob b, char *own, const struct tm_meta_
 		tm_failx(EFBIG, "kallsyms of %zu bytes: at most 4 GiB", b.len);
 		goto fail;
 	}
-	if (tm_meta_each_kallsyms(b, w, add_line, ks) || add_sym(ks, 0, 0))
+	if (reserve(ks, b) || tm_meta_each_kallsyms(b, w, add_line, ks) || add_sym(ks, 0, 0))
 		goto fail;
 	ks->n--;	/* room for the sentinel */
 	return ks;
