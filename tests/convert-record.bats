@@ -46,9 +46,10 @@ record_load() {
 
 @test "convert-record: SIGINT mid-conversion removes the temporary OUT, exit 130" {
 	local pid i tmp st
-	# ~100k sched records: a 1-byte pipe ping-pong
-	timeout -s KILL 60 "$TRACEMAP" record -q -e sched -o "$TM_TMP/pp.dat" -- \
-		sh -c 'dd if=/dev/zero bs=1 count=100000 2>/dev/null | cat >/dev/null'
+	# ~400k raw_syscalls records of one command (a ping-pong's sched records were
+	# too few once report got faster: the conversion ended before it was seen)
+	timeout -s KILL 60 "$TRACEMAP" record -q -e raw_syscalls -F -o "$TM_TMP/pp.dat" -- \
+		dd if=/dev/zero of=/dev/null bs=1 count=100000
 	mkdir "$TM_TMP/out"
 	"$TRACEMAP" convert "$TM_TMP/pp.dat" -o "$TM_TMP/out/t.json" &
 	pid=$!
