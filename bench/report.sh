@@ -1,23 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# report.sh - `tracemap report` against `trace-cmd report`: median wall time of
-# RUNS interleaved runs each, events/s, peak RSS, the speed-up, and a
-# byte-for-byte check that both print the same, per file and per mode (text,
-# -N, -t; --json against trace-cmd's text). Run by hand (root when it records).
+# report.sh - `tracemap report` against `trace-cmd report` on one large trace.dat:
+# median wall time of RUNS runs each, events/s, peak RSS, and a byte-for-byte check
+# that both print the same. Run by hand (root when it has to record the file).
 #
-#   bench/report.sh                   the files of bench/record-mixed.sh in bench/out
-#                                     (sched-pipe, mixed, small), recorded first if missing
-#   bench/report.sh FILE.dat...       compare on existing files
-#   RUNS=5 TRACEMAP=./tracemap MODES="text -N -t --json" bench/report.sh
+#   bench/report.sh                 record a sched trace of a pipe ping-pong, then compare
+#   bench/report.sh FILE.dat        compare on an existing file
+#   RUNS=5 SECONDS_REC=10 TRACEMAP=./tracemap bench/report.sh
 #   BEFORE=/path/to/old/tracemap bench/report.sh FILE.dat   also time an older build
-# Identity is checked against the installed trace-cmd 3.1.6 through --compat=3.1
-# (and -N / -t with it); the times are of tracemap's default text (trace-cmd 3.4's).
+# tracemap runs twice: its default text (trace-cmd 3.4's) and --compat=3.1, whose
+# output must equal the installed trace-cmd 3.1.6's.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 TRACEMAP=${TRACEMAP:-./tracemap}
 RUNS=${RUNS:-5}
-MODES=${MODES:-text -N -t --json}
+SECONDS_REC=${SECONDS_REC:-8}
 WORK=$(mktemp -d /tmp/tracemap-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -25,74 +23,65 @@ die() { echo "bench/report.sh: $*" >&2; exit 1; }
 command -v trace-cmd >/dev/null || die "trace-cmd is not installed (make deps)"
 [ -x "$TRACEMAP" ] || die "$TRACEMAP not built (make)"
 
-FILES=("$@")
-if [ ${#FILES[@]} = 0 ]; then
-	FILES=(bench/out/sched-pipe.dat bench/out/mixed.dat bench/out/small.dat)
-	[ -r "${FILES[0]}" ] || bench/record-mixed.sh bench/out
+# A scheduler-heavy load: two tasks passing a token through a pipe, plus forks.
+workload() {
+	if command -v perf >/dev/null; then
+		timeout "$SECONDS_REC" perf bench sched pipe -l 100000000 >/dev/null 2>&1 || true
+	else
+		timeout "$SECONDS_REC" bash -c 'while :; do /bin/true; done' || true
+	fi
+}
+
+FILE=${1:-}
+if [ -z "$FILE" ]; then
+	FILE=$WORK/bench.dat
+	echo "recording ${SECONDS_REC}s of sched events into $FILE ..."
+	timeout -s KILL $((SECONDS_REC + 30)) "$TRACEMAP" record -q -e sched -b 200000 \
+		-o "$FILE" -- bash -c "$(declare -f workload); SECONDS_REC=$SECONDS_REC; workload"
 fi
+[ -r "$FILE" ] || die "cannot read $FILE"
 
 # Median of the numbers on stdin.
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# Options of a mode for tracemap and trace-cmd ("text" is none; --json has no trace-cmd twin).
-tm_opts() { [ "$1" = text ] || echo "$1"; }
-tc_opts() { case $1 in text|--json) ;; *) echo "$1" ;; esac; }
+# The commands timed, interleaved run by run (the VM's speed drifts): label|command.
+CMDS=("tracemap report|$TRACEMAP report -i $FILE"
+      "tracemap --compat=3.1|$TRACEMAP report --compat=3.1 -i $FILE")
+[ -n "${BEFORE:-}" ] && CMDS+=("before: tracemap report|$BEFORE report -i $FILE")
+CMDS+=("trace-cmd report|trace-cmd report -i $FILE")
 
-# identical|DIFFERENT: --compat=3.1 against trace-cmd 3.1.6 (--json: skipped).
-same_output() {
-	local file=$1 mode=$2
-	[ "$mode" = --json ] && { echo "n/a"; return; }
-	# shellcheck disable=SC2046
-	"$TRACEMAP" report --compat=3.1 $(tm_opts "$mode") -i "$file" > "$WORK/tm.txt"
-	# shellcheck disable=SC2046
-	trace-cmd report $(tc_opts "$mode") -i "$file" > "$WORK/tc.txt" 2>/dev/null
-	if cmp -s "$WORK/tm.txt" "$WORK/tc.txt"; then echo identical; else echo DIFFERENT; fi
-}
-
-# Time the labelled commands RUNS rounds, interleaved; print "label median_s peak_kb".
+# RUNS rounds, each running every command once to /dev/null; then per command
+# "label|median_s|peak_rss_kb".
 measure() {
-	local i c t0 t1
-	rm -f "$WORK"/t.*
+	local i c
 	for ((i = 0; i < RUNS; i++)); do
 		for ((c = 0; c < ${#CMDS[@]}; c++)); do
-			t0=$(date +%s%N)
 			# shellcheck disable=SC2086
-			/usr/bin/time -f '%M' -o "$WORK/time" ${CMDS[c]#*|} > /dev/null 2>&1
-			t1=$(date +%s%N)
-			echo "$(( (t1 - t0) / 1000 )) $(cat "$WORK/time")" |
-				awk '{ printf "%.4f %d\n", $1 / 1e6, $2 }' >> "$WORK/t.$c"
+			/usr/bin/time -f '%e %M' -o "$WORK/time" ${CMDS[c]#*|} > /dev/null 2>&1
+			cat "$WORK/time" >> "$WORK/t.$c"
 		done
 	done
 	for ((c = 0; c < ${#CMDS[@]}; c++)); do
-		echo "${CMDS[c]%%|*} $(cut -d' ' -f1 "$WORK/t.$c" | median)" \
-		     "$(cut -d' ' -f2 "$WORK/t.$c" | sort -n | tail -n 1)"
+		echo "${CMDS[c]%%|*}|$(cut -d' ' -f1 "$WORK/t.$c" | median)|$(cut -d' ' -f2 "$WORK/t.$c" | sort -n | tail -n 1)"
 	done
 }
 
-status=0
-printf '%-26s %-7s %10s %18s %18s %8s %17s %s\n' file mode events "tracemap s (M/s)" \
-	"trace-cmd s (M/s)" speed-up "RSS MB tm / tc" output
-for file in "${FILES[@]}"; do
-	[ -r "$file" ] || die "cannot read $file"
-	events=$("$TRACEMAP" report -i "$file" | grep -cv -e '^cpus=' -e 'EVENTS DROPPED\]$' || true)
-	for mode in $MODES; do
-		same=$(same_output "$file" "$mode")
-		[ "$same" = DIFFERENT ] && status=1
-		CMDS=("tm|$TRACEMAP report $(tm_opts "$mode") -i $file"
-		      "tc|trace-cmd report $(tc_opts "$mode") -i $file")
-		[ -n "${BEFORE:-}" ] && CMDS+=("before|$BEFORE report $(tm_opts "$mode") -i $file")
-		measure > "$WORK/results"
-		awk -v f="$(basename "$file")" -v m="$mode" -v n="$events" -v same="$same" '
-			{ s[$1] = $2; rss[$1] = $3 }
-			END {
-				printf "%-26s %-7s %10d %8.4f (%7.2f) %8.4f (%7.2f) %7.2fx %7.1f / %7.1f %s\n",
-				       f, m, n, s["tm"], n / s["tm"] / 1e6, s["tc"], n / s["tc"] / 1e6,
-				       s["tc"] / s["tm"], rss["tm"] / 1024, rss["tc"] / 1024, same
-				if ("before" in s)
-					printf "%-26s %-7s %10s %8.4f (%7.2f)  before\n", "", "", "",
-					       s["before"], n / s["before"] / 1e6
-			}' "$WORK/results"
-	done
-done
-echo "($RUNS interleaved runs each; output: --compat=3.1 against trace-cmd $(trace-cmd -h 2>&1 | sed -n 's/^trace-cmd version \([^ ]*\).*/\1/p'))"
-exit $status
+# trace-cmd 3.1.6 is installed: --compat=3.1 (and a build from before it) must print its text.
+"$TRACEMAP" report --compat=3.1 -i "$FILE" > "$WORK/tm.txt"
+trace-cmd report -i "$FILE" > "$WORK/tc.txt" 2>/dev/null
+if cmp -s "$WORK/tm.txt" "$WORK/tc.txt"; then same=identical; else same=DIFFERENT; fi
+if [ -n "${BEFORE:-}" ]; then
+	"$BEFORE" report -i "$FILE" | cmp -s - "$WORK/tc.txt" || same="$same (before: DIFFERENT)"
+fi
+events=$(grep -cv -e '^cpus=' -e 'EVENTS DROPPED\]$' "$WORK/tm.txt" || true)
+
+measure > "$WORK/results"
+printf 'file: %s (%.1f MB, %d events), %d runs each, interleaved, median wall time\n' \
+	"$FILE" "$(stat -c %s "$FILE" | awk '{ print $1 / 1e6 }')" "$events" "$RUNS"
+tc_s=$(awk -F'|' '$1 == "trace-cmd report" { print $2 }' "$WORK/results")
+awk -F'|' -v n="$events" -v tcs="$tc_s" '{
+	printf "%-24s %8.3f s %8.2f M events/s  peak RSS %6.1f MB  %5.2fx trace-cmd\n",
+	       $1, $2, n / $2 / 1e6, $3 / 1024, tcs / $2
+}' "$WORK/results"
+echo "--compat=3.1 against trace-cmd report: $same"
+[ "$same" = identical ]

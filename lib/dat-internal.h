@@ -113,8 +113,6 @@ struct dat_rd {
 	uint64_t	end;
 	uint64_t	sec;
 	const char	*what;		/* "header info", "options", ... */
-	uint8_t		*own;		/* mem when malloc'd with a byte to spare: a text
-					 * running to its end may take it over */
 };
 
 /*

@@ -114,20 +114,12 @@ int tm_dat_rd_text(struct dat_rd *rd, uint64_t len, struct tm_text *out)
 		return tm_dat_rd_err(rd, "length %llu runs past the end (%llu bytes left)",
 				     (unsigned long long)len,
 				     (unsigned long long)tm_dat_rd_left(rd));
-	if (rd->own && rd->mem == rd->own && len == tm_dat_rd_left(rd)) {
-		/* the rest of a section body (kallsyms, 5 MB): moved down, not copied */
-		p = (char *)rd->own;
-		memmove(p, rd->mem + rd->pos, len);
-		rd->own = NULL;
-		rd->pos = rd->end;	/* nothing is read from mem again */
-	} else {
-		p = malloc(len + 1);
-		if (!p)
-			return tm_fail(ENOMEM, "%s: %s", rd->dat->name, rd->what);
-		if (tm_dat_rd_bytes(rd, p, len)) {
-			free(p);
-			return -1;
-		}
+	p = malloc(len + 1);
+	if (!p)
+		return tm_fail(ENOMEM, "%s: %s", rd->dat->name, rd->what);
+	if (tm_dat_rd_bytes(rd, p, len)) {
+		free(p);
+		return -1;
 	}
 	p[len] = '\0';
 	tm_text_free(out);

@@ -91,8 +91,6 @@ static int dat_sec_inflate(struct tm_dat *dat, const struct dat_sec *sec, uint8_
 		tm_fail(ENOMEM, "%s: %s section", dat->name, what);
 		goto fail;
 	}
-	tm_prefault(in, c);
-	tm_prefault(buf, u);
 	if (tm_dat_pread(dat, in, c, body + sizeof(h), what))
 		goto fail;
 	if (tm_codec_decompress(dat->codec, buf, u, in, c) < 0) {
@@ -120,7 +118,7 @@ static int dat_sec_load(struct tm_dat *dat, uint64_t off, uint16_t id, uint8_t *
 		return -1;
 	if (sec.flags & TM_DAT_SEC_COMPRESSED)
 		return dat_sec_inflate(dat, &sec, out, len);
-	*out = malloc(sec.size + 1);	/* a byte to spare for a text's NUL */
+	*out = malloc(sec.size ? sec.size : 1);
 	if (!*out)
 		return tm_fail(ENOMEM, "%s: %s section", dat->name, dat_sec_name(id));
 	if (tm_dat_pread(dat, *out, sec.size, off + TM_DAT_SECTION_HDR_LEN, dat_sec_name(id))) {
@@ -141,9 +139,8 @@ static int dat_v7_metadata(struct tm_dat *dat, uint16_t id, uint64_t off)
 	if (dat_sec_load(dat, off, id, &body, &len))
 		return -1;
 	tm_dat_rd_mem(&rd, dat, body, len, off, dat_sec_name(id));
-	rd.own = body;
 	ret = tm_dat_meta_readers[id - TM_OPT_HEADER_INFO].read(&rd);
-	free(rd.own);	/* NULL when a text took the body over */
+	free(body);
 	return ret;
 }
 

@@ -11,7 +11,6 @@
 #include <traceevent/event-parse.h>
 
 #include "internal.h"
-#include "ksyms.h"
 #include "meta-check.h"
 #include "print-internal.h"
 #include "tm-dat.h"
@@ -20,7 +19,6 @@
 struct tm_events {
 	struct tep_handle	*tep;
 	struct tep_plugin_list	*plugins;
-	struct tm_ksyms		*ksyms;		/* tep's function resolver, or NULL */
 	uint64_t		names_gen;	/* bumped when a reload renamed a task */
 };
 
@@ -65,7 +63,6 @@ void tm_events_free(struct tm_events *ev)
 	if (ev->plugins)
 		tep_unload_plugins(ev->plugins, ev->tep);
 	tep_free(ev->tep);
-	tm_ksyms_free(ev->ksyms);
 	free(ev);
 }
 
@@ -116,20 +113,9 @@ static int parse_text(struct tm_events *ev, struct tm_blob b, clean_fn clean, te
 	return 0;
 }
 
-/*
- * kallsyms through our resolver (ksyms.c), not tep_parse_kallsyms(): no
- * copy, no sscanf, no malloc per symbol, sorted at the first lookup; the
- * same answers. b stays readable as long as ev (own, if set, is b's memory).
- */
-static int load_kallsyms(struct tm_events *ev, struct tm_blob b, char *own,
-			 const struct tm_meta_warn *w)
+static int kallsyms_fn(struct tep_handle *tep, const char *buf)
 {
-	if (!b.len) {
-		free(own);
-		return 0;
-	}
-	ev->ksyms = tm_ksyms_new(b, own, w);
-	return ev->ksyms ? tm_ksyms_attach(ev->ksyms, ev->tep) : -1;
+	return tep_parse_kallsyms(tep, buf);
 }
 
 /* A file's format, unless libtraceevent would crash on it (then left out, with a warning). */
@@ -184,7 +170,8 @@ struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins, tm_war
 		goto fail;
 	}
 	dat_formats(ev, dat, &w);
-	if (load_kallsyms(ev, tm_dat_kallsyms(dat), NULL, &w) ||
+	if (parse_text(ev, tm_dat_kallsyms(dat), tm_meta_clean_kallsyms, kallsyms_fn, "kallsyms",
+		       &w) ||
 	    parse_text(ev, tm_dat_printk(dat), tm_meta_clean_printk, tep_parse_printk_formats,
 		       "printk formats", &w) ||
 	    parse_text(ev, tm_dat_cmdlines(dat), tm_meta_clean_cmdlines,
@@ -215,17 +202,6 @@ static int parse_file(struct tm_events *ev, const char *path, clean_fn clean, te
 	ret = parse_text(ev, b, clean, fn, what, NULL);
 	free(s);
 	return ret ? tm_fail_prefix("%s", path) : 0;
-}
-
-static int tracefs_kallsyms(struct tm_events *ev, const char *path)
-{
-	struct tm_blob b = { 0 };
-	char *s = tm_read_file(path, &b.len);
-
-	if (!s)
-		return -1;
-	b.data = s;
-	return load_kallsyms(ev, b, s, NULL) ? tm_fail_prefix("%s", path) : 0;
 }
 
 static int parse_format_file(struct tm_events *ev, const char *path, const char *sys)
@@ -319,7 +295,7 @@ struct tm_events *tm_events_from_tracefs(const char *tracefs_dir, const char *co
 	snprintf(path, sizeof(path), "%s/events", tracefs_dir);
 	if (parse_systems(ev, path, systems))
 		goto fail;
-	if (kallsyms && tracefs_kallsyms(ev, kallsyms))
+	if (kallsyms && parse_file(ev, kallsyms, tm_meta_clean_kallsyms, kallsyms_fn, "kallsyms"))
 		goto fail;
 	snprintf(path, sizeof(path), "%s/printk_formats", tracefs_dir);
 	if (parse_file(ev, path, tm_meta_clean_printk, tep_parse_printk_formats,

@@ -6,7 +6,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -159,21 +158,4 @@ int tm_file_write(const char *dir, const char *file, const char *text)
 int tm_file_append(const char *dir, const char *file, const char *text)
 {
 	return tm_put_text(dir, file, text, O_APPEND);
-}
-
-/*
- * Fault in a large fresh buffer in one call: a page fault costs several
- * microseconds on this kind of paravirtualised guest, and a 5 MB kallsyms
- * is 1300 of them. Best effort (MADV_POPULATE_WRITE is Linux >= 5.14).
- */
-void tm_prefault(void *p, size_t len)
-{
-	uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-	uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)4095;
-
-	if (len < (1 << 20) || end <= start)
-		return;
-#ifdef MADV_POPULATE_WRITE
-	madvise((void *)start, end - start, MADV_POPULATE_WRITE);
-#endif
 }

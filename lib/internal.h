@@ -47,8 +47,6 @@ TM_HIDDEN void tm_systems_free(struct tm_meta_system *sys, size_t n);
 TM_HIDDEN int tm_path(char *buf, size_t len, const char *fmt, ...) TM_PRINTF(3, 4);
 /* Read a whole (small) file into a malloc'ed NUL-terminated buffer. */
 TM_HIDDEN char *tm_read_file(const char *path, size_t *len);
-/* Fault in the pages of a large fresh buffer at once (best effort; small ones: nothing). */
-TM_HIDDEN void tm_prefault(void *p, size_t len);
 /* Write all of buf, retrying on short writes and EINTR (no message). */
 TM_HIDDEN int tm_write_all(int fd, const void *buf, size_t len);
 /* pread() all of len bytes; -1 with errno EIO on a short file (no message). */

@@ -186,64 +186,34 @@ static bool all_nul(const char *s, size_t n)
 	return !n;
 }
 
-/* Called for each line kept; 0 to go on. */
-typedef int (*keep_fn)(void *ctx, const char *line, size_t len);
-
-/*
- * The lines of b that fn keeps: appended to o, each ending in '\n' (keep
- * NULL), or handed to keep and taken back from o. Empty and all-NUL lines
- * go silently. -1 when out of memory (message set) or keep failed.
- */
-static int walk_lines(struct tm_blob b, const char *what, line_fn fn, const struct tm_meta_warn *w,
-		      struct tm_buf *o, keep_fn keep, void *ctx)
-{
-	size_t pos = 0, start;
-
-	out_put(o, "", 0);
-	while (pos < b.len && !o->err) {
-		const char *line = b.data + pos, *nl = memchr(line, '\n', b.len - pos);
-		size_t len = nl ? (size_t)(nl - line) : b.len - pos;
-		const char *why = NULL;
-
-		start = o->len;
-		if (len && !all_nul(line, len)) {
-			if (memchr(line, '\0', len))
-				why = "NUL byte inside";
-			else if (!(why = fn(o, line, len)) && !keep)
-				out_put(o, "\n", 1);
-			if (why)
-				warn_line(w, what, b, pos, why);
-			else if (keep && !o->err && keep(ctx, line, len))
-				return -1;
-			if (keep)
-				out_undo(o, start);
-		}
-		pos += len + 1;
-	}
-	return o->err ? tm_fail(ENOMEM, "%s", what) : 0;
-}
-
+/* Lines of b that fn keeps, each ending in '\n'; empty and all-NUL lines go silently. */
 static char *clean_lines(struct tm_blob b, const char *what, line_fn fn,
 			 const struct tm_meta_warn *w)
 {
 	struct tm_buf o = { 0 };
+	size_t pos = 0;
 
-	/* one allocation: the kept text is never longer than b, plus its last newline */
-	tm_buf_reserve(&o, b.len + 2);
-	if (!walk_lines(b, what, fn, w, &o, NULL, NULL))
+	out_put(&o, "", 0);
+	while (pos < b.len && !o.err) {
+		const char *line = b.data + pos, *nl = memchr(line, '\n', b.len - pos);
+		size_t len = nl ? (size_t)(nl - line) : b.len - pos;
+		const char *why = NULL;
+
+		if (len && !all_nul(line, len)) {
+			if (memchr(line, '\0', len))
+				why = "NUL byte inside";
+			else if (!(why = fn(&o, line, len)))
+				out_put(&o, "\n", 1);
+			if (why)
+				warn_line(w, what, b, pos, why);
+		}
+		pos += len + 1;
+	}
+	if (!o.err)
 		return (char *)o.data;
 	tm_buf_free(&o);
+	tm_fail(ENOMEM, "%s", what);
 	return NULL;
-}
-
-int tm_meta_each_kallsyms(struct tm_blob b, const struct tm_meta_warn *w,
-			  int (*fn)(void *ctx, const char *line, size_t len), void *ctx)
-{
-	struct tm_buf o = { 0 };
-	int ret = walk_lines(b, "kallsyms", kallsyms_line, w, &o, fn, ctx);
-
-	tm_buf_free(&o);
-	return ret;
 }
 
 char *tm_meta_clean_printk(struct tm_blob b, const struct tm_meta_warn *w)

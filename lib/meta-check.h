@@ -37,13 +37,6 @@ TM_HIDDEN void tm_meta_warnf(const struct tm_meta_warn *w, const char *fmt, ...)
 TM_HIDDEN char *tm_meta_clean_printk(struct tm_blob b, const struct tm_meta_warn *w);
 /* kallsyms: tep_parse_kallsyms() stops at (and fails on) a line it cannot scan. */
 TM_HIDDEN char *tm_meta_clean_kallsyms(struct tm_blob b, const struct tm_meta_warn *w);
-/*
- * kallsyms without a copy: fn(ctx, line, len) for each line
- * tm_meta_clean_kallsyms() keeps (no '\n'), warnings for the others; -1
- * when fn failed or out of memory (message set).
- */
-TM_HIDDEN int tm_meta_each_kallsyms(struct tm_blob b, const struct tm_meta_warn *w,
-				    int (*fn)(void *ctx, const char *line, size_t len), void *ctx);
 /* saved cmdlines: tep_parse_saved_cmdlines() stops at (and fails on) a line without "PID COMM". */
 TM_HIDDEN char *tm_meta_clean_cmdlines(struct tm_blob b, const struct tm_meta_warn *w);
 

@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * print-fast.c - a compiled form of simple print formats ("comm=%s pid=%d"
- * over plain fields, __get_str(), value-preserving casts, REC->array[N],
- * plain %p, %ps/%pS, __print_symbolic() with numeric values, "field ? a :
- * b"), so the common events skip libtraceevent's general interpreter; an
- * argument of one integer field that is none of these (__print_flags(),
- * symbols by enum name, masks) gets its text learnt per value
- * (print-learn.c). Plugins other than sched's, helpers and arithmetic over
- * several fields stay with libtraceevent, and so does any record with a
- * value these rules do not cover (NULL pointer, unnamed symbol, a value not
- * learnt yet). Each event type's compiled output is checked against
- * libtraceevent's on its first records before it is trusted (print.c).
- * The pieces are printed by print-fast-render.c.
+ * over plain fields, __get_str(), value-preserving casts, plain %p and
+ * __print_symbolic() with numeric values), so the common events skip
+ * libtraceevent's general interpreter. Anything else (plugins other than
+ * sched's, helpers, %ps, flags, arithmetic, ternaries) stays with
+ * libtraceevent, and so does any record with a value these rules do not
+ * cover (NULL pointer, unnamed symbol). Each event type's compiled output is
+ * checked against libtraceevent's on its first records before it is trusted
+ * (print.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -21,7 +18,46 @@
 
 #include <traceevent/event-parse.h>
 
-#include "print-piece.h"
+#include "internal.h"
+#include "print-fast.h"
+#include "dat-format.h"
+
+enum piece_kind {
+	PIECE_LIT,
+	PIECE_NUM,		/* integer field */
+	PIECE_STR_FIELD,	/* char array field, cut at its size */
+	PIECE_STR_DYN,		/* __get_str(): NUL-terminated dynamic string */
+	PIECE_PTR,		/* plain %p of a 64-bit field */
+	PIECE_SYM,		/* %s of __print_symbolic(field, { n, "name" }...) */
+};
+
+#define MAX_SYMS	64
+
+struct sym {
+	uint64_t	value;
+	const char	*str;		/* owned by the tep event */
+	unsigned int	len;
+};
+
+struct piece {
+	enum piece_kind	kind;
+	const char	*lit;		/* PIECE_LIT: points into the format */
+	unsigned int	lit_len;
+	char		spec[24];	/* printf spec, length modifier normalized */
+	bool		plain;		/* bare %d/%u/%s: formatted without printf */
+	bool		is_signed;	/* value printed as signed */
+	unsigned int	cast;		/* 4: value cast to 32 bits, 8: 64 */
+	unsigned int	offset, size;	/* field in the payload */
+	bool		rel;		/* __rel_loc */
+	struct sym	*syms;		/* PIECE_SYM */
+	unsigned int	nsyms;
+};
+
+struct simplefmt {
+	struct tm_fastfmt	base;
+	int			n;
+	struct piece		p[];
+};
 
 void tm_fastfmt_free(struct tm_fastfmt *f)
 {
@@ -34,10 +70,8 @@ static void simple_free(struct tm_fastfmt *base)
 	struct simplefmt *f = (struct simplefmt *)base;
 	int i;
 
-	for (i = 0; i < f->n; i++) {
+	for (i = 0; i < f->n; i++)
 		free(f->p[i].syms);
-		tm_learn_free(f->p[i].learnt);
-	}
 	free(f);
 }
 
@@ -75,17 +109,11 @@ static int parse_conv(const char **fmt, struct piece *pc, int *ls, char *conv)
 			s++;
 		}
 	}
-	/* plain %p, and %ps/%pS/%pf/%pF (a function); %pM ... stay libtraceevent's */
+	/* plain %p only: %ps, %pS, %pM ... are libtraceevent's extensions */
 	if (*s == 'p' && !n && !*ls && !isalnum((unsigned char)s[1])) {
 		*conv = 'p';
 		strcpy(pc->spec, "%p");
 		*fmt = s + 1;
-		return 0;
-	}
-	if (*s == 'p' && !n && !*ls && s[1] && strchr("sSfF", s[1])) {
-		*conv = 'f';
-		pc->fn_off = s[1] == 'S' || s[1] == 'F';
-		*fmt = s + 2;
 		return 0;
 	}
 	if (*ls > 2 || !strchr("diuxXs", *s))
@@ -145,43 +173,12 @@ static const struct tep_print_arg *strip_cast(const struct tep_event *ev,
 	return arg;
 }
 
-static bool sym_value(const char *s, uint64_t *v);
-
-/*
- * REC->array[N] of a fixed array of 8-byte elements printed as a long:
- * libtraceevent reads the element as an unsigned number of its size.
- */
-static int bind_elem(struct piece *pc, const struct tep_event *ev,
-		     const struct tep_print_arg *arg, int ls)
-{
-	const struct tep_print_arg *l = arg->op.left, *r = arg->op.right;
-	const struct tep_format_field *f;
-	uint64_t idx;
-
-	if (strcmp(arg->op.op, "[") || !l || !r || l->type != TEP_PRINT_FIELD ||
-	    r->type != TEP_PRINT_ATOM || !sym_value(r->atom.atom, &idx) || !ls)
-		return -1;
-	f = arg_field(ev, l);
-	if (!f || (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) ||
-	    !(f->flags & TEP_FIELD_IS_ARRAY) || f->elementsize != 8 ||
-	    idx >= (uint64_t)(f->size / 8))
-		return -1;
-	pc->kind = PIECE_NUM;
-	pc->cast = 8;
-	pc->offset = (unsigned int)(f->offset + idx * 8);
-	pc->size = 8;
-	return 0;
-}
-
 static int bind_num(struct piece *pc, const struct tep_event *ev, const struct tep_print_arg *arg,
 		    int ls, char conv)
 {
 	const struct tep_format_field *f;
 	bool fsigned;
 
-	pc->is_signed = conv == 'd' || conv == 'i';
-	if (arg->type == TEP_PRINT_OP)
-		return bind_elem(pc, ev, arg, ls);
 	arg = strip_cast(ev, arg);
 	f = arg_field(ev, arg);
 	if (arg->type != TEP_PRINT_FIELD || !f)
@@ -198,6 +195,7 @@ static int bind_num(struct piece *pc, const struct tep_event *ev, const struct t
 	if (f->size == 8 && pc->cast == 4)
 		return -1;
 	pc->kind = PIECE_NUM;
+	pc->is_signed = conv == 'd' || conv == 'i';
 	pc->offset = (unsigned int)f->offset;
 	pc->size = (unsigned int)f->size;
 	return 0;
@@ -282,81 +280,16 @@ static int bind_sym(struct piece *pc, const struct tep_event *ev, const struct t
 	return 0;
 }
 
-/* An atom of a ternary: libtraceevent prints its text. */
-static int cond_text(struct piece *pc, int i, const struct tep_print_arg *a)
-{
-	if (!a || a->type != TEP_PRINT_ATOM || !a->atom.atom)
-		return -1;
-	pc->alt[i] = a->atom.atom;
-	pc->alt_len[i] = (unsigned int)strlen(a->atom.atom);
-	return 0;
-}
-
-/* %s of REC->field ? "a" : "b" over a plain integer field. */
-static int bind_cond(struct piece *pc, const struct tep_event *ev, const struct tep_print_arg *arg)
-{
-	const struct tep_print_arg *c = arg->op.left, *alts = arg->op.right;
-	const struct tep_format_field *f;
-
-	if (!pc->plain || strcmp(arg->op.op, "?") || !c || c->type != TEP_PRINT_FIELD || !alts ||
-	    alts->type != TEP_PRINT_OP || strcmp(alts->op.op, ":") ||
-	    cond_text(pc, 1, alts->op.left) || cond_text(pc, 0, alts->op.right))
-		return -1;
-	f = arg_field(ev, c);
-	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
-	    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
-		return -1;
-	pc->kind = PIECE_COND;
-	pc->offset = (unsigned int)f->offset;
-	pc->size = (unsigned int)f->size;
-	return 0;
-}
-
 static int bind_arg(struct piece *pc, const struct tep_event *ev, const struct tep_print_arg *arg,
 		    int ls, char conv)
 {
-	if (conv == 'p' || conv == 'f') {
-		if (bind_ptr(pc, ev, arg))
-			return -1;
-		if (conv == 'f')
-			pc->kind = PIECE_FUNC;
-		return 0;
-	}
-	if (conv == 's' && arg->type == TEP_PRINT_OP)
-		return bind_cond(pc, ev, arg);
+	if (conv == 'p')
+		return bind_ptr(pc, ev, arg);
 	if (conv == 's' && arg->type == TEP_PRINT_SYMBOL)
 		return bind_sym(pc, ev, arg);
 	if (conv == 's')
 		return bind_str(pc, ev, arg);
 	return bind_num(pc, ev, arg, ls, conv);
-}
-
-/*
- * The last piece as a learnt one when its argument depends on one field; a
- * learnt piece right after another of the same field joins it ("%s%s").
- */
-static int bind_learn(struct simplefmt *f, const struct tep_event *ev,
-		      const struct tep_print_arg *arg)
-{
-	const struct tep_format_field *fld = tm_learn_field(ev, arg);
-	struct piece *pc = &f->p[f->n - 1], *prev = f->n > 1 ? pc - 1 : NULL;
-
-	free(pc->syms);
-	pc->syms = NULL;
-	pc->nsyms = 0;
-	if (!fld)
-		return -1;
-	if (prev && prev->kind == PIECE_LEARN && prev->offset == (unsigned int)fld->offset) {
-		f->n--;
-		return 0;
-	}
-	pc->learnt = calloc(1, sizeof(*pc->learnt));
-	if (!pc->learnt)
-		return -1;
-	pc->kind = PIECE_LEARN;
-	pc->offset = (unsigned int)fld->offset;
-	pc->size = (unsigned int)fld->size;
-	return 0;
 }
 
 static struct simplefmt *grow(struct simplefmt *f, int *cap)
@@ -374,9 +307,11 @@ static struct simplefmt *grow(struct simplefmt *f, int *cap)
 	return g;
 }
 
+static int simple_render(struct tm_fastfmt *f, struct tm_fastbuf *b, const uint8_t *data,
+			 uint32_t size);
+
 static const struct tm_fastfmt_ops simple_ops = {
-	.render = tm_simple_render,
-	.learn = tm_simple_learn,
+	.render = simple_render,
 	.free = simple_free,
 };
 
@@ -420,7 +355,7 @@ struct tm_fastfmt *tm_fastfmt_compile(struct tep_handle *tep, const struct tep_e
 		if (!arg || parse_conv(&s, &f->p[f->n], &ls, &conv))
 			goto fail;
 		f->n++;	/* counted first so a failed binding's symbols are freed */
-		if (bind_arg(&f->p[f->n - 1], ev, arg, ls, conv) && bind_learn(f, ev, arg))
+		if (bind_arg(&f->p[f->n - 1], ev, arg, ls, conv))
 			goto fail;
 		arg = arg->next;
 	}
@@ -436,3 +371,138 @@ fail:
 	return NULL;
 }
 
+/* ---- rendering ---- */
+
+static int put_num(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
+{
+	long long sv;
+	int n;
+
+	if (pc->cast == 4)
+		v = pc->is_signed ? (uint64_t)(int64_t)(int32_t)(uint32_t)v : (uint32_t)v;
+	if (!pc->plain || (pc->spec[3] != 'd' && pc->spec[3] != 'i' && pc->spec[3] != 'u')) {
+		if (tm_fastbuf_reserve(b, 64))
+			return -1;
+		sv = (long long)v;
+		n = snprintf(b->buf + b->len, b->cap - b->len, pc->spec, sv);
+		if (n < 0 || (size_t)n >= b->cap - b->len)
+			return -1;
+		b->len += (size_t)n;
+		return 0;
+	}
+	return tm_fastbuf_dec(b, v, pc->is_signed);
+}
+
+static int put_str(struct tm_fastbuf *b, const struct piece *pc, const char *str, size_t len)
+{
+	char tmp[1024];
+	int n;
+
+	if (pc->plain) {
+		if (tm_fastbuf_reserve(b, len))
+			return -1;
+		tm_fastbuf_put(b, str, len);
+		return 0;
+	}
+	/* width or precision: printf needs a NUL-terminated copy */
+	if (len >= sizeof(tmp) || tm_fastbuf_reserve(b, len + 256))
+		return -1;
+	memcpy(tmp, str, len);
+	tmp[len] = '\0';
+	n = snprintf(b->buf + b->len, b->cap - b->len, pc->spec, tmp);
+	if (n < 0 || (size_t)n >= b->cap - b->len)
+		return -1;
+	b->len += (size_t)n;
+	return 0;
+}
+
+/* glibc's %p of a non-NULL pointer; NULL ("(nil)") is left to libtraceevent. */
+static int put_ptr(struct tm_fastbuf *b, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned int n = 1;
+	uint64_t t;
+	char *e;
+
+	if (!v || tm_fastbuf_reserve(b, 18))
+		return -1;
+	for (t = v; t >= 16; t >>= 4)
+		n++;
+	tm_fastbuf_put(b, "0x", 2);
+	b->len += n;
+	e = b->buf + b->len;
+	for (; n; n--, v >>= 4)
+		*--e = hex[v & 15];
+	return 0;
+}
+
+/* The symbol's name; a value without one is left to libtraceevent. */
+static int put_sym(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < pc->nsyms; i++) {
+		if (pc->syms[i].value != v)
+			continue;
+		if (tm_fastbuf_reserve(b, pc->syms[i].len))
+			return -1;
+		tm_fastbuf_put(b, pc->syms[i].str, pc->syms[i].len);
+		return 0;
+	}
+	return -1;
+}
+
+static int simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
+			 uint32_t size)
+{
+	const struct simplefmt *f = (const struct simplefmt *)base;
+	bool swap = base->swap;
+	const struct piece *pc;
+	const char *str;
+	uint32_t loc, off;
+	size_t len;
+	int i;
+
+	for (i = 0; i < f->n; i++) {
+		pc = &f->p[i];
+		if (pc->kind == PIECE_LIT) {
+			if (tm_fastbuf_reserve(b, pc->lit_len))
+				return -1;
+			tm_fastbuf_put(b, pc->lit, pc->lit_len);
+			continue;
+		}
+		if (pc->offset + pc->size > size)
+			return -1;
+		switch (pc->kind) {
+		case PIECE_NUM:
+			if (put_num(b, pc, tm_get_uint(data + pc->offset, pc->size, swap)))
+				return -1;
+			break;
+		case PIECE_PTR:
+			if (put_ptr(b, tm_get_uint(data + pc->offset, 8, swap)))
+				return -1;
+			break;
+		case PIECE_SYM:
+			if (put_sym(b, pc, tm_get_uint(data + pc->offset, pc->size, swap)))
+				return -1;
+			break;
+		case PIECE_STR_FIELD:
+			str = (const char *)data + pc->offset;
+			if (put_str(b, pc, str, strnlen(str, pc->size)))
+				return -1;
+			break;
+		default:
+			loc = (uint32_t)tm_get_uint(data + pc->offset, 4, swap);
+			off = (loc & 0xffff) + (pc->rel ? pc->offset + 4 : 0);
+			if (off >= size)
+				return -1;
+			str = (const char *)data + off;
+			len = strnlen(str, size - off);
+			if (len == size - off)	/* no NUL inside the record */
+				return -1;
+			if (put_str(b, pc, str, len))
+				return -1;
+		}
+	}
+	return 0;
+}

@@ -113,14 +113,6 @@ uncached:
 	return l->seq.buffer;
 }
 
-/* 0-15 in decimal. */
-static void put_nibble(struct trace_seq *s, int v)
-{
-	if (v >= 10)
-		trace_seq_putc(s, '1');
-	trace_seq_putc(s, (char)('0' + v % 10));
-}
-
 void tm_latency_json(struct tep_handle *tep, struct trace_seq *s, struct tep_record *r)
 {
 	struct tep_event *ev = tep_find_event_by_record(tep, r);
@@ -131,16 +123,10 @@ void tm_latency_json(struct tep_handle *tep, struct trace_seq *s, struct tep_rec
 		return;
 	flags = tep_data_flags(tep, r);
 	pc = tep_data_preempt_count(tep, r);
-	/* pieces, not one printf: this runs for every record of --json */
-	trace_seq_puts(s, flags & TRACE_FLAG_IRQS_OFF ? ",\"latency\":{\"irqs_off\":true"
-						       : ",\"latency\":{\"irqs_off\":false");
-	trace_seq_puts(s, flags & TRACE_FLAG_NEED_RESCHED ? ",\"need_resched\":true"
-							  : ",\"need_resched\":false");
-	trace_seq_puts(s, flags & TRACE_FLAG_HARDIRQ ? ",\"hardirq\":true" : ",\"hardirq\":false");
-	trace_seq_puts(s, flags & TRACE_FLAG_SOFTIRQ ? ",\"softirq\":true" : ",\"softirq\":false");
-	trace_seq_puts(s, ",\"preempt_depth\":");
-	put_nibble(s, pc & 0xf);
-	trace_seq_puts(s, ",\"migrate_disable\":");
-	put_nibble(s, (pc >> 4) & 0xf);
-	trace_seq_putc(s, '}');
+	trace_seq_printf(s, ",\"latency\":{\"irqs_off\":%s,\"need_resched\":%s,\"hardirq\":%s,"
+			 "\"softirq\":%s,\"preempt_depth\":%d,\"migrate_disable\":%d}",
+			 flags & TRACE_FLAG_IRQS_OFF ? "true" : "false",
+			 flags & TRACE_FLAG_NEED_RESCHED ? "true" : "false",
+			 flags & TRACE_FLAG_HARDIRQ ? "true" : "false",
+			 flags & TRACE_FLAG_SOFTIRQ ? "true" : "false", pc & 0xf, (pc >> 4) & 0xf);
 }

@@ -38,8 +38,7 @@ struct tm_events;
  * first as trace-cmd does unless no_plugins (report -N). What libtraceevent
  * would misread or crash on is left out first (a text line, an event
  * format), each with a call of warn (may be NULL) naming the file and the
- * offset. The events read the file's kallsyms in place: free them before
- * dat. NULL + message.
+ * offset. NULL + message.
  */
 struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins, tm_warn_fn warn,
 				     void *warn_ctx);
