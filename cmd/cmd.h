@@ -62,6 +62,8 @@ bool tm_parse_seconds(const char *s, bool need_unit, double *out);
 long tm_arg_long(struct argp_state *state, const char *what, const char *s, long min, long max);
 /* --compat VERSION: 3.1 (3.1.6's text) or 3.4 (also 3.2, 3.3: current), else argp_error(). */
 enum tm_text_compat tm_arg_compat(struct argp_state *state, const char *s);
+/* --compression: zstd or none (tm_compression_parse()), or argp_error(). */
+enum tm_compression tm_arg_compression(struct argp_state *state, const char *s);
 /* --file-version: a version this tracemap writes, or argp_error(). */
 long tm_arg_file_version(struct argp_state *state, const char *s);
 

@@ -65,8 +65,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_MMAP: o->no_mmap = true; break;
 	case OPT_FILE_VERSION: o->file_version = tm_arg_file_version(state, arg); break;
 	case OPT_COMPRESSION:
-		if (tm_compression_parse(arg, &o->compression))
-			argp_error(state, "%s", tm_last_error());
+		o->compression = tm_arg_compression(state, arg);
 		o->compression_set = true;
 		break;
 	case OPT_LEVEL: o->level = tm_arg_long(state, "compression level", arg, 1, 19); break;

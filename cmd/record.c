@@ -128,8 +128,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'o': o->output = arg; break;
 	case OPT_FILE_VERSION: o->file_version = tm_arg_file_version(state, arg); break;
 	case OPT_COMPRESSION:
-		if (tm_compression_parse(arg, &o->compression))
-			argp_error(state, "%s", tm_last_error());
+		o->compression = tm_arg_compression(state, arg);
 		o->compression_set = true;
 		break;
 	case OPT_LEVEL:

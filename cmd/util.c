@@ -87,6 +87,15 @@ enum tm_text_compat tm_arg_compat(struct argp_state *state, const char *s)
 	return TM_TEXT_CURRENT;
 }
 
+enum tm_compression tm_arg_compression(struct argp_state *state, const char *s)
+{
+	enum tm_compression c = TM_COMPRESS_NONE;
+
+	if (tm_compression_parse(s, &c))
+		argp_error(state, "%s", tm_last_error());
+	return c;
+}
+
 long tm_arg_file_version(struct argp_state *state, const char *s)
 {
 	int oldest, newest;
