@@ -8,6 +8,8 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "meta-check.h"
@@ -61,14 +63,36 @@ static const char *skip_cast(const char *p, const char *end)
 }
 
 /*
+ * The value libtraceevent gives the number token at p: its tokenizer takes
+ * the run of [A-Za-z0-9_] as one token and reads it with strtoull(tok, NULL,
+ * 0), so "008" is 0 (octal "00", then a stray '8') and "0x" is 0 too.
+ */
+static unsigned long long number_token_value(const char *p, const char *end)
+{
+	char tok[32];
+	size_t len = 0;
+
+	while (p + len < end && is_ident(p[len]))
+		len++;
+	if (len >= sizeof(tok))
+		return 0;	/* no divisor of a kernel format is that long */
+	memcpy(tok, p, len);
+	tok[len] = '\0';
+	return strtoull(tok, NULL, 0);
+}
+
+/*
  * Is the divisor at p (right after a '/' or '%') a constant libtraceevent
  * cannot evaluate to zero: a nonzero number or a sizeof(), maybe in
  * parentheses or behind casts? An identifier evaluates to 0 when no kernel
- * symbol has its name, a field may hold 0.
+ * symbol has its name, a field may hold 0. A number above INT64_MAX is
+ * refused as well: as a signed divisor it is negative, and INT64_MIN / -1
+ * traps like a division by zero.
  */
 static bool nonzero_divisor(const char *p, const char *end)
 {
 	const char *cast;
+	unsigned long long value;
 
 	for (;;) {
 		while (p < end && (*p == ' ' || *p == '\t'))
@@ -82,16 +106,10 @@ static bool nonzero_divisor(const char *p, const char *end)
 	}
 	if ((size_t)(end - p) >= 6 && !memcmp(p, "sizeof", 6))
 		return true;
-	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		for (p += 2; p < end && isxdigit((unsigned char)*p); p++)
-			if (*p != '0')
-				return true;
+	if (p == end || !isdigit((unsigned char)*p))
 		return false;
-	}
-	for (; p < end && isdigit((unsigned char)*p); p++)
-		if (*p != '0')
-			return true;
-	return false;
+	value = number_token_value(p, end);
+	return value != 0 && value <= INT64_MAX;
 }
 
 /*

@@ -443,6 +443,11 @@ TM_TEST(meta_format_check_refuses_flags_of_a_missing_field)
 		/* fuzz-report finding: an unknown name evaluates to 0 */
 		"print fmt: \"%d\", REC->targ%t_cpu\n",
 		"print fmt: \"%d\", 1000 / REC->prev_state\n",
+		/* mutation-test finding: strtoull("008", NULL, 0) is 0 */
+		"print fmt: \"%d\", (0x0000/008 | 0x10)\n",
+		"print fmt: \"%d\", REC->prev_state / 0x\n",
+		/* -1 as a signed divisor: INT64_MIN / -1 traps */
+		"print fmt: \"%d\", REC->prev_state / 18446744073709551615\n",
 		/* mutation-test finding: a byte the tokenizer cannot read after '[' */
 		"\tfield:char x[\x7f;\toffset:32;\tsize:1;\tsigned:0;\nprint fmt: \"%d\", 1\n",
 	};
