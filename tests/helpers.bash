@@ -33,18 +33,19 @@ tm_require_tracefs() {
 
 # Everything of the top-level buffer a recorder could disturb, one line each.
 tm_tracefs_state() {
-	local f
+	local f files=()
 	for f in tracing_on current_tracer trace_clock buffer_size_kb \
 		 buffer_subbuf_size_kb buffer_percent set_event set_event_pid \
 		 set_event_notrace_pid tracing_cpumask events/enable uprobe_events \
 		 dynamic_events; do
-		# TM_STATE_IGNORE_PROBES (a regex) hides probes of stale runs (tm_ignore_stale).
-		[ -r "$TRACEFS/$f" ] && printf '%s=%s\n' "$f" \
-			"$(grep -Ev "${TM_STATE_IGNORE_PROBES:-^\$}" "$TRACEFS/$f" | tr '\n' ' ')"
+		[ -r "$TRACEFS/$f" ] && files+=("$TRACEFS/$f")
 	done
-	for f in "$TRACEFS"/options/*; do
-		printf 'options/%s=%s\n' "${f##*/}" "$(cat "$f")"
-	done
+	# One awk reads them all and every option, a line each as FILE=LINE (a process
+	# per file made this check most of a kernel test's time).
+	# TM_STATE_IGNORE_PROBES (a regex) hides probes of stale runs (tm_ignore_stale).
+	awk -v root="$TRACEFS/" -v skip="${TM_STATE_IGNORE_PROBES:-^\$}" \
+		'$0 !~ skip { print substr(FILENAME, length(root) + 1) "=" $0 }' \
+		"${files[@]}" "$TRACEFS"/options/*
 	# TM_STATE_IGNORE (a regex) hides instances of unrelated concurrent users.
 	printf 'instances=%s\n' "$(ls "$TRACEFS/instances" |
 		grep -Ev "${TM_STATE_IGNORE:-^\$}" | tr '\n' ' ')"
