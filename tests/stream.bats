@@ -221,7 +221,7 @@ task_after() {
 }
 
 @test "stream: overrun loss shows as EVENTS DROPPED lines and matches the kernel's count" {
-	local n=20000 seen overrun dropped
+	local n=20000 seen overrun dropped lost
 	stream_start -b 8 -e sched:sched_process_exit -f 'pid == 1'
 	# a stopped reader cannot keep up: the 8 KiB buffer must overrun
 	kill -STOP "$ST_PID"
@@ -232,14 +232,26 @@ task_after() {
 	kill -INT "$ST_PID"
 	stream_wait
 	[ "$ST_STATUS" -eq 0 ]
-	seen=$(grep -c 'loss-[0-9]*$' "$TM_TMP/out" || true)
+	grep -o 'loss-[0-9]*$' "$TM_TMP/out" | sed 's/loss-//' >"$TM_TMP/seen"
+	seen=$(wc -l <"$TM_TMP/seen")
 	overrun=$(sed -n 's/.*cpu0 lost: overrun \([0-9]*\),.*/\1/p' "$ST_ERR")
-	dropped=$(grep -c '^CPU:0 \[.*EVENTS DROPPED\]' "$TM_TMP/out" || true)
-	echo "seen $seen, overrun $overrun, dropped lines $dropped" >&3
+	dropped=$(sed -n 's/^CPU:0 \[\([0-9]*\) EVENTS DROPPED\]$/\1/p' "$TM_TMP/out" |
+		awk '{ s += $1 } END { print s + 0 }')
+	echo "seen $seen, overrun $overrun, dropped $dropped" >&3
 	[ -n "$overrun" ]
 	[ "$overrun" -gt 0 ]
-	[ "$dropped" -gt 0 ]
-	[ $((seen + overrun)) -eq "$n" ]
+	# the DROPPED lines carry the kernel's own count
+	[ "$dropped" -eq "$overrun" ]
+	# what came through came once and in order, up to the last marker
+	sort -n -u -c "$TM_TMP/seen"
+	[ "$(tail -n 1 "$TM_TMP/seen")" -eq "$n" ]
+	# The markers lost are the n - seen others. The kernel's overrun counts the
+	# entries of each overwritten sub-buffer: exact in about half the runs, 5-11
+	# over in the others (with or without the filter; 6.18, the reader stopped,
+	# 16 KiB sub-buffers), never under.
+	lost=$((n - seen))
+	[ "$overrun" -ge "$lost" ]
+	[ "$overrun" -le $((lost + 32)) ]
 	grep -q 'WARNING: events were lost' "$ST_ERR"
 }
 
