@@ -4,10 +4,20 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "dat-format.h"
+#include "spool-level.h"
+
+static uint64_t tm_spool_monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 struct tm_spool {
 	struct tm_spool_opts	opts;
@@ -19,10 +29,7 @@ struct tm_spool {
 	uint8_t			*out;		/* chunk header + compressed frame */
 	size_t			out_cap;
 	struct tm_spool_stats	stats;
-	unsigned int		fill;		/* latest ring fill level, per mille */
-	unsigned int		last_fill;	/* fill level at the last chunk */
-	int			step;		/* 0: opts.level; 1: fast; 2: lowest */
-	int			calm;		/* chunks in a row at a low fill */
+	struct tm_level_policy	lp;		/* each chunk's level (spool-level.c) */
 	bool			finished;
 	bool			failed;		/* a write failed: no more pages */
 	int			error;		/* errno of a failed file write, 0: none */
@@ -68,6 +75,9 @@ struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *o
 		return NULL;
 	}
 	s->opts = *opts;
+	if (!s->opts.clock_ns)
+		s->opts.clock_ns = tm_spool_monotonic_ns;
+	tm_level_init(&s->lp, opts->level, opts->adaptive);
 	s->fd = -1;
 	s->path = strdup(path ? path : "memory");
 	if (!s->path) {
@@ -122,55 +132,15 @@ static int tm_spool_write(struct tm_spool *s, const void *buf, size_t len, size_
 
 void tm_spool_set_fill(struct tm_spool *s, unsigned int permille)
 {
-	s->fill = permille;
-}
-
-static int tm_spool_step_level(const struct tm_spool *s)
-{
-	int level = s->opts.level;
-
-	if (s->step >= 1 && level > TM_SPOOL_FAST_LEVEL)
-		level = TM_SPOOL_FAST_LEVEL;
-	if (s->step >= 2)
-		level = tm_codec_min_level();
-	return level;
-}
-
-/*
- * The level of the next chunk, from the ring's fill level (tm-spool.h): one
- * step faster when the ring is past FILL_HIGH, or past FILL_MID and fuller
- * than at the last chunk; the lowest level past FILL_FULL; one step back
- * after FILL_CALM chunks in a row at or below FILL_LOW.
- */
-static int tm_spool_pick_level(struct tm_spool *s)
-{
-	unsigned int fill = s->fill, last = s->last_fill;
-
-	s->last_fill = fill;
-	if (!s->opts.adaptive)
-		return s->opts.level;
-	if (fill >= TM_SPOOL_FILL_FULL) {
-		s->step = 2;
-		s->calm = 0;
-	} else if (fill >= TM_SPOOL_FILL_HIGH || (fill >= TM_SPOOL_FILL_MID && fill > last)) {
-		if (s->step < 2)
-			s->step++;
-		s->calm = 0;
-	} else if (fill <= TM_SPOOL_FILL_LOW && s->step > 0) {
-		if (++s->calm >= TM_SPOOL_FILL_CALM) {
-			s->step--;
-			s->calm = 0;
-		}
-	} else {
-		s->calm = 0;
-	}
-	return tm_spool_step_level(s);
+	/* the clock only when the sample closes a chunk's compression */
+	tm_level_sample(&s->lp, permille, s->lp.pending ? s->opts.clock_ns() : 0);
 }
 
 /* Compress (or copy) the pages gathered so far as one chunk and append it. */
 static int tm_spool_flush(struct tm_spool *s)
 {
 	size_t raw = s->npages * s->opts.page_size, pages = s->npages;
+	uint64_t start;
 	ssize_t n;
 	int level;
 
@@ -179,15 +149,18 @@ static int tm_spool_flush(struct tm_spool *s)
 	s->npages = 0;
 	if (!s->codec)
 		return tm_spool_write(s, s->chunk, raw, pages);
-	level = tm_spool_pick_level(s);
+	level = tm_level_pick(&s->lp, raw);
 	tm_codec_set_level(s->codec, level);
 	if (level < s->opts.level) {
 		if (!s->stats.fast_chunks || level < s->stats.lowest_level)
 			s->stats.lowest_level = level;
 		s->stats.fast_chunks++;
 	}
+	start = s->opts.clock_ns();
 	n = tm_codec_compress(s->codec, s->out + TM_DAT_CHUNK_HDR_LEN,
 			      s->out_cap - TM_DAT_CHUNK_HDR_LEN, s->chunk, raw);
+	tm_level_done(&s->lp, raw, start, s->opts.clock_ns());
+	s->stats.vetoed_chunks = s->lp.vetoed;
 	if (n < 0) {
 		s->failed = true;
 		return tm_fail_prefix("spool %s", s->path);

@@ -34,6 +34,9 @@ struct tm_spool;
  * below half full as chunks are compressed: MID and HIGH sit above that, and
  * "calm" is at or below it (a stricter calm level was never reached between
  * wakeups, and the fallback stuck at the lowest level).
+ * Then the projection (spool-level.c): while the fill expected by the end of
+ * the chunk's compression (fill now + the ring's growth rate during the last
+ * compression x this level's measured cost) passes FILL_HIGH, one step faster.
  */
 #define TM_SPOOL_FILL_FULL		900
 #define TM_SPOOL_FILL_HIGH		800
@@ -60,6 +63,7 @@ struct tm_spool_opts {
 	size_t			page_size;	/* sub-buffer size */
 	size_t			chunk_pages;	/* pages per compressed chunk */
 	const struct tm_chunk_sink *sink;	/* NULL: a spool file; else chunks go there */
+	uint64_t		(*clock_ns)(void);	/* NULL: CLOCK_MONOTONIC (tests pass their own) */
 };
 
 struct tm_spool_stats {
@@ -68,6 +72,7 @@ struct tm_spool_stats {
 	uint64_t	file_bytes;	/* bytes in the spool file (chunk headers included) */
 	uint32_t	chunks;		/* compressed chunks written (0 for none) */
 	uint32_t	fast_chunks;	/* of them, at a level below the chosen one */
+	uint32_t	vetoed_chunks;	/* of them, made faster by the projected fill */
 	int		lowest_level;	/* the lowest level used (valid if fast_chunks) */
 };
 

@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "tm_test.h"
 #include "dat-format.h"
+#include "spool-level.h"
 
 #define PAGE 4096
 
@@ -177,13 +178,20 @@ TM_TEST(spool_refuses_pages_after_finish)
 	tm_spool_destroy(s, true);
 }
 
-/* Feed 8 one-page chunks at the given ring fill levels; every chunk still decodes. */
+/* A clock that stands still: no rate is ever measured, the fill alone decides. */
+static uint64_t still_clock(void)
+{
+	return 0;
+}
+
+/* Feed 16 one-page chunks at the given ring fill levels; every chunk still decodes. */
 static void adaptive_run(struct tm_test *t, bool adaptive, struct tm_spool_stats *st)
 {
 	static const unsigned int fills[] = { 800, 850, 600, 500, 100, 100, 100, 100, 100, 100,
 					      100, 100, 100, 950, 100, 100 };
 	struct tm_spool_opts o = { .compression = TM_COMPRESS_ZSTD, .level = 3,
-				   .adaptive = adaptive, .page_size = PAGE, .chunk_pages = 1 };
+				   .adaptive = adaptive, .page_size = PAGE, .chunk_pages = 1,
+				   .clock_ns = still_clock };
 	struct tm_codec *codec = tm_codec_new(TM_COMPRESS_ZSTD, 1);
 	char path[] = "/tmp/tm-spool-test-XXXXXX", back[PAGE];
 	size_t len, flen, off = 0, n = 0;
@@ -232,6 +240,85 @@ TM_TEST(spool_adaptive_level_steps_down_while_the_ring_fills_and_back_when_calm)
 	TM_CHECK_INT(st.chunks, 16);
 	TM_CHECK_INT(st.fast_chunks, 13);
 	TM_CHECK_INT(st.lowest_level, tm_codec_min_level());
+	TM_CHECK_INT(st.vetoed_chunks, 0);
 	adaptive_run(t, false, &st);
 	TM_CHECK_INT(st.fast_chunks, 0);
+}
+
+#define MIB	(1024 * 1024)
+#define MS	1000000ull
+
+/* One chunk of a policy run: picked at fill, compressed for ms, then a sample. */
+static int policy_chunk(struct tm_level_policy *p, unsigned int fill, uint64_t *now,
+			unsigned int ms, unsigned int fill_after)
+{
+	int level;
+
+	tm_level_sample(p, fill, *now);
+	level = tm_level_pick(p, MIB);
+	tm_level_done(p, MIB, *now, *now + ms * MS);
+	*now += ms * MS;
+	tm_level_sample(p, fill_after, *now);
+	*now += MS;
+	return level;
+}
+
+/*
+ * Level 9 whose 1 MiB chunk takes 40 ms while the ring grows by 400 per mille:
+ * from a fill of 300 it still fits (700 expected), from 450 it would pass 800,
+ * so that chunk goes at -1 although the fill alone (450) says "calm".
+ */
+TM_TEST(spool_level_projection_steps_down_before_a_slow_chunk_would_fill_the_ring)
+{
+	struct tm_level_policy p;
+	uint64_t now = MS;
+
+	tm_level_init(&p, 9, true);
+	/* no figures yet: the fill alone decides */
+	TM_CHECK_INT(policy_chunk(&p, 300, &now, 40, 700), 9);
+	TM_CHECK_INT(policy_chunk(&p, 300, &now, 40, 700), 9);
+	TM_CHECK_INT(p.vetoed, 0);
+	TM_CHECK_INT(policy_chunk(&p, 450, &now, 5, 500), TM_SPOOL_FAST_LEVEL);
+	TM_CHECK_INT(p.vetoed, 1);
+	/* -1 costs 5 ms: 450 + 50 fits */
+	TM_CHECK_INT(policy_chunk(&p, 450, &now, 5, 500), TM_SPOOL_FAST_LEVEL);
+	TM_CHECK_INT(p.vetoed, 1);
+}
+
+/*
+ * After four calm chunks the fill alone would step back towards level 9; the
+ * projection refuses while the ring grows by 22 per mille a millisecond (880
+ * in a 40 ms level-9 chunk), and goes back up once the load is lighter.
+ */
+TM_TEST(spool_level_projection_goes_back_up_only_when_the_slow_level_fits)
+{
+	struct tm_level_policy p;
+	uint64_t now = MS;
+	int i;
+
+	tm_level_init(&p, 9, true);
+	TM_CHECK_INT(policy_chunk(&p, 50, &now, 40, 930), 9);
+	/* 930: the lowest level */
+	TM_CHECK_INT(policy_chunk(&p, 930, &now, 1, 952), tm_codec_min_level());
+	/* drained to 100 between chunks, but still 22 per ms while compressing */
+	for (i = 0; i < 12; i++)
+		TM_CHECK(policy_chunk(&p, 100, &now, 1, 122) != 9);
+	TM_CHECK(p.vetoed >= 1);
+	/* a lighter load: 2 per ms; level 9 fits again (100 + 80) */
+	for (i = 0; i < 16 && tm_level_of_step(&p, p.step) != 9; i++)
+		policy_chunk(&p, 100, &now, 1, 102);
+	TM_CHECK_INT(tm_level_of_step(&p, p.step), 9);
+}
+
+/* --fixed-level: the projection never changes the level. */
+TM_TEST(spool_level_fixed_ignores_the_projection)
+{
+	struct tm_level_policy p;
+	uint64_t now = MS;
+	int i;
+
+	tm_level_init(&p, 9, false);
+	for (i = 0; i < 6; i++)
+		TM_CHECK_INT(policy_chunk(&p, 700, &now, 40, 1000), 9);
+	TM_CHECK_INT(p.vetoed, 0);
 }

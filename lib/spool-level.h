@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * spool-level.h - the zstd level of each chunk of one CPU's spool, from how
+ * full its ring is now and how full it will be by the time the chunk is
+ * compressed (spool-level.c). Times are passed in, so tests choose them.
+ */
+#ifndef TM_SPOOL_LEVEL_H
+#define TM_SPOOL_LEVEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "internal.h"
+
+/* The steps: 0 the chosen level, 1 zstd's -1, 2 its lowest level. */
+#define TM_LEVEL_STEPS	3
+
+struct tm_level_policy {
+	int		level;			/* the chosen level */
+	bool		adaptive;		/* false: always level */
+	unsigned int	fill;			/* latest ring fill, per mille */
+	unsigned int	last_fill;		/* fill at the last chunk */
+	int		step;			/* step of the last chunk */
+	int		calm;			/* chunks in a row at a low fill */
+	/* projection */
+	double		rate;			/* fill growth while compressing, per mille/ns; 0: unknown */
+	double		cost[TM_LEVEL_STEPS];	/* ns per raw byte at each step; 0: unknown */
+	bool		pending;		/* a chunk was compressed since the last sample */
+	unsigned int	pend_fill;		/* fill when it was picked */
+	uint64_t	pend_ns;		/* when its compression began */
+	uint32_t	vetoed;			/* chunks made faster by the projection */
+};
+
+TM_HIDDEN void tm_level_init(struct tm_level_policy *p, int level, bool adaptive);
+/* The level of a step (clamped to zstd's range through tm_codec_min_level()). */
+TM_HIDDEN int tm_level_of_step(const struct tm_level_policy *p, int step);
+/* A fill sample (per mille) taken at now_ns, after a GET_READER. */
+TM_HIDDEN void tm_level_sample(struct tm_level_policy *p, unsigned int permille, uint64_t now_ns);
+/* The level for the next chunk of raw bytes; the chunk's step is p->step. */
+TM_HIDDEN int tm_level_pick(struct tm_level_policy *p, size_t raw);
+/* The chunk picked last took [start_ns, end_ns) to compress. */
+TM_HIDDEN void tm_level_done(struct tm_level_policy *p, size_t raw, uint64_t start_ns,
+			     uint64_t end_ns);
+
+#endif
