@@ -160,7 +160,6 @@ static int tm_spool_flush(struct tm_spool *s)
 	n = tm_codec_compress(s->codec, s->out + TM_DAT_CHUNK_HDR_LEN,
 			      s->out_cap - TM_DAT_CHUNK_HDR_LEN, s->chunk, raw);
 	tm_level_done(&s->lp, raw, start, s->opts.clock_ns());
-	s->stats.vetoed_chunks = s->lp.vetoed;
 	if (n < 0) {
 		s->failed = true;
 		return tm_fail_prefix("spool %s", s->path);
@@ -236,6 +235,7 @@ uint64_t tm_spool_file_bytes(const struct tm_spool *s)
 void tm_spool_get_stats(const struct tm_spool *s, struct tm_spool_stats *st)
 {
 	*st = s->stats;
+	st->vetoed_chunks = s->lp.vetoed;	/* the policy keeps the count */
 }
 
 int tm_spool_fd(const struct tm_spool *s)
