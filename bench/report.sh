@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# report.sh - `tracemap report` against `trace-cmd report` on one large trace.dat:
-# median wall time of RUNS runs each, events/s, peak RSS, and a byte-for-byte check
-# that both print the same. Run by hand (root when it has to record the file).
+# report.sh - `tracemap report` against `trace-cmd report` on several trace.dat files,
+# in each output mode (text, -N, -t, --json): median wall time of RUNS interleaved runs,
+# events/s, peak RSS, and a byte-for-byte check that tracemap --compat=3.1 prints what
+# the installed trace-cmd 3.1.6 prints. Run by hand (root when it has to record).
 #
-#   bench/report.sh                 record a sched trace of a pipe ping-pong, then compare
-#   bench/report.sh FILE.dat        compare on an existing file
-#   RUNS=5 SECONDS_REC=10 TRACEMAP=./tracemap bench/report.sh
-#   BEFORE=/path/to/old/tracemap bench/report.sh FILE.dat   also time an older build
-# tracemap runs twice: its default text (trace-cmd 3.4's) and --compat=3.1, whose
-# output must equal the installed trace-cmd 3.1.6's.
+#   bench/report.sh                   record the files of bench/record-mixed.sh, compare
+#   bench/report.sh A.dat B.dat ...   compare on existing files
+#   RUNS=5 MODES="text -N" TRACEMAP=./tracemap bench/report.sh ...
+#   BEFORE=/path/to/old/tracemap bench/report.sh ...   also time an older build
+# trace-cmd has no JSON: --json is timed against trace-cmd's text.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 TRACEMAP=${TRACEMAP:-./tracemap}
 RUNS=${RUNS:-5}
-SECONDS_REC=${SECONDS_REC:-8}
+MODES=${MODES:-text -N -t --json}
 WORK=$(mktemp -d /tmp/tracemap-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -23,65 +23,73 @@ die() { echo "bench/report.sh: $*" >&2; exit 1; }
 command -v trace-cmd >/dev/null || die "trace-cmd is not installed (make deps)"
 [ -x "$TRACEMAP" ] || die "$TRACEMAP not built (make)"
 
-# A scheduler-heavy load: two tasks passing a token through a pipe, plus forks.
-workload() {
-	if command -v perf >/dev/null; then
-		timeout "$SECONDS_REC" perf bench sched pipe -l 100000000 >/dev/null 2>&1 || true
-	else
-		timeout "$SECONDS_REC" bash -c 'while :; do /bin/true; done' || true
-	fi
-}
-
-FILE=${1:-}
-if [ -z "$FILE" ]; then
-	FILE=$WORK/bench.dat
-	echo "recording ${SECONDS_REC}s of sched events into $FILE ..."
-	timeout -s KILL $((SECONDS_REC + 30)) "$TRACEMAP" record -q -e sched -b 200000 \
-		-o "$FILE" -- bash -c "$(declare -f workload); SECONDS_REC=$SECONDS_REC; workload"
+FILES=("$@")
+if [ ${#FILES[@]} -eq 0 ]; then
+	TRACEMAP=$TRACEMAP bench/record-mixed.sh "$WORK/files" "${SECONDS_REC:-4}"
+	FILES=("$WORK"/files/{sched-pipe,mixed,mixed-fork,small}.dat)
 fi
-[ -r "$FILE" ] || die "cannot read $FILE"
 
 # Median of the numbers on stdin.
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# The commands timed, interleaved run by run (the VM's speed drifts): label|command.
-CMDS=("tracemap report|$TRACEMAP report -i $FILE"
-      "tracemap --compat=3.1|$TRACEMAP report --compat=3.1 -i $FILE")
-[ -n "${BEFORE:-}" ] && CMDS+=("before: tracemap report|$BEFORE report -i $FILE")
-CMDS+=("trace-cmd report|trace-cmd report -i $FILE")
+# The flags of MODE for tracemap and for trace-cmd.
+tm_flags() { [ "$1" = text ] || echo "$1"; }
+tc_flags() { case $1 in text|--json) ;; *) echo "$1" ;; esac; }
 
-# RUNS rounds, each running every command once to /dev/null; then per command
-# "label|median_s|peak_rss_kb".
-measure() {
-	local i c
-	for ((i = 0; i < RUNS; i++)); do
-		for ((c = 0; c < ${#CMDS[@]}; c++)); do
-			# shellcheck disable=SC2086
-			/usr/bin/time -f '%e %M' -o "$WORK/time" ${CMDS[c]#*|} > /dev/null 2>&1
-			cat "$WORK/time" >> "$WORK/t.$c"
-		done
-	done
-	for ((c = 0; c < ${#CMDS[@]}; c++)); do
-		echo "${CMDS[c]%%|*}|$(cut -d' ' -f1 "$WORK/t.$c" | median)|$(cut -d' ' -f2 "$WORK/t.$c" | sort -n | tail -n 1)"
-	done
+# same FILE MODE: does tracemap --compat=3.1 print what trace-cmd prints?
+same() {
+	local f=$1 m=$2
+	[ "$m" = --json ] && { echo "-"; return; }
+	# shellcheck disable=SC2046
+	"$TRACEMAP" report --compat=3.1 $(tm_flags "$m") -i "$f" > "$WORK/tm.txt"
+	# shellcheck disable=SC2046
+	trace-cmd report $(tc_flags "$m") -i "$f" > "$WORK/tc.txt" 2>/dev/null
+	if cmp -s "$WORK/tm.txt" "$WORK/tc.txt"; then echo identical; else echo DIFFERENT; fi
 }
 
-# trace-cmd 3.1.6 is installed: --compat=3.1 (and a build from before it) must print its text.
-"$TRACEMAP" report --compat=3.1 -i "$FILE" > "$WORK/tm.txt"
-trace-cmd report -i "$FILE" > "$WORK/tc.txt" 2>/dev/null
-if cmp -s "$WORK/tm.txt" "$WORK/tc.txt"; then same=identical; else same=DIFFERENT; fi
-if [ -n "${BEFORE:-}" ]; then
-	"$BEFORE" report -i "$FILE" | cmp -s - "$WORK/tc.txt" || same="$same (before: DIFFERENT)"
-fi
-events=$(grep -cv -e '^cpus=' -e 'EVENTS DROPPED\]$' "$WORK/tm.txt" || true)
+# time_one OUTFILE CMD...: append "seconds peak_kb" of one run to OUTFILE.
+time_one() {
+	local out=$1
+	shift
+	/usr/bin/time -f '%e %M' -o "$WORK/time" "$@" > /dev/null 2>&1
+	cat "$WORK/time" >> "$out"
+}
 
-measure > "$WORK/results"
-printf 'file: %s (%.1f MB, %d events), %d runs each, interleaved, median wall time\n' \
-	"$FILE" "$(stat -c %s "$FILE" | awk '{ print $1 / 1e6 }')" "$events" "$RUNS"
-tc_s=$(awk -F'|' '$1 == "trace-cmd report" { print $2 }' "$WORK/results")
-awk -F'|' -v n="$events" -v tcs="$tc_s" '{
-	printf "%-24s %8.3f s %8.2f M events/s  peak RSS %6.1f MB  %5.2fx trace-cmd\n",
-	       $1, $2, n / $2 / 1e6, $3 / 1024, tcs / $2
-}' "$WORK/results"
-echo "--compat=3.1 against trace-cmd report: $same"
-[ "$same" = identical ]
+printf '%-14s %9s %-6s %9s %9s %7s %9s %8s %8s %s\n' file events mode tracemap \
+	trace-cmd ratio 'M ev/s' 'RSS MB' 'tc MB' '--compat=3.1'
+[ -n "${BEFORE:-}" ] && echo "(before: the older build's time and ratio follow each line)"
+status=0
+for f in "${FILES[@]}"; do
+	[ -r "$f" ] || die "cannot read $f"
+	events=$("$TRACEMAP" report --compat=3.1 -i "$f" |
+		 grep -cv -e '^cpus=' -e 'EVENTS DROPPED\]$' || true)
+	for m in $MODES; do
+		rm -f "$WORK"/t.*
+		for ((i = 0; i < RUNS; i++)); do
+			# shellcheck disable=SC2046
+			time_one "$WORK/t.tm" "$TRACEMAP" report $(tm_flags "$m") -i "$f"
+			# shellcheck disable=SC2046
+			time_one "$WORK/t.tc" trace-cmd report $(tc_flags "$m") -i "$f"
+			# shellcheck disable=SC2046
+			[ -z "${BEFORE:-}" ] ||
+				time_one "$WORK/t.before" "$BEFORE" report $(tm_flags "$m") -i "$f"
+		done
+		tm=$(cut -d' ' -f1 "$WORK/t.tm" | median)
+		tc=$(cut -d' ' -f1 "$WORK/t.tc" | median)
+		tm_kb=$(cut -d' ' -f2 "$WORK/t.tm" | sort -n | tail -n 1)
+		tc_kb=$(cut -d' ' -f2 "$WORK/t.tc" | sort -n | tail -n 1)
+		s=$(same "$f" "$m")
+		[ "$s" != DIFFERENT ] || status=1
+		line=$(awk -v f="$(basename "$f" .dat)" -v n="$events" -v m="$m" -v tm="$tm" \
+			   -v tc="$tc" -v a="$tm_kb" -v b="$tc_kb" -v s="$s" 'BEGIN {
+			printf "%-14s %9d %-6s %8.3fs %8.3fs %6.1fx %9.2f %8.1f %8.1f %s",
+			       f, n, m, tm, tc, tc / tm, n / tm / 1e6, a / 1024, b / 1024, s }')
+		if [ -n "${BEFORE:-}" ]; then
+			bf=$(cut -d' ' -f1 "$WORK/t.before" | median)
+			line+=$(awk -v b="$bf" -v tc="$tc" 'BEGIN { printf "  before %.3fs %.1fx", b, tc / b }')
+		fi
+		echo "$line"
+	done
+done
+echo "medians of $RUNS interleaved runs; ratio = trace-cmd's time / tracemap's"
+exit $status
