@@ -10,6 +10,8 @@
 #   --variant NAME='BIN [ARGS]'       (repeatable, before REPS or with --quick) adds
 #                                     recorder NAME: `BIN record ARGS` with the usual
 #                                     options, e.g. --variant s16='./tracemap --subbuf-size 16'
+# LOADS="msg pipe sys" (default) picks loads; sys1 is sys with one dd only (on CPU 0),
+# which leaves the recorder a CPU: the adaptive zstd level's demonstration load.
 # Prints one table (medians, min-max); raw rows go to bench/out/results.tsv.
 set -u
 cd "$(dirname "$0")/.."
@@ -49,7 +51,7 @@ done
 events_of() {		# load -> tracepoint selection
 	case $1 in
 	msg|pipe) echo "sched" ;;
-	sys) echo "raw_syscalls" ;;
+	sys|sys1) echo "raw_syscalls" ;;
 	esac
 }
 
@@ -63,6 +65,7 @@ run_load() {
 	      taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count="$SYS_COUNT" 2>/dev/null &
 	      b=$!
 	      wait "$a" "$b" ;;
+	sys1) taskset -c 0 dd if=/dev/zero of=/dev/null bs=1 count="$SYS_COUNT" 2>/dev/null ;;
 	esac
 }
 

@@ -152,9 +152,9 @@ static int tm_flight_page(void *ctx, int cpu, const void *page, size_t size)
 	return tm_spool_add_page(fc->spool, page);
 }
 
-static void tm_flight_fill(void *ctx, int cpu, unsigned int permille)
+static void tm_flight_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
 {
-	tm_spool_set_fill(((struct tm_flight *)ctx)->cpus[cpu].spool, permille);
+	tm_spool_set_fill(((struct tm_flight *)ctx)->cpus[cpu].spool, fill);
 }
 
 static int tm_flight_cut(void *ctx, int cpu)

@@ -187,11 +187,11 @@ int tm_output_full(const struct tm_output *out)
 	return __atomic_load_n(&out->full, __ATOMIC_ACQUIRE);
 }
 
-static void tm_output_fill(void *ctx, int cpu, unsigned int permille)
+static void tm_output_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
 {
 	struct tm_output *out = ctx;
 
-	tm_spool_set_fill(out->spools[cpu], permille);
+	tm_spool_set_fill(out->spools[cpu], fill);
 }
 
 struct tm_page_sink tm_output_sink(struct tm_output *out)

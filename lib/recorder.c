@@ -96,8 +96,12 @@ static int tm_rec_emit(void *ctx, const void *page, size_t size)
 
 	if (!tm_record_stats_add_page(&c->st, page, size))
 		return 0;
-	if (c->rec->sink.fill)
-		c->rec->sink.fill(c->rec->sink.ctx, c->cpu, tm_ring_fill(c->ring));
+	if (c->rec->sink.fill) {
+		struct tm_ring_fill fill;
+
+		tm_ring_fill(c->ring, &fill);
+		c->rec->sink.fill(c->rec->sink.ctx, c->cpu, &fill);
+	}
 	return c->rec->sink.page(c->rec->sink.ctx, c->cpu, page, size);
 }
 

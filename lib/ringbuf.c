@@ -189,25 +189,32 @@ static void tm_ring_stage_corrupt(struct tm_ring *r)
 /*
  * How full the ring is, per mille, as of the last GET_READER: the events
  * not yet read (meta page: written - overrun - read) times the mean bytes
- * per event handed out so far, over the ring's data capacity. The read()
- * path has no meta page: 0.
+ * per event handed out so far, over the ring's data capacity; and all the
+ * events written (meta page `entries`, which reads never lower) in the same
+ * unit. The read() path has no meta page: 0.
  */
-unsigned int tm_ring_fill(const struct tm_ring *r)
+void tm_ring_fill(const struct tm_ring *r, struct tm_ring_fill *fill)
 {
 	const volatile struct tm_trace_buffer_meta *m = r->meta;
 	uint64_t written, overrun, read;
-	double backlog, cap;
+	double per_event, backlog;
 
+	*fill = (struct tm_ring_fill){ 0 };
 	if (!r->mapped || m->nr_subbufs < 2)
-		return 0;
+		return;
 	written = m->entries;
 	overrun = m->overrun;
 	read = m->read;
-	if (!read || !r->bytes_out || written <= overrun + read)
-		return 0;
-	backlog = (double)(written - overrun - read) * r->bytes_out / read;
-	cap = (double)(m->nr_subbufs - 1) * (r->page_size - TM_PAGE_HDR);
-	return backlog >= cap ? 1000 : (unsigned int)(backlog * 1000 / cap);
+	if (!read || !r->bytes_out)
+		return;
+	/* per mille of the data capacity per event */
+	per_event = (double)r->bytes_out / read * 1000 /
+		    ((double)(m->nr_subbufs - 1) * (r->page_size - TM_PAGE_HDR));
+	fill->written = (double)written * per_event;
+	if (written <= overrun + read)
+		return;
+	backlog = (double)(written - overrun - read) * per_event;
+	fill->permille = backlog >= 1000 ? 1000 : (unsigned int)backlog;
 }
 
 /*

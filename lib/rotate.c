@@ -46,9 +46,9 @@ static int tm_rotor_page(void *ctx, int cpu, const void *page, size_t size)
 	return 0;
 }
 
-static void tm_rotor_fill(void *ctx, int cpu, unsigned int permille)
+static void tm_rotor_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
 {
-	tm_spool_set_fill(((struct tm_rotor *)ctx)->cur[cpu], permille);
+	tm_spool_set_fill(((struct tm_rotor *)ctx)->cur[cpu], fill);
 }
 
 /* On the CPU's thread: this number's spool is done, the next one's begins. */

@@ -3,12 +3,19 @@
  * spool-level.c - the zstd level of each chunk (tm-spool.h has the fill
  * thresholds). The fill now picks a step as before; then the projection
  * makes the step faster while the fill expected by the end of the chunk's
- * compression (fill now + the ring's growth rate while the last chunk was
- * compressed x this step's measured cost for the chunk's bytes) would pass
- * FILL_HIGH. The reader thread does not read while it compresses, so a slow
- * level begun at a moderate fill could otherwise run the ring over before it
- * returns, and stepping back up after a calm spell is only taken when the
- * slower level would fit.
+ * compression (fill now + the rate data is written to the ring x this step's
+ * cost for the chunk's bytes) would pass FILL_HIGH. The reader thread does
+ * not read while it compresses, so a slow level begun at a moderate fill
+ * could otherwise run the ring over before it returns, and stepping back up
+ * after a calm spell is only taken when the slower level would fit.
+ *
+ * The rate comes from the meta page's count of events written, over windows
+ * of TM_LEVEL_RATE_WINDOW_NS, whatever the reader does meanwhile (the fill's
+ * own growth falls to nothing across a fast chunk, and a rate learnt from it
+ * once let a level-19 chunk run a ring over for a second). A step not yet
+ * measured is costed from a measured one by zstd's relative speeds, and
+ * the first chunk of a slow level (5 and up) goes at -1 so that one is: a
+ * slow level is only tried once the projection says it fits.
  */
 #include "spool-level.h"
 #include "tm-codec.h"
@@ -36,16 +43,63 @@ static double follow(double old, double now)
 	return now > old ? now : (old + now) / 2;
 }
 
-void tm_level_sample(struct tm_level_policy *p, unsigned int permille, uint64_t now_ns)
+/*
+ * The rate: taken at once when larger, a sixteenth of the way when smaller,
+ * so a burst is remembered for about a second of 10 ms windows: a slow
+ * level's chunk can take that long, and bursts come back (a build beside the
+ * recording sends them every few hundred ms).
+ */
+static double follow_rate(double old, double now)
 {
-	if (p->pending && now_ns > p->pend_ns) {
-		double grew = permille > p->pend_fill ? permille - p->pend_fill : 0;
+	return now > old ? now : old - (old - now) / 16;
+}
 
-		/* at 1000 the ring ran full: the rate is at least this */
-		p->rate = follow(p->rate, grew / (double)(now_ns - p->pend_ns));
-		p->pending = false;
+void tm_level_sample(struct tm_level_policy *p, const struct tm_ring_fill *fill,
+		     uint64_t now_ns)
+{
+	p->fill = fill->permille;
+	if (!p->win_written || fill->written < p->win_written || now_ns < p->win_ns) {
+		p->win_ns = now_ns;	/* first sample, or the estimate moved back: anew */
+		p->win_written = fill->written;
+		return;
 	}
-	p->fill = permille;
+	if (now_ns - p->win_ns < TM_LEVEL_RATE_WINDOW_NS)
+		return;
+	p->rate = follow_rate(p->rate, (fill->written - p->win_written) /
+					 (double)(now_ns - p->win_ns));
+	p->win_ns = now_ns;
+	p->win_written = fill->written;
+}
+
+/*
+ * zstd's compression time per byte at a level, relative to level 1, roughly
+ * (1 MiB chunks of trace pages, this VM): only the ratio between two levels
+ * is used, to cost a level before it was ever measured.
+ */
+static double relative_cost(int level)
+{
+	static const double by_level[] = {
+		1, 1, 1, 1.5, 1.5, 4, 8, 16, 16, 16,		/* 0-9 */
+		25, 25, 25, 40, 40, 40, 150, 150, 400, 400,	/* 10-19 */
+		800, 800, 800,					/* 20-22 */
+	};
+
+	if (level <= tm_codec_min_level())
+		return 0.2;
+	if (level < 0)
+		return 0.5;
+	return level < (int)(sizeof(by_level) / sizeof(by_level[0])) ? by_level[level] : 800;
+}
+
+double tm_level_cost(const struct tm_level_policy *p, int step)
+{
+	if (p->cost[step])
+		return p->cost[step];
+	for (int s = 0; s < TM_LEVEL_STEPS; s++)
+		if (p->cost[s])
+			return p->cost[s] * relative_cost(tm_level_of_step(p, step)) /
+			       relative_cost(tm_level_of_step(p, s));
+	return 0;
 }
 
 /* The step the fill alone picks (the thresholds of tm-spool.h). */
@@ -71,7 +125,7 @@ static void step_from_fill(struct tm_level_policy *p, unsigned int fill, unsigne
 /* Would a chunk of raw bytes at this step leave the ring past FILL_HIGH? */
 static bool projected_over(const struct tm_level_policy *p, int step, size_t raw)
 {
-	double cost = p->cost[step];
+	double cost = tm_level_cost(p, step);
 
 	if (!p->rate || !cost)
 		return false;
@@ -89,6 +143,13 @@ int tm_level_pick(struct tm_level_policy *p, size_t raw)
 		return p->level;
 	}
 	step_from_fill(p, p->fill, last);
+	/*
+	 * A slow level's first chunk at -1 instead: a cost to scale the slower
+	 * steps' from (levels up to 4 cost about what one chunk of -1 does)
+	 */
+	p->probe = !p->begun && p->step < 1 && relative_cost(p->level) >= 4;
+	if (p->probe)
+		p->step = 1;
 	while (p->step < TM_LEVEL_STEPS - 1 && projected_over(p, p->step, raw)) {
 		p->step++;
 		p->calm = 0;
@@ -103,7 +164,5 @@ void tm_level_done(struct tm_level_policy *p, size_t raw, uint64_t start_ns, uin
 	if (!raw || end_ns < start_ns)
 		return;
 	p->cost[p->step] = follow(p->cost[p->step], (double)(end_ns - start_ns) / (double)raw);
-	p->pending = true;
-	p->pend_fill = p->last_fill;
-	p->pend_ns = start_ns;
+	p->begun = true;
 }

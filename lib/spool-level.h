@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "internal.h"
+#include "tm-spool.h"
 
 /* The steps: 0 the chosen level, 1 zstd's -1, 2 its lowest level. */
 #define TM_LEVEL_STEPS	3
@@ -23,19 +24,26 @@ struct tm_level_policy {
 	int		step;			/* step of the last chunk */
 	int		calm;			/* chunks in a row at a low fill */
 	/* projection */
-	double		rate;			/* fill growth while compressing, per mille/ns; 0: unknown */
+	double		rate;			/* data written to the ring, per mille/ns; 0: unknown */
+	uint64_t	win_ns;			/* the rate's current window began then, */
+	double		win_written;		/* when this much had been written; 0: not begun */
 	double		cost[TM_LEVEL_STEPS];	/* ns per raw byte at each step; 0: unknown */
-	bool		pending;		/* a chunk was compressed since the last sample */
-	unsigned int	pend_fill;		/* fill when it was picked */
-	uint64_t	pend_ns;		/* when its compression began */
 	uint32_t	vetoed;			/* chunks made faster by the projection */
+	bool		begun;			/* a chunk was compressed */
+	bool		probe;			/* the last chunk measured a cost, not a fall-behind */
 };
 
 TM_HIDDEN void tm_level_init(struct tm_level_policy *p, int level, bool adaptive);
 /* The level of a step (clamped to zstd's range through tm_codec_min_level()). */
 TM_HIDDEN int tm_level_of_step(const struct tm_level_policy *p, int step);
-/* A fill sample (per mille) taken at now_ns, after a GET_READER. */
-TM_HIDDEN void tm_level_sample(struct tm_level_policy *p, unsigned int permille, uint64_t now_ns);
+/* The rate is measured over windows of at least this long. */
+#define TM_LEVEL_RATE_WINDOW_NS	(10 * 1000 * 1000)
+
+/* A fill sample taken at now_ns, after a GET_READER. */
+TM_HIDDEN void tm_level_sample(struct tm_level_policy *p, const struct tm_ring_fill *fill,
+			       uint64_t now_ns);
+/* ns per raw byte expected at a step: measured, or scaled from a measured step; 0: unknown. */
+TM_HIDDEN double tm_level_cost(const struct tm_level_policy *p, int step);
 /* The level for the next chunk of raw bytes; the chunk's step is p->step. */
 TM_HIDDEN int tm_level_pick(struct tm_level_policy *p, size_t raw);
 /* The chunk picked last took [start_ns, end_ns) to compress. */

@@ -130,10 +130,10 @@ static int tm_spool_write(struct tm_spool *s, const void *buf, size_t len, size_
 	return 0;
 }
 
-void tm_spool_set_fill(struct tm_spool *s, unsigned int permille)
+void tm_spool_set_fill(struct tm_spool *s, const struct tm_ring_fill *fill)
 {
-	/* the clock only when the sample closes a chunk's compression */
-	tm_level_sample(&s->lp, permille, s->lp.pending ? s->opts.clock_ns() : 0);
+	/* once per page: a vDSO clock read against hundreds of events */
+	tm_level_sample(&s->lp, fill, s->opts.clock_ns());
 }
 
 /* Compress (or copy) the pages gathered so far as one chunk and append it. */
@@ -151,7 +151,7 @@ static int tm_spool_flush(struct tm_spool *s)
 		return tm_spool_write(s, s->chunk, raw, pages);
 	level = tm_level_pick(&s->lp, raw);
 	tm_codec_set_level(s->codec, level);
-	if (level < s->opts.level) {
+	if (level < s->opts.level && !s->lp.probe) {
 		if (!s->stats.fast_chunks || level < s->stats.lowest_level)
 			s->stats.lowest_level = level;
 		s->stats.fast_chunks++;

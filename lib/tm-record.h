@@ -173,8 +173,8 @@ bool tm_ring_mapped(const struct tm_ring *r);
 uint64_t tm_ring_corrupt_pages(const struct tm_ring *r);
 /* Why the read() path runs ("--no-mmap", "mmap: <errno text>"), NULL when mapped. */
 const char *tm_ring_fallback_reason(const struct tm_ring *r);
-/* How full the ring buffer is, in per mille (estimate; 0 on the read() path). */
-unsigned int tm_ring_fill(const struct tm_ring *r);
+/* How full the ring buffer is and how much was written (estimates; 0 on the read() path). */
+void tm_ring_fill(const struct tm_ring *r, struct tm_ring_fill *fill);
 /*
  * Hand every finished page to emit, until the buffer is empty. With final
  * (at stop, after tracing is off) the partial page being filled is emitted
@@ -203,8 +203,8 @@ ssize_t tm_ring_read_page(int fd, void *buf, size_t size);
 struct tm_page_sink {
 	int	(*page)(void *ctx, int cpu, const void *page, size_t size);
 	int	(*flush)(void *ctx, int cpu);
-	/* may be NULL: the CPU's ring fill level (per mille), before each page() */
-	void	(*fill)(void *ctx, int cpu, unsigned int permille);
+	/* may be NULL: the CPU's ring fill level, before each page() */
+	void	(*fill)(void *ctx, int cpu, const struct tm_ring_fill *fill);
 	/*
 	 * May be NULL: at tm_recorder_cut(), on the CPU's thread, once every
 	 * record committed so far (the partial page included) went to page():

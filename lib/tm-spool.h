@@ -15,6 +15,16 @@
 struct tm_spool;
 
 /*
+ * A CPU's ring as of its last GET_READER (tm_ring_fill()), in per mille of
+ * its data capacity: how much is unread now, and how much was ever written
+ * (it only grows; its growth over time is the rate the ring fills at).
+ */
+struct tm_ring_fill {
+	unsigned int	permille;
+	double		written;
+};
+
+/*
  * Defaults (docs/PERFORMANCE.md has the measurements): zstd level 1 on 1 MiB
  * chunks. On real sched and raw_syscalls pages, 1 MiB chunks compress 2-5%
  * smaller and 15-25% faster than 128 KiB ones (fewer context resets);
@@ -35,8 +45,8 @@ struct tm_spool;
  * "calm" is at or below it (a stricter calm level was never reached between
  * wakeups, and the fallback stuck at the lowest level).
  * Then the projection (spool-level.c): while the fill expected by the end of
- * the chunk's compression (fill now + the ring's growth rate during the last
- * compression x this level's measured cost) passes FILL_HIGH, one step faster.
+ * the chunk's compression (fill now + the rate events are written to the ring
+ * x this level's cost) passes FILL_HIGH, one step faster.
  */
 #define TM_SPOOL_FILL_FULL		900
 #define TM_SPOOL_FILL_HIGH		800
@@ -88,7 +98,7 @@ struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *o
 /* Append one whole page (page_size bytes); compresses when a chunk fills. -1 + message. */
 int tm_spool_add_page(struct tm_spool *spool, const void *page);
 /* The CPU's ring-buffer fill level in per mille, for the adaptive level. Cannot fail. */
-void tm_spool_set_fill(struct tm_spool *spool, unsigned int permille);
+void tm_spool_set_fill(struct tm_spool *spool, const struct tm_ring_fill *fill);
 /*
  * Compress and write the pages gathered so far as a (short) chunk of their
  * own now; the spool goes on. -1 + message.

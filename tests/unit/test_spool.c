@@ -205,7 +205,9 @@ static void adaptive_run(struct tm_test *t, bool adaptive, struct tm_spool_stats
 	s = tm_spool_create(path, &o);
 	TM_REQUIRE(s);
 	for (size_t i = 0; i < TM_ARRAY_SIZE(fills); i++) {
-		tm_spool_set_fill(s, fills[i]);
+		struct tm_ring_fill f = { .permille = fills[i], .written = 1000.0 * (i + 1) };
+
+		tm_spool_set_fill(s, &f);
 		TM_CHECK_INT(tm_spool_add_page(s, raw + (i % (len / PAGE)) * PAGE), 0);
 	}
 	TM_CHECK_INT(tm_spool_finish(s), 0);
@@ -248,77 +250,136 @@ TM_TEST(spool_adaptive_level_steps_down_while_the_ring_fills_and_back_when_calm)
 #define MIB	(1024 * 1024)
 #define MS	1000000ull
 
-/* One chunk of a policy run: picked at fill, compressed for ms, then a sample. */
-static int policy_chunk(struct tm_level_policy *p, unsigned int fill, uint64_t *now,
-			unsigned int ms, unsigned int fill_after)
+/* A policy fed like a spool: fill samples, data written at rate per mille a ms. */
+struct sim {
+	struct tm_level_policy	p;
+	uint64_t		now;
+	double			written;
+	double			rate;
+	unsigned int		ms[TM_LEVEL_STEPS];	/* a 1 MiB chunk's time per step */
+};
+
+static void sim_sample(struct sim *s, unsigned int fill)
 {
+	struct tm_ring_fill f = { .permille = fill, .written = s->written };
+
+	tm_level_sample(&s->p, &f, s->now);
+}
+
+/* Time passes: ms of writing at the sim's rate, sampled at fill each ms. */
+static void sim_wait(struct sim *s, unsigned int ms, unsigned int fill)
+{
+	for (unsigned int i = 0; i < ms; i++) {
+		s->now += MS;
+		s->written += s->rate;
+		sim_sample(s, fill);
+	}
+}
+
+/* One 1 MiB chunk: picked at fill, compressed in its step's time (data still comes). */
+static int sim_chunk(struct sim *s, unsigned int fill, unsigned int fill_after)
+{
+	unsigned int ms;
 	int level;
 
-	tm_level_sample(p, fill, *now);
-	level = tm_level_pick(p, MIB);
-	tm_level_done(p, MIB, *now, *now + ms * MS);
-	*now += ms * MS;
-	tm_level_sample(p, fill_after, *now);
-	*now += MS;
+	sim_sample(s, fill);
+	level = tm_level_pick(&s->p, MIB);
+	ms = s->ms[s->p.step];
+	tm_level_done(&s->p, MIB, s->now, s->now + ms * MS);
+	s->now += ms * MS;
+	s->written += s->rate * ms;
+	sim_sample(s, fill_after);
 	return level;
 }
 
 /*
- * Level 9 whose 1 MiB chunk takes 40 ms while the ring grows by 400 per mille:
- * from a fill of 300 it still fits (700 expected), from 450 it would pass 800,
- * so that chunk goes at -1 although the fill alone (450) says "calm".
+ * Level 9: the first chunk goes at -1 (2 ms), which costs level 9 at 64 ms
+ * (zstd's relative speeds). Data comes at 10 per mille a ms: from a fill of
+ * 300, 640 more would pass 800, so level 9 is not tried. At 1 per mille a ms
+ * it fits (364); measured at 40 ms, a fill of 450 at 10 a ms again says -1.
  */
 TM_TEST(spool_level_projection_steps_down_before_a_slow_chunk_would_fill_the_ring)
 {
-	struct tm_level_policy p;
-	uint64_t now = MS;
+	struct sim s = { .now = MS, .rate = 10, .ms = { 40, 2, 1 } };
+	int i, level = 0;
 
-	tm_level_init(&p, 9, true);
-	/* no figures yet: the fill alone decides */
-	TM_CHECK_INT(policy_chunk(&p, 300, &now, 40, 700), 9);
-	TM_CHECK_INT(policy_chunk(&p, 300, &now, 40, 700), 9);
-	TM_CHECK_INT(p.vetoed, 0);
-	TM_CHECK_INT(policy_chunk(&p, 450, &now, 5, 500), TM_SPOOL_FAST_LEVEL);
-	TM_CHECK_INT(p.vetoed, 1);
-	/* -1 costs 5 ms: 450 + 50 fits */
-	TM_CHECK_INT(policy_chunk(&p, 450, &now, 5, 500), TM_SPOOL_FAST_LEVEL);
-	TM_CHECK_INT(p.vetoed, 1);
+	tm_level_init(&s.p, 9, true);
+	sim_wait(&s, 20, 300);
+	TM_CHECK_INT(sim_chunk(&s, 300, 300), TM_SPOOL_FAST_LEVEL);
+	TM_CHECK(tm_level_cost(&s.p, 0) > 30.0 * MS / MIB);
+	for (i = 0; i < 6; i++)
+		TM_CHECK_INT(sim_chunk(&s, 300, 300), TM_SPOOL_FAST_LEVEL);
+	TM_CHECK(s.p.vetoed >= 1);
+	/* a lighter load: the rate falls over the windows; level 9 after a calm spell */
+	s.rate = 1;
+	sim_wait(&s, 200, 300);
+	for (i = 0; i < 5 && level != 9; i++)
+		level = sim_chunk(&s, 300, 340);
+	TM_CHECK_INT(level, 9);
+	/* measured at 40 ms: at 10 a ms from 450 it would pass 800 */
+	s.rate = 10;
+	sim_wait(&s, 20, 450);
+	TM_CHECK_INT(sim_chunk(&s, 450, 450), TM_SPOOL_FAST_LEVEL);
+}
+
+/*
+ * The bug this policy replaced: the rate was the fill's growth across a
+ * chunk's compression. A reader that drains the ring between fast chunks
+ * sees no growth, the rate decayed to nothing, and level 19 was taken again
+ * after each calm spell (one chunk of it took a second and ran the ring
+ * over). Written data, not the fill, now gives the rate.
+ */
+TM_TEST(spool_level_projection_keeps_the_rate_when_the_reader_keeps_the_fill_flat)
+{
+	struct sim s = { .now = MS, .rate = 20, .ms = { 1000, 1, 1 } };
+
+	tm_level_init(&s.p, 19, true);
+	sim_wait(&s, 20, 100);
+	TM_CHECK_INT(sim_chunk(&s, 100, 100), TM_SPOOL_FAST_LEVEL);
+	for (int i = 0; i < 50; i++) {
+		TM_CHECK(sim_chunk(&s, 100, 100) != 19);
+		sim_wait(&s, 2, 100);
+	}
+	TM_CHECK(s.p.rate > 19.0 / MS);
 }
 
 /*
  * After four calm chunks the fill alone would step back towards level 9; the
- * projection refuses while the ring grows by 22 per mille a millisecond (880
- * in a 40 ms level-9 chunk), and goes back up once the load is lighter.
+ * projection refuses while data comes at 22 per mille a ms (880 in a 40 ms
+ * level-9 chunk), and goes back up once the load is lighter.
  */
 TM_TEST(spool_level_projection_goes_back_up_only_when_the_slow_level_fits)
 {
-	struct tm_level_policy p;
-	uint64_t now = MS;
+	struct sim s = { .now = MS, .rate = 22, .ms = { 40, 1, 1 } };
 	int i;
 
-	tm_level_init(&p, 9, true);
-	TM_CHECK_INT(policy_chunk(&p, 50, &now, 40, 930), 9);
+	tm_level_init(&s.p, 9, true);
+	sim_wait(&s, 20, 50);
+	TM_CHECK_INT(sim_chunk(&s, 50, 72), TM_SPOOL_FAST_LEVEL);
 	/* 930: the lowest level */
-	TM_CHECK_INT(policy_chunk(&p, 930, &now, 1, 952), tm_codec_min_level());
-	/* drained to 100 between chunks, but still 22 per ms while compressing */
+	TM_CHECK_INT(sim_chunk(&s, 930, 952), tm_codec_min_level());
+	/* drained to 100 between chunks, data still coming at 22 a ms */
 	for (i = 0; i < 12; i++)
-		TM_CHECK(policy_chunk(&p, 100, &now, 1, 122) != 9);
-	TM_CHECK(p.vetoed >= 1);
-	/* a lighter load: 2 per ms; level 9 fits again (100 + 80) */
-	for (i = 0; i < 16 && tm_level_of_step(&p, p.step) != 9; i++)
-		policy_chunk(&p, 100, &now, 1, 102);
-	TM_CHECK_INT(tm_level_of_step(&p, p.step), 9);
+		TM_CHECK(sim_chunk(&s, 100, 100) != 9);
+	TM_CHECK(s.p.vetoed >= 1);
+	/* a lighter load: 2 a ms; level 9 fits again (100 + 2 x its cost) */
+	s.rate = 2;
+	for (i = 0; i < 40 && tm_level_of_step(&s.p, s.p.step) != 9; i++) {
+		sim_chunk(&s, 100, 100);
+		sim_wait(&s, 10, 100);
+	}
+	TM_CHECK_INT(tm_level_of_step(&s.p, s.p.step), 9);
 }
 
-/* --fixed-level: the projection never changes the level. */
+/* --fixed-level: the projection never changes the level, the first chunk included. */
 TM_TEST(spool_level_fixed_ignores_the_projection)
 {
-	struct tm_level_policy p;
-	uint64_t now = MS;
+	struct sim s = { .now = MS, .rate = 50, .ms = { 40, 1, 1 } };
 	int i;
 
-	tm_level_init(&p, 9, false);
+	tm_level_init(&s.p, 9, false);
+	sim_wait(&s, 20, 700);
 	for (i = 0; i < 6; i++)
-		TM_CHECK_INT(policy_chunk(&p, 700, &now, 40, 1000), 9);
-	TM_CHECK_INT(p.vetoed, 0);
+		TM_CHECK_INT(sim_chunk(&s, 700, 1000), 9);
+	TM_CHECK_INT(s.p.vetoed, 0);
 }
