@@ -139,8 +139,9 @@ static int dat_v7_metadata(struct tm_dat *dat, uint16_t id, uint64_t off)
 	if (dat_sec_load(dat, off, id, &body, &len))
 		return -1;
 	tm_dat_rd_mem(&rd, dat, body, len, off, dat_sec_name(id));
+	rd.own = body;
 	ret = tm_dat_meta_readers[id - TM_OPT_HEADER_INFO].read(&rd);
-	free(body);
+	free(rd.own);
 	return ret;
 }
 
