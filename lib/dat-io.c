@@ -131,7 +131,7 @@ int tm_dat_rd_text(struct dat_rd *rd, uint64_t len, struct tm_text *out)
 	if (rd->own && rd->pos && len == tm_dat_rd_left(rd)) {
 		p = rd_take_text(rd, len);
 	} else {
-		p = malloc(len + 1);
+		p = tm_alloc_big(len + 1);
 		if (!p)
 			return tm_fail(ENOMEM, "%s: %s", rd->dat->name, rd->what);
 		if (tm_dat_rd_bytes(rd, p, len)) {

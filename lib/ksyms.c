@@ -182,7 +182,7 @@ static void scan_lines(struct tm_ksyms *k, struct tm_blob b, size_t cap,
 struct tm_ksyms *tm_ksyms_new(char *text, struct tm_blob b, const struct tm_meta_warn *w)
 {
 	struct tm_ksyms *k = calloc(1, sizeof(*k));
-	/* a kept line takes at least 3 bytes and a '\n': untouched room costs nothing */
+	/* a kept line takes 3 bytes and a '\n'; room never touched costs no memory */
 	size_t cap = b.len / 4 + 1;
 	char where[160];
 
@@ -195,16 +195,10 @@ struct tm_ksyms *tm_ksyms_new(char *text, struct tm_blob b, const struct tm_meta
 		tm_failx(EFBIG, "%s: %zu bytes, more than a symbol table holds", where, b.len);
 		goto fail;
 	}
-	k->syms = malloc(cap * sizeof(*k->syms));
+	k->syms = tm_alloc_big(cap * sizeof(*k->syms));
 	if (!k->syms)
 		goto nomem;
 	scan_lines(k, b, cap, w);
-	if (k->n && k->n < cap) {
-		struct tm_ksym *s = realloc(k->syms, k->n * sizeof(*k->syms));
-
-		if (s)
-			k->syms = s;
-	}
 	return k;
 nomem:
 	tm_fail(ENOMEM, "kallsyms");
