@@ -8,6 +8,7 @@
  * symbols sharing an address, the binary search that picks among them).
  */
 #include <ctype.h>
+#include <endian.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,14 +41,58 @@ struct ksym_line {
 	size_t			mod, mod_end;	/* mod_end 0: no module */
 };
 
-static int hex_digit(char c)
+/* Hex digit values plus one; 0 for bytes that are not hex digits. */
+#define HEX(c, v)	[c] = (v) + 1
+static const uint8_t hex_plus1[256] = {
+	HEX('0', 0), HEX('1', 1), HEX('2', 2), HEX('3', 3), HEX('4', 4), HEX('5', 5),
+	HEX('6', 6), HEX('7', 7), HEX('8', 8), HEX('9', 9),
+	HEX('a', 10), HEX('b', 11), HEX('c', 12), HEX('d', 13), HEX('e', 14), HEX('f', 15),
+	HEX('A', 10), HEX('B', 11), HEX('C', 12), HEX('D', 13), HEX('E', 14), HEX('F', 15),
+};
+
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+/* The high bit of each byte of w (all below 0x80) that lies in [lo, hi]: no carries cross. */
+static uint64_t bytes_in(uint64_t w, unsigned int lo, unsigned int hi)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	return (w + ONES * (0x80 - lo)) & ~(w + ONES * (0x7f - hi)) & HIGHS;
 }
 
+/* 8 hex digits at once (what hex_plus1 accepts); false unless all 8 are. */
+static bool hex8(const char *s, uint32_t *v)
+{
+	uint64_t w, n;
+
+	memcpy(&w, s, 8);
+	w = le64toh(w);		/* s[0], the first digit, in the low byte */
+	if ((w & HIGHS) ||
+	    (bytes_in(w, '0', '9') | bytes_in(w | ONES * 0x20, 'a', 'f')) != HIGHS)
+		return false;
+	/* digit values: low nibble, +9 for letters (bit 6) */
+	n = (w & ONES * 0x0f) + ((w >> 6) & ONES) * 9;
+	/* pack: pairs of bytes, then of 16-bit and 32-bit halves, first digit on top */
+	n = ((n << 4) | (n >> 8)) & 0x00ff00ff00ff00ffULL;
+	n = ((n << 8) | (n >> 16)) & 0x0000ffff0000ffffULL;
+	*v = (uint32_t)((n << 16) | (n >> 32));
+	return true;
+}
+
+/* The 16 digits of a 64-bit kernel's address; false unless all are hex digits. */
+static bool hex16(const char *s, unsigned long long *v)
+{
+	uint32_t hi, lo;
+
+	if (!hex8(s, &hi) || !hex8(s + 8, &lo))
+		return false;
+	*v = (unsigned long long)hi << 32 | lo;
+	return true;
+}
+
+/*
+ * White space is that of the C locale (tracemap never calls setlocale()),
+ * as sscanf() sees it: all of it is below 0x21.
+ */
 static size_t skip_space(const char *s, size_t i, size_t len)
 {
 	while (i < len && isspace((unsigned char)s[i]))
@@ -55,8 +100,23 @@ static size_t skip_space(const char *s, size_t i, size_t len)
 	return i;
 }
 
+/* True when one of the 8 bytes of w is below 0x21 (exact: a borrow needs such a byte). */
+static bool has_low_byte(uint64_t w)
+{
+	return ((w - 0x2121212121212121ULL) & ~w & 0x8080808080808080ULL) != 0;
+}
+
+/* Past the word at i: names are long, so 8 bytes at a time up to the first low byte. */
 static size_t skip_word(const char *s, size_t i, size_t len)
 {
+	uint64_t w;
+
+	while (len - i >= 8) {
+		memcpy(&w, s + i, 8);
+		if (has_low_byte(w))
+			break;
+		i += 8;
+	}
 	while (i < len && !isspace((unsigned char)s[i]))
 		i++;
 	return i;
@@ -89,10 +149,12 @@ static bool scan_plain(const char *s, size_t len, struct ksym_line *l)
 {
 	unsigned long long v = 0;
 	size_t i = 0;
-	int d;
+	unsigned int d;
 
-	while (i < len && i < 16 && (d = hex_digit(s[i])) >= 0) {
-		v = v << 4 | (unsigned int)d;
+	if (len > 16 && s[16] == ' ' && hex16(s, &v))
+		i = 16;
+	while (i < len && i < 16 && (d = hex_plus1[(unsigned char)s[i]])) {
+		v = v << 4 | (d - 1);
 		i++;
 	}
 	if (!i || i + 3 >= len || s[i] != ' ' || !isalpha((unsigned char)s[i + 1]) ||
