@@ -53,6 +53,8 @@ TM_HIDDEN void *tm_alloc_big(size_t size);
 TM_HIDDEN void *tm_alloc_sparse(size_t size);
 /* Free what tm_alloc_sparse(size) returned (NULL is fine). */
 TM_HIDDEN void tm_free_sparse(void *p, size_t size);
+/* Fault in the pages of [p, p + len) in one call (best effort): for buffers about to be written. */
+TM_HIDDEN void tm_prefault(void *p, size_t len);
 
 /* snprintf a path into buf; -1 with ENAMETOOLONG (message set) if it does not fit. */
 TM_HIDDEN int tm_path(char *buf, size_t len, const char *fmt, ...) TM_PRINTF(3, 4);
