@@ -103,7 +103,7 @@ static size_t skip_space(const char *s, size_t i, size_t len)
 /* True when one of the 8 bytes of w is below 0x21 (exact: a borrow needs such a byte). */
 static bool has_low_byte(uint64_t w)
 {
-	return ((w - 0x2121212121212121ULL) & ~w & 0x8080808080808080ULL) != 0;
+	return ((w - ONES * 0x21) & ~w & HIGHS) != 0;
 }
 
 /* Past the word at i: names are long, so 8 bytes at a time up to the first low byte. */
@@ -128,13 +128,14 @@ static size_t skip_word(const char *s, size_t i, size_t len)
  */
 static void scan_module(const char *s, size_t len, struct ksym_line *l)
 {
-	size_t i = l->name_end, end;
+	size_t i = l->name_end, word, end;
 
 	l->mod_end = 0;
 	if (i + 1 >= len || s[i] != '\t' || s[i + 1] != '[')
 		return;
-	end = skip_word(s, skip_space(s, i + 2, len), len);
-	if (end > skip_space(s, i + 2, len)) {
+	word = skip_space(s, i + 2, len);
+	end = skip_word(s, word, len);
+	if (end > word) {
 		l->mod = i + 2;
 		l->mod_end = end;
 	}
@@ -201,7 +202,7 @@ static const char *add_line(struct tm_ksyms *k, size_t pos, size_t len, size_t c
 	line[len] = '\0';	/* its '\n', or the text's NUL */
 	if (!scan_plain(line, len, &l) && !scan_odd(line, &l))
 		return "not \"ADDRESS TYPE NAME\"";
-	if (!kept(line, &l) || k->n == cap)
+	if (!kept(line, &l) || k->n == cap)	/* cap bounds the lines: never full */
 		return NULL;
 	line[l.name_end] = '\0';
 	s = &k->syms[k->n++];
@@ -359,13 +360,17 @@ static const char *ksym_parts(const struct tm_ksyms *k, const struct tm_ksym *s,
 	return k->text + s->name;
 }
 
-const char *tm_ksyms_find(struct tm_ksyms *k, uint64_t addr, uint64_t *start, const char **mod)
+static const struct tm_ksym *ksyms_lookup(struct tm_ksyms *k, uint64_t addr)
 {
-	const struct tm_ksym *s;
-
 	if (!k->sorted)
 		ksyms_sort(k);
-	s = ksyms_search(k, addr);
+	return ksyms_search(k, addr);
+}
+
+const char *tm_ksyms_find(struct tm_ksyms *k, uint64_t addr, uint64_t *start, const char **mod)
+{
+	const struct tm_ksym *s = ksyms_lookup(k, addr);
+
 	return s ? ksym_parts(k, s, start, mod) : NULL;
 }
 
@@ -384,11 +389,8 @@ const char *tm_ksyms_at(struct tm_ksyms *k, size_t i, uint64_t *addr, const char
 static char *ksyms_resolve(void *priv, unsigned long long *addrp, char **modp)
 {
 	struct tm_ksyms *k = priv;
-	const struct tm_ksym *s;
+	const struct tm_ksym *s = ksyms_lookup(k, *addrp);
 
-	if (!k->sorted)
-		ksyms_sort(k);
-	s = ksyms_search(k, *addrp);
 	if (!s)
 		return NULL;
 	*addrp = s->addr;
