@@ -137,6 +137,12 @@ struct tm_cursor *tm_cursor_open_text(struct tm_dat *dat, int buf)
 	return cursor_start(cur, b->text_off, b->text_size);
 }
 
+/*
+ * A chunk buffer this big (a recording's chunks hold up to 1 MiB) is
+ * faulted in with one call: each CPU's buffers are filled whole at once.
+ */
+#define TM_CURSOR_PREFAULT	(64 << 10)
+
 static int cursor_grow(struct tm_cursor *cur, uint8_t **buf, size_t *cap, size_t want)
 {
 	uint8_t *n;
@@ -146,6 +152,8 @@ static int cursor_grow(struct tm_cursor *cur, uint8_t **buf, size_t *cap, size_t
 	n = realloc(*buf, want);
 	if (!n)
 		return tm_fail(ENOMEM, "%s: %s", cur->dat->name, cur->label);
+	if (want >= TM_CURSOR_PREFAULT)
+		tm_prefault(n, want);
 	*buf = n;
 	*cap = want;
 	return 0;

@@ -52,6 +52,16 @@ struct tm_blob tm_dat_header_event(const struct tm_dat *dat)
 size_t tm_dat_ftrace_format_count(const struct tm_dat *dat) { return dat->nftrace; }
 size_t tm_dat_system_count(const struct tm_dat *dat) { return dat->nsys; }
 struct tm_blob tm_dat_kallsyms(const struct tm_dat *dat) { return dat_blob(&dat->kallsyms); }
+
+char *tm_dat_take_kallsyms(struct tm_dat *dat, struct tm_blob *b)
+{
+	char *text = dat->kallsyms.data;
+
+	*b = dat_blob(&dat->kallsyms);
+	dat->kallsyms.data = NULL;
+	dat->kallsyms.len = 0;
+	return text;
+}
 struct tm_blob tm_dat_printk(const struct tm_dat *dat) { return dat_blob(&dat->printk); }
 struct tm_blob tm_dat_cmdlines(const struct tm_dat *dat) { return dat_blob(&dat->cmdlines); }
 struct tm_blob tm_dat_cpustat(const struct tm_dat *dat) { return dat_blob(&dat->cpustat); }

@@ -109,6 +109,12 @@ struct tm_dat {
 struct dat_rd {
 	struct tm_dat	*dat;
 	const uint8_t	*mem;
+	/*
+	 * The malloc'ed buffer mem points at, or NULL: a text that runs to its
+	 * end takes it over instead of a copy (tm_dat_rd_text(), which sets it
+	 * NULL); the caller frees what is left.
+	 */
+	uint8_t		*own;
 	uint64_t	pos;
 	uint64_t	end;
 	uint64_t	sec;

@@ -106,6 +106,20 @@ int tm_dat_rd_u16(struct dat_rd *rd, uint16_t *v) { return dat_rd_num(rd, v, siz
 int tm_dat_rd_u32(struct dat_rd *rd, uint32_t *v) { return dat_rd_num(rd, v, sizeof(*v)); }
 int tm_dat_rd_u64(struct dat_rd *rd, uint64_t *v) { return dat_rd_num(rd, v, sizeof(*v)); }
 
+/*
+ * The section's own buffer for a text that ends it (kallsyms: 5 MB), moved
+ * to the buffer's start: the length read before it leaves room for the NUL.
+ */
+static char *rd_take_text(struct dat_rd *rd, uint64_t len)
+{
+	char *p = (char *)rd->own;
+
+	memmove(p, p + rd->pos, len);
+	rd->own = NULL;
+	rd->pos += len;
+	return p;
+}
+
 int tm_dat_rd_text(struct dat_rd *rd, uint64_t len, struct tm_text *out)
 {
 	char *p;
@@ -114,12 +128,16 @@ int tm_dat_rd_text(struct dat_rd *rd, uint64_t len, struct tm_text *out)
 		return tm_dat_rd_err(rd, "length %llu runs past the end (%llu bytes left)",
 				     (unsigned long long)len,
 				     (unsigned long long)tm_dat_rd_left(rd));
-	p = malloc(len + 1);
-	if (!p)
-		return tm_fail(ENOMEM, "%s: %s", rd->dat->name, rd->what);
-	if (tm_dat_rd_bytes(rd, p, len)) {
-		free(p);
-		return -1;
+	if (rd->own && rd->pos && len == tm_dat_rd_left(rd)) {
+		p = rd_take_text(rd, len);
+	} else {
+		p = tm_alloc_big(len + 1);
+		if (!p)
+			return tm_fail(ENOMEM, "%s: %s", rd->dat->name, rd->what);
+		if (tm_dat_rd_bytes(rd, p, len)) {
+			free(p);
+			return -1;
+		}
 	}
 	p[len] = '\0';
 	tm_text_free(out);

@@ -85,8 +85,8 @@ static int dat_sec_inflate(struct tm_dat *dat, const struct dat_sec *sec, uint8_
 	if (u > TM_DAT_MAX_INFLATE || (uint64_t)u > (uint64_t)c * TM_DAT_ZSTD_RATIO)
 		return tm_dat_err(dat, "%s section at offset %llu: %u bytes cannot come from %u "
 				  "compressed bytes", what, (unsigned long long)sec->off, u, c);
-	in = malloc(c ? c : 1);
-	buf = malloc((size_t)u + 1);
+	in = tm_alloc_big(c ? c : 1);
+	buf = tm_alloc_big((size_t)u + 1);
 	if (!in || !buf) {
 		tm_fail(ENOMEM, "%s: %s section", dat->name, what);
 		goto fail;
@@ -118,7 +118,7 @@ static int dat_sec_load(struct tm_dat *dat, uint64_t off, uint16_t id, uint8_t *
 		return -1;
 	if (sec.flags & TM_DAT_SEC_COMPRESSED)
 		return dat_sec_inflate(dat, &sec, out, len);
-	*out = malloc(sec.size ? sec.size : 1);
+	*out = tm_alloc_big(sec.size ? sec.size : 1);
 	if (!*out)
 		return tm_fail(ENOMEM, "%s: %s section", dat->name, dat_sec_name(id));
 	if (tm_dat_pread(dat, *out, sec.size, off + TM_DAT_SECTION_HDR_LEN, dat_sec_name(id))) {
@@ -139,8 +139,9 @@ static int dat_v7_metadata(struct tm_dat *dat, uint16_t id, uint64_t off)
 	if (dat_sec_load(dat, off, id, &body, &len))
 		return -1;
 	tm_dat_rd_mem(&rd, dat, body, len, off, dat_sec_name(id));
+	rd.own = body;
 	ret = tm_dat_meta_readers[id - TM_OPT_HEADER_INFO].read(&rd);
-	free(body);
+	free(rd.own);
 	return ret;
 }
 

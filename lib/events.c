@@ -11,6 +11,7 @@
 #include <traceevent/event-parse.h>
 
 #include "internal.h"
+#include "ksyms.h"
 #include "meta-check.h"
 #include "print-internal.h"
 #include "tm-dat.h"
@@ -19,6 +20,7 @@
 struct tm_events {
 	struct tep_handle	*tep;
 	struct tep_plugin_list	*plugins;
+	struct tm_ksyms		*ksyms;		/* tep's function resolver, or NULL */
 	uint64_t		names_gen;	/* bumped when a reload renamed a task */
 };
 
@@ -63,6 +65,7 @@ void tm_events_free(struct tm_events *ev)
 	if (ev->plugins)
 		tep_unload_plugins(ev->plugins, ev->tep);
 	tep_free(ev->tep);
+	tm_ksyms_free(ev->ksyms);
 	free(ev);
 }
 
@@ -113,9 +116,19 @@ static int parse_text(struct tm_events *ev, struct tm_blob b, clean_fn clean, te
 	return 0;
 }
 
-static int kallsyms_fn(struct tep_handle *tep, const char *buf)
+/*
+ * Our symbol table from text (malloc'ed, b's bytes and a NUL, taken over)
+ * as tep's function resolver; nothing for an empty text.
+ */
+static int load_kallsyms(struct tm_events *ev, char *text, struct tm_blob b,
+			 const struct tm_meta_warn *w)
 {
-	return tep_parse_kallsyms(tep, buf);
+	if (!b.len) {
+		free(text);
+		return 0;
+	}
+	ev->ksyms = tm_ksyms_new(text, b, w);
+	return ev->ksyms ? tm_ksyms_attach(ev->ksyms, ev->tep) : -1;
 }
 
 /* A file's format, unless libtraceevent would crash on it (then left out, with a warning). */
@@ -153,7 +166,8 @@ struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins, tm_war
 {
 	struct tm_meta_warn w = { .fn = warn, .ctx = warn_ctx, .file = tm_dat_path(dat) };
 	struct tm_events *ev;
-	struct tm_blob hp;
+	struct tm_blob hp, ks;
+	char *ks_text;
 
 	ev = events_alloc(tm_dat_big_endian(dat), tm_dat_long_size(dat),
 			  (int)tm_dat_page_size(dat), no_plugins);
@@ -170,8 +184,8 @@ struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins, tm_war
 		goto fail;
 	}
 	dat_formats(ev, dat, &w);
-	if (parse_text(ev, tm_dat_kallsyms(dat), tm_meta_clean_kallsyms, kallsyms_fn, "kallsyms",
-		       &w) ||
+	ks_text = tm_dat_take_kallsyms(dat, &ks);
+	if (load_kallsyms(ev, ks_text, ks, &w) ||
 	    parse_text(ev, tm_dat_printk(dat), tm_meta_clean_printk, tep_parse_printk_formats,
 		       "printk formats", &w) ||
 	    parse_text(ev, tm_dat_cmdlines(dat), tm_meta_clean_cmdlines,
@@ -202,6 +216,19 @@ static int parse_file(struct tm_events *ev, const char *path, clean_fn clean, te
 	ret = parse_text(ev, b, clean, fn, what, NULL);
 	free(s);
 	return ret ? tm_fail_prefix("%s", path) : 0;
+}
+
+static int load_kallsyms_file(struct tm_events *ev, const char *path)
+{
+	struct tm_blob b = { 0 };
+	size_t len;
+	char *s = tm_read_file(path, &len);
+
+	if (!s)
+		return -1;
+	b.data = s;
+	b.len = len;
+	return load_kallsyms(ev, s, b, NULL) ? tm_fail_prefix("%s", path) : 0;
 }
 
 static int parse_format_file(struct tm_events *ev, const char *path, const char *sys)
@@ -295,7 +322,7 @@ struct tm_events *tm_events_from_tracefs(const char *tracefs_dir, const char *co
 	snprintf(path, sizeof(path), "%s/events", tracefs_dir);
 	if (parse_systems(ev, path, systems))
 		goto fail;
-	if (kallsyms && parse_file(ev, kallsyms, tm_meta_clean_kallsyms, kallsyms_fn, "kallsyms"))
+	if (kallsyms && load_kallsyms_file(ev, kallsyms))
 		goto fail;
 	snprintf(path, sizeof(path), "%s/printk_formats", tracefs_dir);
 	if (parse_file(ev, path, tm_meta_clean_printk, tep_parse_printk_formats,

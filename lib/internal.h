@@ -43,6 +43,19 @@ TM_HIDDEN void tm_texts_free(struct tm_text *t, size_t n);
 /* Free n systems (names, formats) and the array (NULL is fine). */
 TM_HIDDEN void tm_systems_free(struct tm_meta_system *sys, size_t n);
 
+/*
+ * bigmem.c: like malloc() (free() it), for a buffer that will be written
+ * whole: from 512 KiB on, rounded up to and aligned on 2 MiB and backed by
+ * transparent huge pages when the kernel allows. NULL, errno ENOMEM.
+ */
+TM_HIDDEN void *tm_alloc_big(size_t size);
+/* Zeroed pages for a large table mostly left zero; NULL + errno. Free with tm_free_sparse(). */
+TM_HIDDEN void *tm_alloc_sparse(size_t size);
+/* Free what tm_alloc_sparse(size) returned (NULL is fine). */
+TM_HIDDEN void tm_free_sparse(void *p, size_t size);
+/* Fault in the pages of [p, p + len) in one call (best effort): for buffers about to be written. */
+TM_HIDDEN void tm_prefault(void *p, size_t len);
+
 /* snprintf a path into buf; -1 with ENAMETOOLONG (message set) if it does not fit. */
 TM_HIDDEN int tm_path(char *buf, size_t len, const char *fmt, ...) TM_PRINTF(3, 4);
 /* Read a whole (small) file into a malloc'ed NUL-terminated buffer. */

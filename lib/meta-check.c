@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * meta-check.c - kallsyms, printk formats and saved cmdlines of a trace.dat
- * file checked line by line before libtraceevent parses them: it trusts
- * this text (one of its parsers reads out of bounds on a malformed line,
- * the others stop at the first bad line), we do not.
+ * meta-check.c - printk formats and saved cmdlines of a trace.dat file
+ * checked line by line before libtraceevent parses them: it trusts this
+ * text (one of its parsers reads out of bounds on a malformed line, the
+ * other stops at the first bad line), we do not. kallsyms lines are checked
+ * the same way by our own symbol table (ksyms.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -85,38 +86,6 @@ static const char *printk_line(struct tm_buf *o, const char *line, size_t len)
 	return NULL;
 }
 
-/* "ADDR T NAME...", the way the kernel writes it: sscanf below surely agrees (and is slow). */
-static bool kallsyms_plain(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && i < 16 && isxdigit((unsigned char)s[i]))
-		i++;
-	return i && i + 3 < len && s[i] == ' ' && isalpha((unsigned char)s[i + 1]) &&
-	       s[i + 2] == ' ' && !isspace((unsigned char)s[i + 3]);
-}
-
-/* The scan tep_parse_kallsyms() makes: address, type, then a name it needs. */
-static const char *kallsyms_line(struct tm_buf *o, const char *line, size_t len)
-{
-	size_t start = o->len;
-	unsigned long long addr;
-	int fstart = 0, fend = 0, n;
-	char type;
-
-	out_put(o, line, len);
-	if (kallsyms_plain(line, len))
-		return NULL;
-	errno = 0;
-	if (o->err)
-		return NULL;	/* reported by clean_lines() */
-	n = sscanf((char *)o->data + start, "%16llx %c %n%*s%n", &addr, &type, &fstart, &fend);
-	if (!errno && n == 2 && fend)
-		return NULL;
-	out_undo(o, start);
-	return "not \"ADDRESS TYPE NAME\"";
-}
-
 /* The scan tep_parse_saved_cmdlines() makes: a pid, then the rest is the comm. */
 static const char *cmdline_line(struct tm_buf *o, const char *line, size_t len)
 {
@@ -149,8 +118,8 @@ int tm_meta_where(char *buf, size_t len, const char *what, struct tm_blob b, siz
 	return snprintf(buf, len, "%s at offset %llu", what, (unsigned long long)(b.off + pos));
 }
 
-static void warn_line(const struct tm_meta_warn *w, const char *what, struct tm_blob b,
-		      size_t pos, const char *why)
+void tm_meta_warn_line(const struct tm_meta_warn *w, const char *what, struct tm_blob b,
+		       size_t pos, const char *why)
 {
 	char where[160];
 
@@ -177,7 +146,7 @@ void tm_meta_warnf(const struct tm_meta_warn *w, const char *fmt, ...)
 	w->fn(w->ctx, msg);
 }
 
-static bool all_nul(const char *s, size_t n)
+bool tm_meta_all_nul(const char *s, size_t n)
 {
 	while (n && !*s) {
 		s++;
@@ -199,13 +168,13 @@ static char *clean_lines(struct tm_blob b, const char *what, line_fn fn,
 		size_t len = nl ? (size_t)(nl - line) : b.len - pos;
 		const char *why = NULL;
 
-		if (len && !all_nul(line, len)) {
+		if (len && !tm_meta_all_nul(line, len)) {
 			if (memchr(line, '\0', len))
 				why = "NUL byte inside";
 			else if (!(why = fn(&o, line, len)))
 				out_put(&o, "\n", 1);
 			if (why)
-				warn_line(w, what, b, pos, why);
+				tm_meta_warn_line(w, what, b, pos, why);
 		}
 		pos += len + 1;
 	}
@@ -219,11 +188,6 @@ static char *clean_lines(struct tm_blob b, const char *what, line_fn fn,
 char *tm_meta_clean_printk(struct tm_blob b, const struct tm_meta_warn *w)
 {
 	return clean_lines(b, "printk formats", printk_line, w);
-}
-
-char *tm_meta_clean_kallsyms(struct tm_blob b, const struct tm_meta_warn *w)
-{
-	return clean_lines(b, "kallsyms", kallsyms_line, w);
 }
 
 char *tm_meta_clean_cmdlines(struct tm_blob b, const struct tm_meta_warn *w)

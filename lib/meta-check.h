@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * meta-check.h - a trace.dat file's text metadata made safe for libtraceevent
- * (meta-check.c): kallsyms, printk formats and saved cmdlines, line by line.
+ * (meta-check.c): printk formats and saved cmdlines, line by line (kallsyms:
+ * ksyms.h).
  */
 #ifndef TM_META_CHECK_H
 #define TM_META_CHECK_H
@@ -21,6 +22,11 @@ struct tm_meta_warn {
 TM_HIDDEN int tm_meta_where(char *buf, size_t len, const char *what, struct tm_blob b, size_t pos);
 /* One warning "FILE: <fmt>" to w (nothing when w or its fn is NULL). */
 TM_HIDDEN void tm_meta_warnf(const struct tm_meta_warn *w, const char *fmt, ...) TM_PRINTF(2, 3);
+/* "FILE: WHAT at offset N: line dropped: WHY" to w, for the line at byte pos of b. */
+TM_HIDDEN void tm_meta_warn_line(const struct tm_meta_warn *w, const char *what,
+				 struct tm_blob b, size_t pos, const char *why);
+/* True when the n bytes at s are all NUL (such lines are dropped without a word). */
+TM_HIDDEN bool tm_meta_all_nul(const char *s, size_t n);
 
 /*
  * Each returns a malloc'ed NUL-terminated copy of the blob holding only the
@@ -35,8 +41,6 @@ TM_HIDDEN void tm_meta_warnf(const struct tm_meta_warn *w, const char *fmt, ...)
  * register the same text.
  */
 TM_HIDDEN char *tm_meta_clean_printk(struct tm_blob b, const struct tm_meta_warn *w);
-/* kallsyms: tep_parse_kallsyms() stops at (and fails on) a line it cannot scan. */
-TM_HIDDEN char *tm_meta_clean_kallsyms(struct tm_blob b, const struct tm_meta_warn *w);
 /* saved cmdlines: tep_parse_saved_cmdlines() stops at (and fails on) a line without "PID COMM". */
 TM_HIDDEN char *tm_meta_clean_cmdlines(struct tm_blob b, const struct tm_meta_warn *w);
 

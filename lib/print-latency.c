@@ -58,7 +58,7 @@ struct tm_latency *tm_latency_new(struct tep_handle *tep)
 	if (l->flags_off >= 0 && l->pc_off >= 0 &&
 	    !tep_find_common_field(ev, "common_lock_depth") &&
 	    !tep_find_common_field(ev, "common_migrate_disable")) {
-		l->cache = calloc(LAT_KEYS, sizeof(*l->cache));
+		l->cache = tm_alloc_sparse(LAT_KEYS * sizeof(*l->cache));
 		if (!l->cache) {
 			tm_latency_free(l);
 			tm_fail(ENOMEM, "latency flags");
@@ -73,7 +73,7 @@ void tm_latency_free(struct tm_latency *l)
 	if (!l)
 		return;
 	trace_seq_destroy(&l->seq);
-	free(l->cache);
+	tm_free_sparse(l->cache, LAT_KEYS * sizeof(*l->cache));
 	free(l);
 }
 

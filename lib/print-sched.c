@@ -291,7 +291,7 @@ static void sched_free(struct tm_fastfmt *base)
 {
 	struct schedfmt *f = (struct schedfmt *)base;
 
-	free(f->seen);
+	tm_free_sparse(f->seen, SCHED_SEEN * sizeof(*f->seen));
 	free(f);
 }
 
@@ -315,7 +315,7 @@ struct tm_fastfmt *tm_schedfmt_compile(struct tep_handle *tep, const struct tep_
 		return NULL;
 	f = calloc(1, sizeof(*f));
 	if (f)
-		f->seen = calloc(SCHED_SEEN, sizeof(*f->seen));
+		f->seen = tm_alloc_sparse(SCHED_SEEN * sizeof(*f->seen));
 	if (!f || !f->seen) {
 		free(f);
 		return NULL;

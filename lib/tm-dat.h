@@ -69,6 +69,12 @@ size_t tm_dat_event_format_count(const struct tm_dat *dat, size_t sys);
 struct tm_blob tm_dat_event_format(const struct tm_dat *dat, size_t sys, size_t i);
 /* The stored /proc/kallsyms text. */
 struct tm_blob tm_dat_kallsyms(const struct tm_dat *dat);
+/*
+ * The stored /proc/kallsyms text handed over (*b describes it): malloc'ed,
+ * b->len bytes and a NUL, free() it; NULL when there is none. The file
+ * keeps an empty text.
+ */
+char *tm_dat_take_kallsyms(struct tm_dat *dat, struct tm_blob *b);
 /* The stored printk_formats text. */
 struct tm_blob tm_dat_printk(const struct tm_dat *dat);
 /* The stored saved_cmdlines text. */

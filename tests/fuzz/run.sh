@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # run.sh SECONDS [TARGET] - run the libFuzzer target build/fuzz-TARGET ("reader",
-# the default: the trace.dat container; "report": the whole report path) for
-# SECONDS, seeded with copies of every fixture (top level and upstream/), the
-# shared findings and tests/regress/; prints one TAP test, exits non-zero on a finding.
+# the default: the trace.dat container; "report": the whole report path; "ksyms":
+# kallsyms text, our table against libtraceevent's) for SECONDS, seeded with
+# copies of every fixture (top level and upstream/), the shared findings and
+# tests/regress/ (ksyms: the fixtures' kallsyms subset); prints one TAP test,
+# exits non-zero on a finding.
 set -u
 cd "$(dirname "$0")/../.."
 
@@ -24,7 +26,8 @@ fi
 case $target in
 reader)	max_len=131072; timeout=20 ;;
 report)	max_len=1100000; timeout=30 ;;	# upstream fixtures are ~1 MB
-*)	echo "not ok 1 fuzz: unknown target '$target' (reader or report)"; exit 2 ;;
+ksyms)	max_len=4096; timeout=10 ;;
+*)	echo "not ok 1 fuzz: unknown target '$target' (reader, report or ksyms)"; exit 2 ;;
 esac
 if [ ! -x "$bin" ]; then
 	echo "not ok 1 fuzz: $bin is missing (make $bin)"
@@ -32,7 +35,9 @@ if [ ! -x "$bin" ]; then
 fi
 mkdir -p "$corpus" "$artifacts"
 # copies only: the fixtures and findings themselves are never handed to the fuzzer
-for f in "$fixtures"/*.dat "$fixtures"/upstream/*.dat "$findings"/*.dat tests/regress/*.dat; do
+seeds=("$fixtures"/*.dat "$fixtures"/upstream/*.dat "$findings"/*.dat tests/regress/*.dat)
+[ "$target" != ksyms ] || seeds=("$fixtures"/raw/kallsyms.subset)
+for f in "${seeds[@]}"; do
 	[ -e "$f" ] && cp -f "$f" "$corpus/seed-$(basename "$f")"
 done
 
