@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* print-buf.c - the printers' growing text buffer: growth and decimal numbers without printf. */
+/* print-buf.c - the printers' growing text buffer; decimal and hex numbers without printf. */
 #include <stdlib.h>
 
 #include "print-buf.h"
@@ -41,4 +41,55 @@ int tm_fastbuf_dec(struct tm_fastbuf *b, uint64_t v, bool is_signed)
 		v /= 10;
 	} while (v);
 	return 0;
+}
+
+/* Two decimal digits per step: "00" to "99". */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+char *tm_put_u64(char *o, uint64_t v)
+{
+	unsigned int n = 1;
+	uint64_t t;
+	char *e;
+
+	for (t = v; t >= 10; t /= 10)
+		n++;
+	e = o + n;
+	for (o = e; v >= 100; v /= 100) {
+		o -= 2;
+		__builtin_memcpy(o, digit_pairs + v % 100 * 2, 2);
+	}
+	if (v >= 10)
+		__builtin_memcpy(o - 2, digit_pairs + v * 2, 2);
+	else
+		o[-1] = (char)('0' + v);
+	return e;
+}
+
+char *tm_put_s64(char *o, int64_t v)
+{
+	if (v >= 0)
+		return tm_put_u64(o, (uint64_t)v);
+	*o++ = '-';
+	return tm_put_u64(o, (uint64_t)0 - (uint64_t)v);
+}
+
+char *tm_put_hex(char *o, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned int n = 1;
+	uint64_t t;
+	char *e;
+
+	for (t = v; t >= 16; t >>= 4)
+		n++;
+	*o++ = '0';
+	*o++ = 'x';
+	e = o + n;
+	for (o = e; n; n--, v >>= 4)
+		*--o = hex[v & 15];
+	return e;
 }
