@@ -39,6 +39,24 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+/*
+ * Whether all 8 bytes of w are plain, without a branch per byte: none below
+ * 0x20 (NUL included), none above 0x7e, none '"' or '\\'. Each test sets
+ * the high bit of some byte exactly when some byte fails it.
+ */
+static inline bool plain_word(uint64_t w)
+{
+	uint64_t low = (w - ONES * 0x20) & ~w;
+	uint64_t high = (w + ONES * (127 - 126)) | w;
+	uint64_t q = w ^ (ONES * '"'), bs = w ^ (ONES * '\\');
+
+	return !(((low | high) & HIGHS) | ((q - ONES) & ~q & HIGHS) |
+		 ((bs - ONES) & ~bs & HIGHS));
+}
+
 /* One byte that is not plain and starts no UTF-8 sequence. */
 static char *put_escaped(char *o, unsigned char c)
 {
@@ -70,6 +88,14 @@ char *tm_json_put_str(char *o, const char *s, size_t n)
 
 	*o++ = '"';
 	for (;;) {
+		for (; n - i >= 8; i += 8, o += 8) {
+			uint64_t w;
+
+			memcpy(&w, p + i, 8);
+			if (!plain_word(w))
+				break;
+			memcpy(o, &w, 8);
+		}
 		while (i < n && plain[p[i]])
 			*o++ = (char)p[i++];
 		if (i == n || !p[i])

@@ -58,13 +58,14 @@ TM_TEST(json_numbers_at_their_limits)
 TM_TEST(json_numbers_match_printf)
 {
 	char b[TM_NUM_MAX + 1], want[32];
-	uint64_t v = 1;
-	int i, bit;
+	uint64_t base = 1, v;
+	int i, k;
 
-	/* each power of two and its neighbours, both signs */
-	for (bit = 0; bit < 64; bit++) {
+	/* each power of two, then of ten, and their neighbours, both signs */
+	for (k = 0; k < 64 + 20; k++) {
+		base = k < 64 ? (uint64_t)1 << k : k == 64 ? 1 : base * 10;
 		for (i = -1; i <= 1; i++) {
-			v = ((uint64_t)1 << bit) + (uint64_t)(int64_t)i;
+			v = base + (uint64_t)(int64_t)i;
 			snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
 			TM_CHECK_STR(u64_text(b, v), want);
 			snprintf(want, sizeof(want), "%lld", (long long)v);
