@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "internal.h"
+#include "print-buf.h"
 #include "tm-events.h"
 
 struct tep_event;
@@ -21,13 +22,36 @@ struct tep_handle;
 struct tep_record;
 struct trace_seq;
 
-/*
- * One record as one JSON object (no newline) into s; comm names its task;
- * wall_clock adds "time", the timestamp as ISO 8601 UTC.
- */
-TM_HIDDEN void tm_json_event(struct tep_handle *tep, struct trace_seq *s,
-			     const struct tm_event_rec *rec, const char *comm,
-			     const char *buffer_name, bool wall_clock);
+/* ---- print-json.c: a record as one JSON object ---- */
+
+/* What JSON takes from an event type, worked out once (NULL ev: an unknown event). */
+struct tm_jsonfmt;
+
+/* The seconds of the last "time" printed, as text: it changes once a second. */
+struct tm_json_clock {
+	bool		valid;
+	uint64_t	sec;
+	size_t		len;		/* 0: no date for it (null) */
+	char		day[32];	/* "2025-05-01T12:34:56" */
+};
+
+/* What the printer knows of a record beyond its bytes. */
+struct tm_json_rec {
+	const struct tm_event_rec	*rec;
+	int				pid;
+	const char			*comm;		/* the task's name as a JSON string */
+	size_t				comm_len;
+	const char			*buffer;	/* ",\"buffer\":\"name\"", or NULL */
+	size_t				buffer_len;
+	struct tm_json_clock		*clock;		/* NULL: no "time" */
+};
+
+/* NULL with ENOMEM (no message). */
+TM_HIDDEN struct tm_jsonfmt *tm_jsonfmt_new(struct tep_handle *tep, const struct tep_event *ev);
+TM_HIDDEN void tm_jsonfmt_free(struct tm_jsonfmt *f);
+/* The record's JSON object and a newline into b: 0, or -1 out of memory (no message). */
+TM_HIDDEN int tm_jsonfmt_put(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
+			     const struct tm_json_rec *jr);
 /* The fields of a record of event ev as one JSON object ({} for NULL ev). */
 TM_HIDDEN void tm_json_fields(struct tep_handle *tep, struct trace_seq *s,
 			      const struct tep_event *ev, const void *data, uint32_t size);
@@ -43,9 +67,6 @@ TM_HIDDEN void tm_latency_free(struct tm_latency *l);
 /* libtraceevent's latency text of r ("d..2."), valid until the next call; known: r's event is. */
 TM_HIDDEN const char *tm_latency_text(struct tm_latency *l, struct tep_record *r, bool known,
 				      size_t *len);
-/* ",\"latency\":{irqs_off, need_resched, hardirq, softirq, preempt_depth, migrate_disable}". */
-TM_HIDDEN void tm_latency_json(struct tep_handle *tep, struct trace_seq *s,
-			       struct tep_record *r);
 
 /* ---- print-states.c: sched_switch as trace-cmd >= 3.2 prints it ---- */
 

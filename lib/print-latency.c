@@ -3,7 +3,8 @@
  * print-latency.c - the latency flags of a record: irqs-off, need-resched,
  * hardirq/softirq, preempt depth and migrate-disable depth, as the five
  * characters libtraceevent prints for them ("d..2."; trace-cmd >= 3.2 shows
- * them on every line, all versions with report -l) and as JSON fields.
+ * them on every line, all versions with report -l); print-json.c writes
+ * them as JSON fields.
  * The text depends on common_flags and common_preempt_count only, so it is
  * asked of libtraceevent once per pair of values seen and kept.
  */
@@ -111,22 +112,4 @@ uncached:
 	ask_tep(l, r);
 	*len = l->seq.len;
 	return l->seq.buffer;
-}
-
-void tm_latency_json(struct tep_handle *tep, struct trace_seq *s, struct tep_record *r)
-{
-	struct tep_event *ev = tep_find_event_by_record(tep, r);
-	int flags, pc;
-
-	if (!ev || !tep_find_common_field(ev, "common_flags") ||
-	    !tep_find_common_field(ev, "common_preempt_count"))
-		return;
-	flags = tep_data_flags(tep, r);
-	pc = tep_data_preempt_count(tep, r);
-	trace_seq_printf(s, ",\"latency\":{\"irqs_off\":%s,\"need_resched\":%s,\"hardirq\":%s,"
-			 "\"softirq\":%s,\"preempt_depth\":%d,\"migrate_disable\":%d}",
-			 flags & TRACE_FLAG_IRQS_OFF ? "true" : "false",
-			 flags & TRACE_FLAG_NEED_RESCHED ? "true" : "false",
-			 flags & TRACE_FLAG_HARDIRQ ? "true" : "false",
-			 flags & TRACE_FLAG_SOFTIRQ ? "true" : "false", pc & 0xf, (pc >> 4) & 0xf);
 }

@@ -17,6 +17,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "internal.h"
+#include "json-str.h"
 #include "print-fast.h"
 #include "print-internal.h"
 
@@ -44,6 +45,7 @@ struct fast_slot {
 	char			*head;		/* " name: " padded to the name column */
 	unsigned int		head_len;
 	char			*states;	/* sched_switch of current trace-cmd: its letters */
+	struct tm_jsonfmt	*json;		/* --json: the event's pieces, made on first use */
 };
 
 #define TM_COMM_CACHE	1024
@@ -59,6 +61,8 @@ struct comm_entry {
 struct buffer_info {
 	char	*name;		/* NULL for the top level */
 	bool	usecs;		/* clock counts ns: print seconds */
+	char	*json;		/* --json: ",\"buffer\":\"name\"" when named */
+	size_t	json_len;
 };
 
 struct tm_printer {
@@ -82,6 +86,8 @@ struct tm_printer {
 	struct tm_fastbuf	obuf;		/* output not yet handed to out */
 	bool			swap;		/* file byte order differs from ours */
 	struct tm_latency	*lat;		/* the latency column: current text or -l */
+	struct tm_fastbuf	scratch;	/* --json: a task name escaped outside the cache */
+	struct tm_json_clock	clock;		/* --json of a file with dates: the last second */
 };
 
 /* trace-cmd prints seconds for these clocks and raw counts for the others. */
@@ -144,9 +150,12 @@ void tm_printer_free(struct tm_printer *p)
 
 	if (!p)
 		return;
-	for (i = 0; i < p->nbufs; i++)
+	for (i = 0; i < p->nbufs; i++) {
 		free(p->bufs[i].name);
+		free(p->bufs[i].json);
+	}
 	for (slot = p->known; slot; slot = slot->next_known) {
+		tm_jsonfmt_free(slot->json);
 		tm_fastfmt_free(slot->fmt);
 		free(slot->head);
 		free(slot->states);
@@ -157,6 +166,7 @@ void tm_printer_free(struct tm_printer *p)
 	free(p->comms);
 	tm_printer_flush(p);
 	free(p->obuf.buf);
+	free(p->scratch.buf);
 	trace_seq_destroy(&p->seq);
 	free(p);
 }
@@ -175,11 +185,15 @@ int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const
 		return tm_failx(EINVAL, "buffer %d: at most %d buffers", buf, TM_MAX_BUFFERS);
 	b = &p->bufs[buf];
 	free(b->name);
-	b->name = NULL;
+	free(b->json);
+	b->name = b->json = NULL;
 	if (name && *name) {
 		b->name = strdup(name);
-		if (!b->name)
+		b->json = malloc(11 + TM_JSON_STR_MAX(strlen(name)));
+		if (!b->name || !b->json)
 			return tm_fail(ENOMEM, "buffer %s", name);
+		memcpy(b->json, ",\"buffer\":", 10);
+		b->json_len = (size_t)(tm_json_put_str(b->json + 10, name, strlen(name)) - b->json);
 	}
 	b->usecs = clock_in_usecs(clock);
 	for (i = p->nbufs; i < buf; i++)
@@ -302,9 +316,9 @@ static inline char *copy_words(char *d, const char *s, size_t n)
 	return d + n;
 }
 
-static struct fast_slot *find_slot(struct tm_printer *p, const struct tep_record *r)
+/* The slot of event id (ids past 16 bits share slots: the text columns do not mind). */
+static struct fast_slot *find_slot(struct tm_printer *p, int id)
 {
-	int id = tep_data_type(p->tep, (struct tep_record *)r);
 	unsigned int idx = (unsigned int)id & (TM_EVENT_IDS - 1);
 	struct fast_slot **block = &p->slots[idx / TM_SLOT_BLOCK], *slot;
 	size_t len, i;
@@ -460,19 +474,75 @@ static char *put_dropped(char *o, const struct tm_event_rec *rec)
 	return o + 16;
 }
 
+/* The task's name as a JSON string, from the cache when nothing changed. */
+static const char *json_comm(struct tm_printer *p, int pid, size_t *len)
+{
+	struct comm_entry *c = &p->comms[(unsigned int)pid % TM_COMM_CACHE];
+	const char *comm;
+	size_t n;
+
+	if (c->gen == p->comm_gen && c->pid == pid) {
+		*len = c->len;
+		return c->text;
+	}
+	comm = tep_data_comm_from_pid(p->tep, pid);
+	n = strlen(comm);
+	p->scratch.len = 0;
+	if (tm_fastbuf_reserve(&p->scratch, TM_JSON_STR_MAX(n)))
+		return NULL;
+	*len = (size_t)(tm_json_put_str(p->scratch.buf, comm, n) - p->scratch.buf);
+	if (*len <= sizeof(c->text)) {
+		memcpy(c->text, p->scratch.buf, *len);
+		c->len = (unsigned int)*len;
+		c->pid = pid;
+		c->gen = p->comm_gen;
+	}
+	return p->scratch.buf;
+}
+
+/*
+ * The event's JSON pieces, kept in its slot; an id the slots cannot tell
+ * apart (past 16 bits: a damaged file) gets pieces of its own in *tmp.
+ */
+static const struct tm_jsonfmt *json_fmt(struct tm_printer *p, struct tep_record *r,
+					 struct tm_jsonfmt **tmp)
+{
+	int id = tep_data_type(p->tep, r);
+	struct fast_slot *slot;
+
+	if (id >= 0 && id < TM_EVENT_IDS) {
+		slot = find_slot(p, id);
+		if (slot != &p->no_slot) {
+			if (!slot->json)
+				slot->json = tm_jsonfmt_new(p->tep, slot->ev);
+			return slot->json;
+		}
+	}
+	*tmp = tm_jsonfmt_new(p->tep, tep_find_event(p->tep, id));
+	return *tmp;
+}
+
 static int print_json(struct tm_printer *p, struct tep_record *r,
 		      const struct tm_event_rec *rec)
 {
-	const char *name = rec->buffer > 0 && rec->buffer < p->nbufs ?
-			   p->bufs[rec->buffer].name : NULL;
-	int pid = tep_data_pid(p->tep, r);
+	struct tm_json_rec jr = {
+		.rec = rec,
+		.pid = tep_data_pid(p->tep, r),
+		.clock = p->opts.wall_clock ? &p->clock : NULL,
+	};
+	struct tm_jsonfmt *tmp = NULL;
+	const struct tm_jsonfmt *f = json_fmt(p, r, &tmp);
+	int ret;
 
-	trace_seq_reset(&p->seq);
-	tm_json_event(p->tep, &p->seq, rec, tep_data_comm_from_pid(p->tep, pid), name,
-		      p->opts.wall_clock);
-	trace_seq_putc(&p->seq, '\n');
-	if (put_out(p, p->seq.buffer, p->seq.len))
-		return -1;
+	if (rec->buffer > 0 && rec->buffer < p->nbufs && p->bufs[rec->buffer].json) {
+		jr.buffer = p->bufs[rec->buffer].json;
+		jr.buffer_len = p->bufs[rec->buffer].json_len;
+	}
+	jr.comm = json_comm(p, jr.pid, &jr.comm_len);
+	ret = f && jr.comm ? tm_jsonfmt_put(f, &p->obuf, &jr) : -1;
+	tm_jsonfmt_free(tmp);
+	if (ret)
+		return tm_fail(ENOMEM, "JSON output");
 	return end_record(p);
 }
 
@@ -569,13 +639,13 @@ int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
 	struct fast_slot *slot;
 	char *o, *line;
 
-	if (p->opts.json)
-		return print_json(p, &r, rec);
 	if (*p->names_gen != p->names_seen) {
 		/* a reload renamed tasks: the cached task columns are stale */
 		p->names_seen = *p->names_gen;
 		p->comm_gen++;
 	}
+	if (p->opts.json)
+		return print_json(p, &r, rec);
 	/* prefix, drop notice, task, name: each bounded to 256 bytes */
 	if (tm_fastbuf_reserve(&p->obuf, 1536))
 		return tm_fail(ENOMEM, "output buffer");
@@ -583,7 +653,7 @@ int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
 	o = put_prefix(p, o, rec->buffer);
 	if (rec->missed)
 		o = put_dropped(o, rec);
-	slot = find_slot(p, &r);
+	slot = find_slot(p, tep_data_type(p->tep, &r));
 	o = put_task(p, o, tep_data_pid(p->tep, &r));
 	o = put_cpu_flags(p, o, &r, slot);
 	o = put_time(p, o, rec->buffer, rec->ts);
