@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * print-piece.h - the pieces of a compiled print format: built by
+ * print-fast.c from the event's format, printed and taught by
+ * print-fast-render.c. Private to them.
+ */
+#ifndef TM_PRINT_PIECE_H
+#define TM_PRINT_PIECE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "internal.h"
+#include "print-fast.h"
+
+enum piece_kind {
+	PIECE_LIT,
+	PIECE_NUM,		/* integer field, or REC->array[N] of one */
+	PIECE_STR_FIELD,	/* char array field, cut at its size */
+	PIECE_STR_DYN,		/* __get_str(): NUL-terminated dynamic string */
+	PIECE_PTR,		/* plain %p of a 64-bit field */
+	PIECE_SYM,		/* %s of __print_symbolic(field, { n, "name" }...) */
+};
+
+struct sym {
+	uint64_t	value;
+	const char	*str;		/* owned by the tep event */
+	unsigned int	len;
+};
+
+struct piece {
+	enum piece_kind	kind;
+	const char	*lit;		/* PIECE_LIT: points into the format */
+	unsigned int	lit_len;
+	char		spec[24];	/* printf spec, length modifier normalized to ll */
+	char		conv;		/* d i u x X s p */
+	bool		plain;		/* no flags, width or precision */
+	bool		simple;		/* at most '-', '0' and a width: formatted without printf */
+	bool		left;		/* '-' */
+	bool		zero;		/* '0' */
+	unsigned int	width;
+	bool		is_signed;	/* value printed as signed */
+	unsigned int	cast;		/* 4: value cast to 32 bits, 8: 64 */
+	unsigned int	offset, size;	/* field (or array element) in the payload */
+	bool		rel;		/* __rel_loc */
+	struct sym	*syms;		/* PIECE_SYM */
+	unsigned int	nsyms;
+};
+
+struct simplefmt {
+	struct tm_fastfmt	base;
+	int			n;
+	struct piece		p[];
+};
+
+/* Append the text of the whole format for this record: 0, or -1 (libtraceevent's). */
+TM_HIDDEN int tm_simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b,
+			       const uint8_t *data, uint32_t size);
+
+#endif /* TM_PRINT_PIECE_H */

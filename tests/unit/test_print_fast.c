@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_print_fast.c - the compiled print formats (print-fast.c) on events
+ * made for the test: each form compiles, prints libtraceevent's own text of
+ * the same record byte for byte (edge values included), leaves the values
+ * it does not cover to libtraceevent, and through the printer a format whose
+ * text stops matching libtraceevent's is turned off for good.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "internal.h"
+#include "print-fast.h"
+#include "print-internal.h"
+#include "tm-events.h"
+#include "tm_test.h"
+
+#define COMMON	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+#define ID_SYS_ENTER	901
+#define ID_NUMBERS	902
+
+static const char *const formats[] = {
+	"name: sys_enter\nID: 901\nformat:\n" COMMON
+	"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n\n"
+	"print fmt: \"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, REC->args[0], "
+	"REC->args[1], REC->args[2], REC->args[3], REC->args[4], REC->args[5]\n",
+
+	"name: numbers\nID: 902\nformat:\n" COMMON
+	"\tfield:unsigned int u;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:int i;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned long l;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:long s;\toffset:24;\tsize:8;\tsigned:1;\n\n"
+	"print fmt: \"x=%x X=%X lx=%lx w=%08lx d=%-6d| z=%05d u=%3u ld=%-4ld| "
+	"llx=%llx h=%#x q=%.3d\", REC->u, REC->u, REC->l, REC->l, REC->i, REC->i, "
+	"REC->u, REC->s, REC->l, REC->u, REC->i\n",
+};
+
+#define REC_SIZE	64
+
+/* The fixture snapshot's events plus the ones above. */
+static struct tm_events *test_events(struct tm_test *t, bool no_plugins)
+{
+	char dir[4096], ksyms[4096];
+	struct tep_event *e;
+	struct tm_events *ev;
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s", tm_fixture("raw/tracefs-snapshot"));
+	snprintf(ksyms, sizeof(ksyms), "%s", tm_fixture("raw/kallsyms.subset"));
+	ev = tm_events_from_tracefs(dir, NULL, ksyms, no_plugins);
+	if (!ev)
+		return NULL;
+	for (i = 0; i < TM_ARRAY_SIZE(formats); i++)
+		TM_CHECK(tep_parse_format(tm_events_tep(ev), &e, formats[i], strlen(formats[i]),
+					  "fast") == TEP_ERRNO__SUCCESS);
+	return ev;
+}
+
+/* A record of event id: common header (pid 1) and size payload bytes set later. */
+static void rec_init(uint8_t *data, uint16_t id)
+{
+	memset(data, 0, REC_SIZE);
+	memcpy(data, &id, 2);
+	data[4] = 1;
+}
+
+static void rec_set(uint8_t *data, unsigned int off, unsigned int size, uint64_t v)
+{
+	memcpy(data + off, &v, size);	/* little-endian hosts only, as the fixtures */
+}
+
+static char *tep_text(struct tep_handle *tep, const uint8_t *data, uint32_t size)
+{
+	struct tep_record r = { .data = (void *)data, .size = (int)size };
+	struct trace_seq s;
+	char *out;
+
+	trace_seq_init(&s);
+	tep_print_event(tep, &s, &r, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	out = strdup(s.buffer);
+	trace_seq_destroy(&s);
+	return out;
+}
+
+/* The compiled text of a record, or NULL when it is left to libtraceevent. */
+static char *fast_text(struct tm_fastfmt *f, const uint8_t *data, uint32_t size)
+{
+	struct tm_fastbuf b = { 0 };
+
+	if (f->ops->render(f, &b, data, size) || tm_fastbuf_reserve(&b, 1)) {
+		free(b.buf);
+		return NULL;
+	}
+	b.buf[b.len] = '\0';
+	return b.buf;
+}
+
+/* The compiled text equals libtraceevent's (declined: only when may_decline). */
+static void check_same(struct tm_test *t, struct tm_fastfmt *f, struct tep_handle *tep,
+		       const uint8_t *data, bool may_decline)
+{
+	char *fast = fast_text(f, data, REC_SIZE), *ref = tep_text(tep, data, REC_SIZE);
+
+	if (fast ? strcmp(fast, ref) != 0 : !may_decline) {
+		fprintf(stderr, "  compiled \"%s\"\n  libtraceevent \"%s\"\n",
+			fast ? fast : "(declined)", ref);
+		t->failures++;
+	}
+	free(fast);
+	free(ref);
+}
+
+static struct tm_fastfmt *compile(struct tep_handle *tep, int id)
+{
+	struct tep_event *e = tep_find_event(tep, id);
+
+	return e ? tm_fastfmt_compile(tep, e, false) : NULL;
+}
+
+TM_TEST(print_fast_array_elements_print_as_libtraceevent)
+{
+	static const uint64_t vals[] = { 0, 1, 0x7ffc159d1320, UINT64_MAX, 0x8000000000000000 };
+	struct tm_events *ev = test_events(t, true);
+	struct tep_handle *tep = ev ? tm_events_tep(ev) : NULL;
+	struct tm_fastfmt *f = tep ? compile(tep, ID_SYS_ENTER) : NULL;
+	uint8_t data[REC_SIZE];
+	size_t i, a;
+
+	TM_REQUIRE(f);
+	for (i = 0; i < TM_ARRAY_SIZE(vals); i++) {
+		rec_init(data, ID_SYS_ENTER);
+		rec_set(data, 8, 8, i == 3 ? (uint64_t)-2 : vals[i]);
+		for (a = 0; a < 6; a++)
+			rec_set(data, 16 + 8 * (unsigned int)a, 8, vals[(i + a) % 5]);
+		check_same(t, f, tep, data, false);
+	}
+	tm_fastfmt_free(f);
+	tm_events_free(ev);
+}
+
+TM_TEST(print_fast_numbers_with_width_and_flags_print_as_libtraceevent)
+{
+	static const uint64_t vals[] = {
+		0, 1, 9, 12345, 0x7fffffff, 0x80000000, 0xffffffff, UINT64_MAX, 0xdeadbeefcafe,
+	};
+	struct tm_events *ev = test_events(t, true);
+	struct tep_handle *tep = ev ? tm_events_tep(ev) : NULL;
+	struct tm_fastfmt *f = tep ? compile(tep, ID_NUMBERS) : NULL;
+	uint8_t data[REC_SIZE];
+	size_t i;
+
+	TM_REQUIRE(f);
+	for (i = 0; i < TM_ARRAY_SIZE(vals); i++) {
+		rec_init(data, ID_NUMBERS);
+		rec_set(data, 8, 4, vals[i]);
+		rec_set(data, 12, 4, vals[(i + 3) % TM_ARRAY_SIZE(vals)]);
+		rec_set(data, 16, 8, vals[(i + 5) % TM_ARRAY_SIZE(vals)]);
+		rec_set(data, 24, 8, (uint64_t)0 - vals[i]);
+		check_same(t, f, tep, data, false);
+	}
+	tm_fastfmt_free(f);
+	tm_events_free(ev);
+}
+
+/* A plugin-like handler registered mid-run: libtraceevent's text changes under the printer. */
+static int other_text(struct trace_seq *s, struct tep_record *r, struct tep_event *e, void *ctx)
+{
+	(void)r;
+	(void)e;
+	(void)ctx;
+	return trace_seq_puts(s, "other text");
+}
+
+/*
+ * The lines of n records printed by a fresh printer (compiled formats, or
+ * libtraceevent only); from record switch_at on, event id has other_text as
+ * its handler.
+ */
+static char *print_all(struct tm_test *t, bool tep_only, uint8_t (*recs)[REC_SIZE], int n,
+		       int switch_at, int id)
+{
+	struct tm_print_opts opts = { .tep_only = tep_only, .compat = TM_TEXT_TC31 };
+	struct tm_events *ev = test_events(t, true);
+	struct tm_event_rec rec = { .size = REC_SIZE };
+	struct tm_printer *p = NULL;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int i;
+
+	if (ev && f)
+		p = tm_printer_new(ev, &opts, f);
+	for (i = 0; p && i < n; i++) {
+		if (i == switch_at)
+			tep_register_event_handler(tm_events_tep(ev), id, "fast", NULL, other_text,
+						   NULL);
+		rec.ts = 1000000000ULL + (uint64_t)i * 1000;
+		rec.data = recs[i];
+		TM_CHECK(tm_printer_event(p, &rec) == 0);
+	}
+	if (p)
+		TM_CHECK(tm_printer_flush(p) == 0);
+	tm_printer_free(p);
+	if (f)
+		fclose(f);
+	tm_events_free(ev);
+	return out;
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (; s && (s = strstr(s, what)); s++)
+		n++;
+	return n;
+}
+
+/* Records of event id among n. */
+static size_t count_id(uint8_t (*recs)[REC_SIZE], int n, int id)
+{
+	size_t c = 0;
+	uint16_t type;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&type, recs[i], 2);
+		c += type == id;
+	}
+	return c;
+}
+
+/*
+ * Through the printer: the same lines as libtraceevent's, past the checks
+ * (more than 256 records) too; and when libtraceevent's text changes during
+ * the checks, the compiled format gives way and every later line is its.
+ */
+static void check_printer(struct tm_test *t, uint8_t (*recs)[REC_SIZE], int n, int id)
+{
+	char *fast = print_all(t, false, recs, n, -1, id);
+	char *ref = print_all(t, true, recs, n, -1, id);
+
+	TM_REQUIRE(fast && ref);
+	TM_CHECK(n > 256 && strlen(fast) > 0);
+	TM_CHECK(!strcmp(fast, ref));
+	free(fast);
+	free(ref);
+	fast = print_all(t, false, recs, n, 100, id);
+	ref = print_all(t, true, recs, n, 100, id);
+	TM_REQUIRE(fast && ref);
+	TM_CHECK(!strcmp(fast, ref));
+	TM_CHECK_INT(count(fast, "other text"), count_id(recs + 100, n - 100, id));
+	free(fast);
+	free(ref);
+}
+
+TM_TEST(print_fast_array_and_numbers_through_the_printer)
+{
+	static uint8_t recs[300][REC_SIZE];
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		rec_init(recs[i], i % 2 ? ID_NUMBERS : ID_SYS_ENTER);
+		rec_set(recs[i], 8, 8, (uint64_t)i * 0x10001);
+		rec_set(recs[i], 16, 8, (uint64_t)i << 40);
+		rec_set(recs[i], 24, 8, (uint64_t)-i);
+		rec_set(recs[i], 56, 8, (uint64_t)i);
+	}
+	check_printer(t, recs, 300, ID_NUMBERS);
+	check_printer(t, recs, 300, ID_SYS_ENTER);
+}
