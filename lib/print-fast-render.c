@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <traceevent/event-parse.h>
+
 #include "dat-format.h"
 #include "print-piece.h"
 
@@ -95,24 +97,56 @@ static int put_str(struct tm_fastbuf *b, const struct piece *pc, const char *str
 	return 0;
 }
 
-/* glibc's %p of a non-NULL pointer; NULL ("(nil)") is left to libtraceevent. */
-static int put_ptr(struct tm_fastbuf *b, uint64_t v)
+/* Lower-case hex digits of v, as a bare %llx prints them. */
+static int put_hex(struct tm_fastbuf *b, uint64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned int n = 1;
 	uint64_t t;
 	char *e;
 
-	if (!v || tm_fastbuf_reserve(b, 18))
+	if (tm_fastbuf_reserve(b, 16))
 		return -1;
 	for (t = v; t >= 16; t >>= 4)
 		n++;
-	tm_fastbuf_put(b, "0x", 2);
 	b->len += n;
 	e = b->buf + b->len;
 	for (; n; n--, v >>= 4)
 		*--e = hex[v & 15];
 	return 0;
+}
+
+/* glibc's %p of a non-NULL pointer; NULL ("(nil)") is left to libtraceevent. */
+static int put_ptr(struct tm_fastbuf *b, uint64_t v)
+{
+	if (!v || tm_fastbuf_reserve(b, 2))
+		return -1;
+	tm_fastbuf_put(b, "0x", 2);
+	return put_hex(b, v);
+}
+
+/*
+ * %ps / %pS as libtraceevent prints them: the name of the function holding
+ * v, by its lookup (kallsyms or the resolver set on the handle), and for
+ * %pS "+0x<offset>"; an address without a function is left to it.
+ */
+static int put_func(struct tm_fastbuf *b, struct tep_handle *tep, const struct piece *pc,
+		    uint64_t v)
+{
+	unsigned long long start;
+	const char *name;
+	size_t len;
+
+	if (!tep_find_function_info(tep, v, &name, &start, NULL) || !name)
+		return -1;
+	len = strlen(name);
+	if (tm_fastbuf_reserve(b, len + 3))
+		return -1;
+	tm_fastbuf_put(b, name, len);
+	if (!pc->fn_off)
+		return 0;
+	tm_fastbuf_put(b, "+0x", 3);
+	return put_hex(b, v - start);
 }
 
 /* The symbol's name; a value without one is left to libtraceevent. */
@@ -154,6 +188,7 @@ static int render_piece(const struct tm_fastfmt *base, struct tm_fastbuf *b,
 {
 	bool swap = base->swap;
 	const char *str;
+	int i;
 
 	if (pc->kind == PIECE_LIT) {
 		if (tm_fastbuf_reserve(b, pc->lit_len))
@@ -168,8 +203,13 @@ static int render_piece(const struct tm_fastfmt *base, struct tm_fastbuf *b,
 		return put_num(b, pc, tm_get_uint(data + pc->offset, pc->size, swap));
 	case PIECE_PTR:
 		return put_ptr(b, tm_get_uint(data + pc->offset, 8, swap));
+	case PIECE_FUNC:
+		return put_func(b, base->tep, pc, tm_get_uint(data + pc->offset, 8, swap));
 	case PIECE_SYM:
 		return put_sym(b, pc, tm_get_uint(data + pc->offset, pc->size, swap));
+	case PIECE_COND:
+		i = tm_get_uint(data + pc->offset, pc->size, swap) != 0;
+		return put_str(b, pc, pc->alt[i], pc->alt_len[i]);
 	case PIECE_STR_FIELD:
 		str = (const char *)data + pc->offset;
 		return put_str(b, pc, str, strnlen(str, pc->size));

@@ -2,14 +2,15 @@
 /*
  * print-fast.c - a compiled form of simple print formats ("comm=%s pid=%d"
  * over plain fields and REC->array[N] elements, __get_str(),
- * value-preserving casts, plain %p and __print_symbolic() with numeric
- * values), so the common events skip libtraceevent's general interpreter
- * (the pieces are printed by print-fast-render.c). Anything else (plugins
- * other than sched's, helpers, %ps, flags, arithmetic, ternaries) stays with
+ * value-preserving casts, plain %p, %ps/%pS through libtraceevent's
+ * function lookup, %s of field ? "a" : "b", and __print_symbolic() with
+ * numeric values), so the common events skip libtraceevent's general
+ * interpreter (the pieces are printed by print-fast-render.c). Anything else
+ * (plugins other than sched's, helpers, flags, arithmetic) stays with
  * libtraceevent, and so does any record with a value these rules do not
- * cover (NULL pointer, unnamed symbol). Each event type's compiled output is
- * checked against libtraceevent's on its first records before it is trusted
- * (print.c).
+ * cover (NULL pointer, unnamed symbol, address outside every function).
+ * Each event type's compiled output is checked against libtraceevent's on
+ * its first records before it is trusted (print.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -89,11 +90,18 @@ static int parse_conv(const char **fmt, struct piece *pc, int *ls)
 			s++;
 		}
 	}
-	/* plain %p only: %ps, %pS, %pM ... are libtraceevent's extensions */
+	/* plain %p, and %ps/%pS (function names); %pM, %pI4 ... stay with libtraceevent */
 	if (*s == 'p' && !n && !*ls && !isalnum((unsigned char)s[1])) {
 		pc->conv = 'p';
 		strcpy(pc->spec, "%p");
 		*fmt = s + 1;
+		return 0;
+	}
+	if (*s == 'p' && !n && !*ls && s[1] && strchr("sSfF", s[1]) &&
+	    !isalnum((unsigned char)s[2])) {
+		pc->conv = 'f';
+		pc->fn_off = s[1] == 'S' || s[1] == 'F';
+		*fmt = s + 2;
 		return 0;
 	}
 	/* libtraceevent does not take '+' and ' ' (it prints "%+d" as ">+<d") */
@@ -254,14 +262,16 @@ static int bind_str(struct piece *pc, const struct tep_event *ev, const struct t
 	return 0;
 }
 
+/* %p, or %ps/%pS (conv 'f'), of a 64-bit field of a 64-bit kernel. */
 static int bind_ptr(struct piece *pc, const struct tep_event *ev, const struct tep_print_arg *arg)
 {
 	const struct tep_format_field *f = arg_field(ev, arg);
 
 	if (arg->type != TEP_PRINT_FIELD || !f || f->size != 8 || sizeof(void *) != 8 ||
-	    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+	    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
+	    tep_get_long_size(ev->tep) != 8)
 		return -1;
-	pc->kind = PIECE_PTR;
+	pc->kind = pc->conv == 'f' ? PIECE_FUNC : PIECE_PTR;
 	pc->offset = (unsigned int)f->offset;
 	pc->size = 8;
 	return 0;
@@ -308,13 +318,37 @@ static int bind_sym(struct piece *pc, const struct tep_event *ev, const struct t
 	return 0;
 }
 
+/* %s of field ? "a" : "b": libtraceevent tests the field's value, read unsigned, against 0. */
+static int bind_cond(struct piece *pc, const struct tep_event *ev, const struct tep_print_arg *arg)
+{
+	const struct tep_print_arg *alt = arg->op.right;
+	struct num_src src;
+	int i;
+
+	if (strcmp(arg->op.op, "?") || !arg->op.left || !alt || alt->type != TEP_PRINT_OP ||
+	    strcmp(alt->op.op, ":") || !alt->op.left || !alt->op.right ||
+	    alt->op.left->type != TEP_PRINT_ATOM || alt->op.right->type != TEP_PRINT_ATOM ||
+	    !num_src(ev, strip_cast(ev, arg->op.left), &src))
+		return -1;
+	pc->kind = PIECE_COND;
+	pc->offset = src.offset;
+	pc->size = src.size;
+	pc->alt[0] = alt->op.right->atom.atom;
+	pc->alt[1] = alt->op.left->atom.atom;
+	for (i = 0; i < 2; i++)
+		pc->alt_len[i] = (unsigned int)strlen(pc->alt[i]);
+	return 0;
+}
+
 static int bind_arg(struct piece *pc, const struct tep_event *ev, const struct tep_print_arg *arg,
 		    int ls)
 {
-	if (pc->conv == 'p')
+	if (pc->conv == 'p' || pc->conv == 'f')
 		return bind_ptr(pc, ev, arg);
 	if (pc->conv == 's' && arg->type == TEP_PRINT_SYMBOL)
 		return bind_sym(pc, ev, arg);
+	if (pc->conv == 's' && arg->type == TEP_PRINT_OP)
+		return bind_cond(pc, ev, arg);
 	if (pc->conv == 's')
 		return bind_str(pc, ev, arg);
 	return bind_num(pc, ev, arg, ls);

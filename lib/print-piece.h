@@ -20,6 +20,8 @@ enum piece_kind {
 	PIECE_STR_DYN,		/* __get_str(): NUL-terminated dynamic string */
 	PIECE_PTR,		/* plain %p of a 64-bit field */
 	PIECE_SYM,		/* %s of __print_symbolic(field, { n, "name" }...) */
+	PIECE_COND,		/* %s of field ? "yes" : "no" */
+	PIECE_FUNC,		/* %ps / %pS of a 64-bit field: libtraceevent's function name */
 };
 
 struct sym {
@@ -33,7 +35,7 @@ struct piece {
 	const char	*lit;		/* PIECE_LIT: points into the format */
 	unsigned int	lit_len;
 	char		spec[24];	/* printf spec, length modifier normalized to ll */
-	char		conv;		/* d i u x X s p */
+	char		conv;		/* d i u x X s p, f for %ps / %pS */
 	bool		plain;		/* no flags, width or precision */
 	bool		simple;		/* at most '-', '0' and a width: formatted without printf */
 	bool		left;		/* '-' */
@@ -45,6 +47,9 @@ struct piece {
 	bool		rel;		/* __rel_loc */
 	struct sym	*syms;		/* PIECE_SYM */
 	unsigned int	nsyms;
+	bool		fn_off;		/* PIECE_FUNC: %pS, "+0x<offset>" too */
+	const char	*alt[2];	/* PIECE_COND: the text when zero, when not */
+	unsigned int	alt_len[2];
 };
 
 struct simplefmt {

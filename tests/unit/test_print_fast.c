@@ -25,6 +25,8 @@
 
 #define ID_SYS_ENTER	901
 #define ID_NUMBERS	902
+#define ID_COND		903
+#define ID_FUNC		904
 
 static const char *const formats[] = {
 	"name: sys_enter\nID: 901\nformat:\n" COMMON
@@ -41,6 +43,18 @@ static const char *const formats[] = {
 	"print fmt: \"x=%x X=%X lx=%lx w=%08lx d=%-6d| z=%05d u=%3u ld=%-4ld| "
 	"llx=%llx h=%#x q=%.3d\", REC->u, REC->u, REC->l, REC->l, REC->i, REC->i, "
 	"REC->u, REC->s, REC->l, REC->u, REC->i\n",
+
+	"name: cond\nID: 903\nformat:\n" COMMON
+	"\tfield:int ret;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:bool dead;\toffset:12;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned long mask;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"ret=%s dead=%-8s| mask=%s\", REC->ret ? \"handled\" : \"unhandled\", "
+	"REC->dead ? \"true\" : \"false\", (unsigned long)REC->mask ? \"set\" : \"\"\n",
+
+	"name: func\nID: 904\nformat:\n" COMMON
+	"\tfield:void * work;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"work %p: function %ps at %pS.\", REC->work, REC->function, REC->function\n",
 };
 
 #define REC_SIZE	64
@@ -171,6 +185,57 @@ TM_TEST(print_fast_numbers_with_width_and_flags_print_as_libtraceevent)
 	tm_events_free(ev);
 }
 
+TM_TEST(print_fast_conditions_print_as_libtraceevent)
+{
+	static const uint64_t vals[] = { 0, 1, 0x80, 0xff00, 0x80000000, 0x100000000, UINT64_MAX };
+	struct tm_events *ev = test_events(t, true);
+	struct tep_handle *tep = ev ? tm_events_tep(ev) : NULL;
+	struct tm_fastfmt *f = tep ? compile(tep, ID_COND) : NULL;
+	uint8_t data[REC_SIZE];
+	size_t i;
+
+	TM_REQUIRE(f);
+	for (i = 0; i < TM_ARRAY_SIZE(vals); i++) {
+		rec_init(data, ID_COND);
+		rec_set(data, 8, 4, vals[i]);
+		rec_set(data, 12, 1, vals[(i + 1) % TM_ARRAY_SIZE(vals)]);
+		rec_set(data, 16, 8, vals[(i + 2) % TM_ARRAY_SIZE(vals)]);
+		check_same(t, f, tep, data, false);
+	}
+	tm_fastfmt_free(f);
+	tm_events_free(ev);
+}
+
+/* Functions by the fixture's trimmed kallsyms; addresses outside them go to libtraceevent. */
+TM_TEST(print_fast_function_names_print_as_libtraceevent)
+{
+	static const uint64_t addrs[] = {
+		0xffffffff813a8620, 0xffffffff813a8631, 0xffffffff81000000, 0xffffffff81000005,
+		0xffffffff821f94a0, 0xffffffff821f9500, 0xffffffff81498a90 + 0x170,
+	};
+	static const uint64_t unnamed[] = { 0x1000, 0xffffffff80000000 };
+	struct tm_events *ev = test_events(t, true);
+	struct tep_handle *tep = ev ? tm_events_tep(ev) : NULL;
+	struct tm_fastfmt *f = tep ? compile(tep, ID_FUNC) : NULL;
+	uint8_t data[REC_SIZE];
+	char *text;
+	size_t i;
+
+	TM_REQUIRE(f);
+	for (i = 0; i < TM_ARRAY_SIZE(addrs) + TM_ARRAY_SIZE(unnamed); i++) {
+		rec_init(data, ID_FUNC);
+		rec_set(data, 8, 8, 0xffff888627c2c468 + i);
+		rec_set(data, 16, 8, i < TM_ARRAY_SIZE(addrs) ? addrs[i] :
+			unnamed[i - TM_ARRAY_SIZE(addrs)]);
+		check_same(t, f, tep, data, i >= TM_ARRAY_SIZE(addrs));
+		text = fast_text(f, data, REC_SIZE);
+		TM_CHECK((text != NULL) == (i < TM_ARRAY_SIZE(addrs)));
+		free(text);
+	}
+	tm_fastfmt_free(f);
+	tm_events_free(ev);
+}
+
 /* A plugin-like handler registered mid-run: libtraceevent's text changes under the printer. */
 static int other_text(struct trace_seq *s, struct tep_record *r, struct tep_event *e, void *ctx)
 {
@@ -263,18 +328,19 @@ static void check_printer(struct tm_test *t, uint8_t (*recs)[REC_SIZE], int n, i
 	free(ref);
 }
 
-TM_TEST(print_fast_array_and_numbers_through_the_printer)
+TM_TEST(print_fast_forms_through_the_printer)
 {
+	static const int ids[] = { ID_SYS_ENTER, ID_NUMBERS, ID_COND, ID_FUNC };
 	static uint8_t recs[300][REC_SIZE];
 	int i;
 
 	for (i = 0; i < 300; i++) {
-		rec_init(recs[i], i % 2 ? ID_NUMBERS : ID_SYS_ENTER);
+		rec_init(recs[i], (uint16_t)ids[i % TM_ARRAY_SIZE(ids)]);
 		rec_set(recs[i], 8, 8, (uint64_t)i * 0x10001);
-		rec_set(recs[i], 16, 8, (uint64_t)i << 40);
+		rec_set(recs[i], 16, 8, 0xffffffff813a8620 + (uint64_t)i * 0x4000);
 		rec_set(recs[i], 24, 8, (uint64_t)-i);
 		rec_set(recs[i], 56, 8, (uint64_t)i);
 	}
-	check_printer(t, recs, 300, ID_NUMBERS);
-	check_printer(t, recs, 300, ID_SYS_ENTER);
+	for (i = 0; i < (int)TM_ARRAY_SIZE(ids); i++)
+		check_printer(t, recs, 300, ids[i]);
 }
