@@ -3,9 +3,11 @@
  * print-fast-render.c - prints the pieces of a compiled format
  * (print-fast.c) for one record, without printf where the conversion is
  * one we format ourselves: decimal and hex numbers with at most '-', '0'
- * and a width, plain strings, pointers, symbol names.
+ * and a width, plain strings, pointers, symbol and function names, and
+ * texts learnt from libtraceevent's lines (print-learn.c).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <traceevent/event-parse.h>
@@ -149,6 +151,17 @@ static int put_func(struct tm_fastbuf *b, struct tep_handle *tep, const struct p
 	return put_hex(b, v - start);
 }
 
+static int put_learnt(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
+{
+	unsigned int len;
+	const char *t = tm_learnt_find(pc->learnt, v, &len);
+
+	if (!t || tm_fastbuf_reserve(b, len))
+		return -1;
+	tm_fastbuf_put(b, t, len);
+	return 0;
+}
+
 /* The symbol's name; a value without one is left to libtraceevent. */
 static int put_sym(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
 {
@@ -210,6 +223,8 @@ static int render_piece(const struct tm_fastfmt *base, struct tm_fastbuf *b,
 	case PIECE_COND:
 		i = tm_get_uint(data + pc->offset, pc->size, swap) != 0;
 		return put_str(b, pc, pc->alt[i], pc->alt_len[i]);
+	case PIECE_LEARN:
+		return put_learnt(b, pc, tm_get_uint(data + pc->offset, pc->size, swap));
 	case PIECE_STR_FIELD:
 		str = (const char *)data + pc->offset;
 		return put_str(b, pc, str, strnlen(str, pc->size));
@@ -230,4 +245,98 @@ int tm_simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_
 		if (render_piece(base, b, &f->p[i], data, size))
 			return -1;
 	return 0;
+}
+
+/* The first learnt piece whose value has no text yet, or -1; *n: how many there are. */
+static int unknown_piece(const struct simplefmt *f, const uint8_t *data, uint32_t size,
+			 uint64_t *value, int *n)
+{
+	const struct piece *pc;
+	unsigned int len;
+	int i, found = -1;
+	uint64_t v;
+
+	*n = 0;
+	for (i = 0; i < f->n; i++) {
+		pc = &f->p[i];
+		if (pc->kind != PIECE_LEARN)
+			continue;
+		if (pc->offset + pc->size > size)
+			return -1;
+		v = tm_get_uint(data + pc->offset, pc->size, f->base.swap);
+		if (tm_learnt_find(pc->learnt, v, &len))
+			continue;
+		if (!(*n)++) {
+			found = i;
+			*value = v;
+		}
+	}
+	return found;
+}
+
+static int render_range(const struct simplefmt *f, struct tm_fastbuf *b, int from, int to,
+			const uint8_t *data, uint32_t size)
+{
+	int i;
+
+	for (i = from; i < to; i++)
+		if (render_piece(&f->base, b, &f->p[i], data, size))
+			return -1;
+	return 0;
+}
+
+/*
+ * Where the text of piece i ends in text (after pre bytes): before our
+ * text of the pieces after it when i is the only new value; else before the
+ * literal after it, when that literal occurs once in the rest of the line
+ * (it occurs right after the text, so that is where). -1: not certain.
+ */
+static long text_end(const struct simplefmt *f, int i, bool alone, const uint8_t *data,
+		     uint32_t size, const char *text, size_t len, size_t pre)
+{
+	const struct piece *next = i + 1 < f->n ? &f->p[i + 1] : NULL;
+	struct tm_fastbuf post = { 0 };
+	const char *at;
+	long end = -1;
+
+	if (alone) {
+		if (!render_range(f, &post, i + 1, f->n, data, size) && pre + post.len <= len &&
+		    (!post.len || !memcmp(text + len - post.len, post.buf, post.len)))
+			end = (long)(len - post.len);
+		free(post.buf);
+		return end;
+	}
+	if (!next || next->kind != PIECE_LIT || !next->lit_len)
+		return -1;
+	at = memmem(text + pre, len - pre, next->lit, next->lit_len);
+	if (!at || memmem(at + 1, len - (size_t)(at + 1 - text), next->lit, next->lit_len))
+		return -1;
+	return at - text;
+}
+
+/*
+ * libtraceevent printed this record: when a learnt value was new, its text
+ * is what lies between our text of the pieces before it and where
+ * text_end() says it ends, provided the line starts with ours. The line is
+ * then ours again by construction (one new value) or once the others are
+ * learnt from it or later records.
+ */
+void tm_simple_learn(struct tm_fastfmt *base, const uint8_t *data, uint32_t size,
+		     const char *text, size_t len)
+{
+	struct simplefmt *f = (struct simplefmt *)base;
+	struct tm_fastbuf pre = { 0 };
+	uint64_t v = 0;
+	int n, i = unknown_piece(f, data, size, &v, &n);
+	long end;
+
+	if (i < 0 || tm_learnt_full(f->p[i].learnt))
+		return;
+	if (!render_range(f, &pre, 0, i, data, size) && pre.len <= len &&
+	    (!pre.len || !memcmp(text, pre.buf, pre.len))) {
+		end = text_end(f, i, n == 1, data, size, text, len, pre.len);
+		if (end >= (long)pre.len)
+			tm_learnt_add(f->p[i].learnt, v, text + pre.len, (size_t)end - pre.len);
+	}
+	free(pre.buf);
 }

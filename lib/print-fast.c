@@ -37,8 +37,10 @@ static void simple_free(struct tm_fastfmt *base)
 	struct simplefmt *f = (struct simplefmt *)base;
 	int i;
 
-	for (i = 0; i < f->n; i++)
+	for (i = 0; i < f->n; i++) {
 		free(f->p[i].syms);
+		tm_learnt_free(f->p[i].learnt);
+	}
 	free(f);
 }
 
@@ -340,18 +342,105 @@ static int bind_cond(struct piece *pc, const struct tep_event *ev, const struct 
 	return 0;
 }
 
+/* The one integer field arg reads (through casts, operators, flags, symbols), or NULL. */
+static const struct tep_format_field *one_field(const struct tep_event *ev,
+						const struct tep_print_arg *a,
+						const struct tep_format_field *f, int depth)
+{
+	const struct tep_format_field *g;
+
+	if (!a || depth > 32)
+		return NULL;
+	switch (a->type) {
+	case TEP_PRINT_ATOM:
+		return f;
+	case TEP_PRINT_FIELD:
+		g = arg_field(ev, a);
+		if (!g || (g->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC |
+		    TEP_FIELD_IS_STRING)) || !int_size((unsigned int)g->size))
+			return NULL;
+		return !f || f == g ? g : NULL;
+	case TEP_PRINT_TYPE:
+		return one_field(ev, a->typecast.item, f, depth + 1);
+	case TEP_PRINT_FLAGS:
+		return one_field(ev, a->flags.field, f, depth + 1);
+	case TEP_PRINT_SYMBOL:
+		return one_field(ev, a->symbol.field, f, depth + 1);
+	case TEP_PRINT_OP:
+		/* an element is read at another offset: not this field's value */
+		if (!strcmp(a->op.op, "["))
+			return NULL;
+		f = a->op.left ? one_field(ev, a->op.left, f, depth + 1) : f;
+		return f || !a->op.left ? one_field(ev, a->op.right, f, depth + 1) : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Any other argument that depends on one integer field only (__print_flags,
+ * __print_symbolic over enum names, a ?: over a mask): its text is learnt
+ * per value of the field from libtraceevent's line (print-fast-render.c).
+ * Numbers only when computed (a bare field has as many texts as values).
+ */
+static int bind_learn(struct piece *pc, const struct tep_event *ev,
+		      const struct tep_print_arg *arg)
+{
+	const struct tep_format_field *f = one_field(ev, arg, NULL, 0);
+
+	if (!f || pc->conv == 'p' || pc->conv == 'f' ||
+	    (pc->conv != 's' && arg->type != TEP_PRINT_OP))
+		return -1;
+	pc->learnt = tm_learnt_new();
+	if (!pc->learnt)
+		return -1;
+	pc->kind = PIECE_LEARN;
+	pc->offset = (unsigned int)f->offset;
+	pc->size = (unsigned int)f->size;
+	return 0;
+}
+
+/*
+ * A learnt piece after another one of the same field with only literals
+ * between ("prev_state=%s%s"): one text for the lot, so a value is learnt
+ * from one line.
+ */
+static void merge_learnt(struct simplefmt *f)
+{
+	struct piece *last = &f->p[f->n - 1];
+	int i;
+
+	for (i = f->n - 2; i >= 0 && f->p[i].kind == PIECE_LIT; i--)
+		;
+	if (i < 0 || f->p[i].kind != PIECE_LEARN || f->p[i].offset != last->offset ||
+	    f->p[i].size != last->size)
+		return;
+	tm_learnt_free(last->learnt);
+	f->n = i + 1;
+}
+
 static int bind_arg(struct piece *pc, const struct tep_event *ev, const struct tep_print_arg *arg,
 		    int ls)
 {
+	int r;
+
 	if (pc->conv == 'p' || pc->conv == 'f')
-		return bind_ptr(pc, ev, arg);
-	if (pc->conv == 's' && arg->type == TEP_PRINT_SYMBOL)
-		return bind_sym(pc, ev, arg);
-	if (pc->conv == 's' && arg->type == TEP_PRINT_OP)
-		return bind_cond(pc, ev, arg);
-	if (pc->conv == 's')
-		return bind_str(pc, ev, arg);
-	return bind_num(pc, ev, arg, ls);
+		r = bind_ptr(pc, ev, arg);
+	else if (pc->conv == 's' && arg->type == TEP_PRINT_SYMBOL)
+		r = bind_sym(pc, ev, arg);
+	else if (pc->conv == 's' && arg->type == TEP_PRINT_OP)
+		r = bind_cond(pc, ev, arg);
+	else if (pc->conv == 's')
+		r = bind_str(pc, ev, arg);
+	else
+		r = bind_num(pc, ev, arg, ls);
+	if (!r)
+		return 0;
+	free(pc->syms);
+	pc->syms = NULL;
+	pc->nsyms = 0;
+	pc->kind = PIECE_LIT;
+	return bind_learn(pc, ev, arg);
 }
 
 static struct simplefmt *grow(struct simplefmt *f, int *cap)
@@ -371,6 +460,7 @@ static struct simplefmt *grow(struct simplefmt *f, int *cap)
 
 static const struct tm_fastfmt_ops simple_ops = {
 	.render = tm_simple_render,
+	.learn = tm_simple_learn,
 	.free = simple_free,
 };
 
@@ -425,6 +515,8 @@ struct tm_fastfmt *tm_fastfmt_compile(struct tep_handle *tep, const struct tep_e
 		f->n++;	/* counted first so a failed binding's symbols are freed */
 		if (bind_arg(pc, ev, arg, ls))
 			goto fail;
+		if (pc->kind == PIECE_LEARN)
+			merge_learnt(f);
 		arg = arg->next;
 	}
 	if (arg || !f)

@@ -12,6 +12,7 @@
 
 #include "internal.h"
 #include "print-fast.h"
+#include "print-learn.h"
 
 enum piece_kind {
 	PIECE_LIT,
@@ -22,6 +23,7 @@ enum piece_kind {
 	PIECE_SYM,		/* %s of __print_symbolic(field, { n, "name" }...) */
 	PIECE_COND,		/* %s of field ? "yes" : "no" */
 	PIECE_FUNC,		/* %ps / %pS of a 64-bit field: libtraceevent's function name */
+	PIECE_LEARN,		/* text of one field's value, learnt from libtraceevent's line */
 };
 
 struct sym {
@@ -50,6 +52,7 @@ struct piece {
 	bool		fn_off;		/* PIECE_FUNC: %pS, "+0x<offset>" too */
 	const char	*alt[2];	/* PIECE_COND: the text when zero, when not */
 	unsigned int	alt_len[2];
+	struct tm_learnt *learnt;	/* PIECE_LEARN: texts by value */
 };
 
 struct simplefmt {
@@ -61,5 +64,8 @@ struct simplefmt {
 /* Append the text of the whole format for this record: 0, or -1 (libtraceevent's). */
 TM_HIDDEN int tm_simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b,
 			       const uint8_t *data, uint32_t size);
+/* Learn the text of the record's one unknown learnt value from libtraceevent's line. */
+TM_HIDDEN void tm_simple_learn(struct tm_fastfmt *base, const uint8_t *data, uint32_t size,
+			       const char *text, size_t len);
 
 #endif /* TM_PRINT_PIECE_H */

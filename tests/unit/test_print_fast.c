@@ -27,6 +27,11 @@
 #define ID_NUMBERS	902
 #define ID_COND		903
 #define ID_FUNC		904
+#define ID_STATE	905
+#define ID_MODES	906
+#define ID_AMBIG	907
+
+#define STATE_MASK	"((((0x00000000 | 0x00000001 | 0x00000002) + 1) << 1) - 1)"
 
 static const char *const formats[] = {
 	"name: sys_enter\nID: 901\nformat:\n" COMMON
@@ -55,6 +60,35 @@ static const char *const formats[] = {
 	"\tfield:void * work;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n\n"
 	"print fmt: \"work %p: function %ps at %pS.\", REC->work, REC->function, REC->function\n",
+
+	/* sched_switch without its plugin: "%s%s" of one field, learnt as one text */
+	"name: state\nID: 905\nformat:\n" COMMON
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:long prev_state;\toffset:24;\tsize:8;\tsigned:1;\n"
+	"\tfield:int next_pid;\toffset:32;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"prev_comm=%s prev_state=%s%s ==> next_pid=%d\", REC->prev_comm, "
+	"(REC->prev_state & " STATE_MASK ") ? __print_flags(REC->prev_state & " STATE_MASK
+	", \"|\", { 0x00000001, \"S\" }, { 0x00000002, \"D\" }, { 0x00000004, \"T\" }) : \"R\", "
+	"REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002) + 1) << 1) ? \"+\" : \"\", "
+	"REC->next_pid\n",
+
+	/* hrtimer_setup's enum names and timer_start's flags: learnt per field */
+	"name: modes\nID: 906\nformat:\n" COMMON
+	"\tfield:int clockid;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int mode;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int flags;\toffset:16;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"clockid=%s mode=%s flags=%s cpu=%u\", __print_symbolic(REC->clockid, "
+	"{ 0, \"CLOCK_REALTIME\" }, { 1, \"CLOCK_MONOTONIC\" }), __print_symbolic(REC->mode, "
+	"{ HRTIMER_MODE_ABS, \"ABS\" }, { HRTIMER_MODE_REL, \"REL\" }), "
+	"__print_flags(REC->flags & (0x00040000 | 0x00080000), \"|\", { 0x00040000, \"M\" }, "
+	"{ 0x00080000, \"D\" }), REC->flags & 0x0003FFFF\n",
+
+	/* the first text can hold the literal after it: " b=" */
+	"name: ambig\nID: 907\nformat:\n" COMMON
+	"\tfield:unsigned int x;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int y;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"a=%s b=%s\", __print_flags(REC->x, \" b=\", { 1, \"one\" }, { 2, \"two\" }), "
+	"__print_flags(REC->y, \"|\", { 1, \"Y\" })\n",
 };
 
 #define REC_SIZE	64
@@ -236,6 +270,107 @@ TM_TEST(print_fast_function_names_print_as_libtraceevent)
 	tm_events_free(ev);
 }
 
+/*
+ * A record through the compiled format as the printer does it: compiled
+ * text, or libtraceevent's which the format may learn from. Returns whether
+ * the compiled format printed it; the text must be libtraceevent's either way.
+ */
+static bool print_learning(struct tm_test *t, struct tm_fastfmt *f, struct tep_handle *tep,
+			   const uint8_t *data)
+{
+	char *fast = fast_text(f, data, REC_SIZE), *ref = tep_text(tep, data, REC_SIZE);
+	bool compiled = fast != NULL;
+
+	if (fast && strcmp(fast, ref)) {
+		fprintf(stderr, "  compiled \"%s\"\n  libtraceevent \"%s\"\n", fast, ref);
+		t->failures++;
+	}
+	if (!fast)
+		f->ops->learn(f, data, REC_SIZE, ref, strlen(ref));
+	free(fast);
+	free(ref);
+	return compiled;
+}
+
+static void state_rec(uint8_t *data, uint64_t state)
+{
+	rec_init(data, ID_STATE);
+	memcpy(data + 8, "bash", 5);
+	rec_set(data, 24, 8, state);
+	rec_set(data, 32, 4, 4242);
+}
+
+/* A new value goes to libtraceevent once, then prints from the text it taught. */
+TM_TEST(print_fast_learnt_texts_print_as_libtraceevent)
+{
+	static const uint64_t states[] = { 0, 1, 2, 3, 8, 9, 0x20, 0x29, UINT64_MAX };
+	struct tm_events *ev = test_events(t, true);
+	struct tep_handle *tep = ev ? tm_events_tep(ev) : NULL;
+	struct tm_fastfmt *f = tep ? compile(tep, ID_STATE) : NULL;
+	uint8_t data[REC_SIZE];
+	size_t i;
+
+	TM_REQUIRE(f);
+	for (i = 0; i < TM_ARRAY_SIZE(states); i++) {
+		state_rec(data, states[i]);
+		TM_CHECK(!print_learning(t, f, tep, data));
+		TM_CHECK(print_learning(t, f, tep, data));
+		data[8] = 'z';	/* the other pieces still print */
+		rec_set(data, 32, 4, (uint64_t)-1);
+		TM_CHECK(print_learning(t, f, tep, data));
+	}
+	tm_fastfmt_free(f);
+	tm_events_free(ev);
+}
+
+static void modes_rec(uint8_t *data, uint32_t clockid, uint32_t mode, uint32_t flags)
+{
+	rec_init(data, ID_MODES);
+	rec_set(data, 8, 4, clockid);
+	rec_set(data, 12, 4, mode);
+	rec_set(data, 16, 4, flags);
+}
+
+/*
+ * Several new values in one line: the first is learnt when the literal after
+ * it occurs once in the rest of the line, the others from later records.
+ */
+TM_TEST(print_fast_several_new_values_are_learnt_one_by_one)
+{
+	struct tm_events *ev = test_events(t, true);
+	struct tep_handle *tep = ev ? tm_events_tep(ev) : NULL;
+	struct tm_fastfmt *f = tep ? compile(tep, ID_MODES) : NULL;
+	struct tm_fastfmt *g = tep ? compile(tep, ID_AMBIG) : NULL;
+	uint8_t data[REC_SIZE];
+	int i;
+
+	TM_REQUIRE(f && g);
+	modes_rec(data, 1, 9, 0x00080000 | 35);
+	for (i = 0; i < 3; i++)
+		TM_CHECK(!print_learning(t, f, tep, data));
+	TM_CHECK(print_learning(t, f, tep, data));
+	modes_rec(data, 7, 9, 0x00040000);	/* an unnamed clock: libtraceevent's 0x7 */
+	TM_CHECK(!print_learning(t, f, tep, data));
+	TM_CHECK(!print_learning(t, f, tep, data));
+	TM_CHECK(print_learning(t, f, tep, data));
+	/* "a=one b=two b=Y": x's text is not certain while y is new too */
+	rec_init(data, ID_AMBIG);
+	rec_set(data, 8, 4, 3);
+	rec_set(data, 12, 4, 1);
+	TM_CHECK(!print_learning(t, g, tep, data));
+	TM_CHECK(!print_learning(t, g, tep, data));
+	rec_set(data, 8, 4, 1);
+	TM_CHECK(!print_learning(t, g, tep, data));	/* learns x=1 */
+	TM_CHECK(!print_learning(t, g, tep, data));	/* learns y=1 */
+	TM_CHECK(print_learning(t, g, tep, data));
+	rec_set(data, 8, 4, 3);
+	TM_CHECK(!print_learning(t, g, tep, data));	/* x=3 alone: "one b=two" */
+	TM_CHECK(print_learning(t, g, tep, data));
+	tm_fastfmt_free(f);
+	tm_fastfmt_free(g);
+	tm_events_free(ev);
+}
+
 /* A plugin-like handler registered mid-run: libtraceevent's text changes under the printer. */
 static int other_text(struct trace_seq *s, struct tep_record *r, struct tep_event *e, void *ctx)
 {
@@ -330,7 +465,9 @@ static void check_printer(struct tm_test *t, uint8_t (*recs)[REC_SIZE], int n, i
 
 TM_TEST(print_fast_forms_through_the_printer)
 {
-	static const int ids[] = { ID_SYS_ENTER, ID_NUMBERS, ID_COND, ID_FUNC };
+	static const int ids[] = {
+		ID_SYS_ENTER, ID_NUMBERS, ID_COND, ID_FUNC, ID_STATE, ID_MODES, ID_AMBIG,
+	};
 	static uint8_t recs[300][REC_SIZE];
 	int i;
 
@@ -340,6 +477,12 @@ TM_TEST(print_fast_forms_through_the_printer)
 		rec_set(recs[i], 16, 8, 0xffffffff813a8620 + (uint64_t)i * 0x4000);
 		rec_set(recs[i], 24, 8, (uint64_t)-i);
 		rec_set(recs[i], 56, 8, (uint64_t)i);
+		if (ids[i % TM_ARRAY_SIZE(ids)] == ID_STATE)
+			state_rec(recs[i], (uint64_t)i % 17);
+		if (ids[i % TM_ARRAY_SIZE(ids)] == ID_MODES)
+			modes_rec(recs[i], i % 3, i % 4, (uint32_t)i << 16 | (i % 2));
+		if (ids[i % TM_ARRAY_SIZE(ids)] == ID_AMBIG)
+			rec_set(recs[i], 8, 8, (uint64_t)(i % 4) << 32 | (i % 3));
 	}
 	for (i = 0; i < (int)TM_ARRAY_SIZE(ids); i++)
 		check_printer(t, recs, 300, ids[i]);
