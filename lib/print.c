@@ -407,9 +407,25 @@ static char *put_cpu_flags(struct tm_printer *p, char *o, struct tep_record *r,
 
 #define TM_OBUF_FLUSH	(256 * 1024)
 
+/*
+ * The collected output to out: straight to its descriptor after what stdio
+ * holds (fwrite would copy 256 KiB into its own buffer first), or through
+ * stdio for a stream without one (open_memstream).
+ */
+static int write_obuf(struct tm_printer *p)
+{
+	int fd = fileno(p->out);
+
+	if (fd < 0)
+		return fwrite_unlocked(p->obuf.buf, 1, p->obuf.len, p->out) == p->obuf.len ? 0 : -1;
+	if (fflush(p->out))
+		return -1;
+	return tm_write_all(fd, p->obuf.buf, p->obuf.len);
+}
+
 int tm_printer_flush(struct tm_printer *p)
 {
-	if (p->obuf.len && fwrite_unlocked(p->obuf.buf, 1, p->obuf.len, p->out) != p->obuf.len) {
+	if (p->obuf.len && write_obuf(p)) {
 		p->obuf.len = 0;
 		return tm_fail(errno, "write output");
 	}
