@@ -16,6 +16,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "dat-format.h"
 #include "internal.h"
 #include "print-fast.h"
 #include "print-internal.h"
@@ -31,6 +32,11 @@ enum fast_state {
 	FAST_CHECKING,
 	FAST_ON,
 	FAST_OFF,
+};
+
+/* Where libtraceevent reads a common field: its first event's format; size 0: ask it. */
+struct common_at {
+	unsigned int	offset, size;
 };
 
 /* Per event type: the compiled print format and how far it is trusted. */
@@ -82,6 +88,8 @@ struct tm_printer {
 	struct tm_fastbuf	obuf;		/* output not yet handed to out */
 	bool			swap;		/* file byte order differs from ours */
 	struct tm_latency	*lat;		/* the latency column: current text or -l */
+	bool			common_ready;	/* type_at and pid_at are set */
+	struct common_at	type_at, pid_at;
 };
 
 /* trace-cmd prints seconds for these clocks and raw counts for the others. */
@@ -302,9 +310,48 @@ static inline char *copy_words(char *d, const char *s, size_t n)
 	return d + n;
 }
 
+static void common_at(struct tep_handle *tep, const char *name, struct common_at *at)
+{
+	struct tep_event *first = tep_get_event(tep, 0);
+	struct tep_format_field *f = first ? tep_find_common_field(first, name) : NULL;
+
+	at->size = 0;
+	if (f && f->offset >= 0 && (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
+		at->offset = (unsigned int)f->offset;
+		at->size = (unsigned int)f->size;
+	}
+}
+
+/* tep_data_type() and tep_data_pid() without their lookups: the same field, read the same. */
+static int common_int(const struct tm_printer *p, const struct common_at *at,
+		      const struct tep_record *r)
+{
+	return (int)tm_get_uint((const uint8_t *)r->data + at->offset, at->size, p->swap);
+}
+
+static int rec_type(struct tm_printer *p, const struct tep_record *r)
+{
+	if (!p->common_ready) {
+		common_at(p->tep, "common_type", &p->type_at);
+		common_at(p->tep, "common_pid", &p->pid_at);
+		p->common_ready = true;
+	}
+	if (!p->type_at.size || p->type_at.offset + p->type_at.size > (unsigned int)r->size)
+		return tep_data_type(p->tep, (struct tep_record *)r);
+	return common_int(p, &p->type_at, r);
+}
+
+/* After rec_type(). */
+static int rec_pid(struct tm_printer *p, const struct tep_record *r)
+{
+	if (!p->pid_at.size || p->pid_at.offset + p->pid_at.size > (unsigned int)r->size)
+		return tep_data_pid(p->tep, (struct tep_record *)r);
+	return common_int(p, &p->pid_at, r);
+}
+
 static struct fast_slot *find_slot(struct tm_printer *p, const struct tep_record *r)
 {
-	int id = tep_data_type(p->tep, (struct tep_record *)r);
+	int id = rec_type(p, r);
 	unsigned int idx = (unsigned int)id & (TM_EVENT_IDS - 1);
 	struct fast_slot **block = &p->slots[idx / TM_SLOT_BLOCK], *slot;
 	size_t len, i;
@@ -600,7 +647,7 @@ int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
 	if (rec->missed)
 		o = put_dropped(o, rec);
 	slot = find_slot(p, &r);
-	o = put_task(p, o, tep_data_pid(p->tep, &r));
+	o = put_task(p, o, rec_pid(p, &r));
 	o = put_cpu_flags(p, o, &r, slot);
 	o = put_time(p, o, rec->buffer, rec->ts);
 	*o++ = ':';
