@@ -22,9 +22,7 @@ int tm_fastbuf_grow(struct tm_fastbuf *b, size_t more)
 
 int tm_fastbuf_dec(struct tm_fastbuf *b, uint64_t v, bool is_signed)
 {
-	unsigned int n = 1;
-	uint64_t t;
-	char *e;
+	char tmp[24], *e = tmp + sizeof(tmp), *s;
 
 	if (tm_fastbuf_reserve(b, 21))
 		return -1;
@@ -32,13 +30,7 @@ int tm_fastbuf_dec(struct tm_fastbuf *b, uint64_t v, bool is_signed)
 		b->buf[b->len++] = '-';
 		v = (uint64_t)0 - v;
 	}
-	for (t = v; t >= 10; t /= 10)
-		n++;
-	b->len += n;
-	e = b->buf + b->len;
-	do {
-		*--e = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	s = tm_utoa_end(v, e);
+	tm_fastbuf_put(b, s, (size_t)(e - s));
 	return 0;
 }

@@ -209,11 +209,7 @@ int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const
 /* Decimal digits of v at the end of a 24-byte scratch; returns the start. */
 static char *utoa_end(uint64_t v, char *end)
 {
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
+	return tm_utoa_end(v, end);
 }
 
 /* Append s right-aligned (width > 0) or left-aligned (width < 0) in |width| columns. */
@@ -224,7 +220,7 @@ static char *put_padded(char *o, const char *s, size_t len, int width)
 	if (width > 0)
 		for (; w > len; w--)
 			*o++ = ' ';
-	memcpy(o, s, len);
+	tm_copy_small(o, s, len);
 	o += len;
 	if (width < 0)
 		for (; w > len; w--)
@@ -250,15 +246,17 @@ static char *put_int(char *o, int64_t v, int width)
 	return put_padded(o, s, (size_t)(tmp + sizeof(tmp) - s), width);
 }
 
-/* v with exactly n digits, zero-filled. */
+/* The last n digits of v, zero-filled, two at a time. */
 static char *put_zeroed(char *o, uint64_t v, int n)
 {
-	int i;
+	char *e = o + n;
 
-	for (i = n - 1; i >= 0; i--) {
-		o[i] = (char)('0' + v % 10);
-		v /= 10;
+	for (; e - o >= 2; v /= 100) {
+		e -= 2;
+		memcpy(e, tm_digit_pair((unsigned int)(v % 100)), 2);
 	}
+	if (e > o)
+		*--e = (char)('0' + v % 10);
 	return o + n;
 }
 
