@@ -39,6 +39,13 @@ struct common_at {
 	unsigned int	offset, size;
 };
 
+/* The seconds part of the time column as last printed. */
+struct secs_cache {
+	uint64_t	secs;
+	unsigned int	len;		/* 0: nothing yet */
+	char		text[32];	/* "%5llu.": at most 21 bytes */
+};
+
 /* Per event type: the compiled print format and how far it is trusted. */
 struct fast_slot {
 	struct tm_fastfmt	*fmt;
@@ -88,6 +95,7 @@ struct tm_printer {
 	struct tm_fastbuf	obuf;		/* output not yet handed to out */
 	bool			swap;		/* file byte order differs from ours */
 	struct tm_latency	*lat;		/* the latency column: current text or -l */
+	struct secs_cache	secs;		/* the time column's seconds */
 	bool			common_ready;	/* type_at and pid_at are set */
 	struct common_at	type_at, pid_at;
 };
@@ -265,35 +273,50 @@ static char *put_zeroed(char *o, uint64_t v, int n)
  * "%5llu.%0*llu" when the value exceeds 10^prec, else "%12llu"; trace-cmd
  * puts a blank in front. Other clocks print "%12llu" without the blank.
  */
-static char *put_time(const struct tm_printer *p, char *o, int buf, uint64_t ts)
+/* "%5llu." of the seconds, from the last line's text while they are the same. */
+static char *put_seconds(struct secs_cache *c, char *o, uint64_t secs)
+{
+	char *s;
+
+	if (!c || c->secs != secs || !c->len) {
+		s = put_uint(c ? c->text : o, secs, 5);
+		*s++ = '.';
+		if (!c)
+			return s;
+		c->secs = secs;
+		c->len = (unsigned int)(s - c->text);
+	}
+	memcpy(o, c->text, sizeof(c->text));	/* o has room: the caller reserved a line */
+	return o + c->len;
+}
+
+/* t as seconds and prec decimals, or "%12llu" when it is not more than one second. */
+static inline char *put_fraction(struct secs_cache *c, char *o, uint64_t t, uint64_t p10,
+				 int prec)
+{
+	if (p10 < t)
+		return put_zeroed(put_seconds(c, o, t / p10), t % p10, prec);
+	return put_uint(o, t, 12);
+}
+
+static char *put_time(const struct tm_printer *p, struct secs_cache *c, char *o, int buf,
+		      uint64_t ts)
 {
 	bool usecs = buf >= 0 && buf < p->nbufs ? p->bufs[buf].usecs : true;
-	uint64_t t = ts, p10;
-	int prec;
 
 	if (!usecs)
 		return put_uint(o, ts, 12);
 	*o++ = ' ';
-	if (p->opts.nsec) {
-		prec = 9;
-		p10 = 1000000000ULL;
-	} else {
-		prec = 6;
-		p10 = 1000000ULL;
-		t = (ts + 500) / 1000;
-	}
-	if (p10 < t) {
-		o = put_uint(o, t / p10, 5);
-		*o++ = '.';
-		return put_zeroed(o, t % p10, prec);
-	}
-	return put_uint(o, t, 12);
+	/* constant divisors: the compiler multiplies instead */
+	if (p->opts.nsec)
+		return put_fraction(c, o, ts, 1000000000ULL, 9);
+	return put_fraction(c, o, (ts + 500) / 1000, 1000000ULL, 6);
 }
 
 void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_t ts,
 			  char *out, size_t len)
 {
-	char tmp[64], *e = put_time(p, tmp, buf, ts);
+	char tmp[64], *e = put_time(p, NULL, tmp, buf, ts);
 
 	snprintf(out, len, "%.*s", (int)(e - tmp), tmp);
 }
@@ -647,7 +670,7 @@ int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
 	slot = find_slot(p, &r);
 	o = put_task(p, o, rec_pid(p, &r));
 	o = put_cpu_flags(p, o, &r, slot);
-	o = put_time(p, o, rec->buffer, rec->ts);
+	o = put_time(p, &p->secs, o, rec->buffer, rec->ts);
 	*o++ = ':';
 	o = put_head(o, slot);
 	p->obuf.len += (size_t)(o - line);
