@@ -597,9 +597,11 @@ static int fast_info(struct tm_printer *p, struct tep_record *r, struct fast_slo
 	struct tm_fastfmt *f;
 
 	if (slot->state == FAST_UNKNOWN) {
-		/* events with a plugin handler: only sched's are compiled */
+		/* events with a plugin handler: only sched's and hrtimer's are compiled */
 		slot->fmt = slot->ev->handler ? tm_schedfmt_compile(p->tep, slot->ev, p->swap)
 					      : tm_fastfmt_compile(p->tep, slot->ev, p->swap);
+		if (!slot->fmt && slot->ev->handler)
+			slot->fmt = tm_hrtimerfmt_compile(p->tep, slot->ev, p->swap);
 		slot->state = slot->fmt ? FAST_CHECKING : FAST_OFF;
 		if (slot->fmt)
 			slot->fmt->comm_gen = &p->comm_gen;

@@ -30,6 +30,8 @@
 #define ID_STATE	905
 #define ID_MODES	906
 #define ID_AMBIG	907
+#define ID_HRT_START	908
+#define ID_HRT_EXPIRE	909
 
 #define STATE_MASK	"((((0x00000000 | 0x00000001 | 0x00000002) + 1) << 1) - 1)"
 
@@ -91,6 +93,30 @@ static const char *const formats[] = {
 	"__print_flags(REC->y, \"|\", { 1, \"Y\" })\n",
 };
 
+/* The hrtimer plugin's events, in their own system (its handlers go by system and name). */
+static const char *const timer_formats[] = {
+	"name: hrtimer_start\nID: 908\nformat:\n" COMMON
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 expires;\toffset:24;\tsize:8;\tsigned:1;\n"
+	"\tfield:s64 softexpires;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:enum hrtimer_mode mode;\toffset:40;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"hrtimer=%p function=%ps expires=%llu softexpires=%llu mode=%s\", "
+	"REC->hrtimer, REC->function, (unsigned long long) REC->expires, "
+	"(unsigned long long) REC->softexpires, __print_symbolic(REC->mode, "
+	"{ HRTIMER_MODE_ABS, \"ABS\" }, { HRTIMER_MODE_REL, \"REL\" })\n",
+
+	"name: hrtimer_expire_entry\nID: 909\nformat:\n" COMMON
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 now;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:void * function;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"hrtimer=%p function=%ps now=%llu\", REC->hrtimer, REC->function, "
+	"(unsigned long long) REC->now\n",
+};
+
+/* A function whose plugin text ("name/0x...") would not fit the plugin's 128 bytes. */
+#define LONG_FN_ADDR	0xffffffff821f9600ULL
+
 #define REC_SIZE	64
 
 /* The fixture snapshot's events plus the ones above. */
@@ -109,6 +135,12 @@ static struct tm_events *test_events(struct tm_test *t, bool no_plugins)
 	for (i = 0; i < TM_ARRAY_SIZE(formats); i++)
 		TM_CHECK(tep_parse_format(tm_events_tep(ev), &e, formats[i], strlen(formats[i]),
 					  "fast") == TEP_ERRNO__SUCCESS);
+	for (i = 0; i < TM_ARRAY_SIZE(timer_formats); i++)
+		TM_CHECK(tep_parse_format(tm_events_tep(ev), &e, timer_formats[i],
+					  strlen(timer_formats[i]), "timer") == TEP_ERRNO__SUCCESS);
+	TM_CHECK(tep_register_function(tm_events_tep(ev), (char *)"a_function_whose_name_is_"
+		 "far_too_long_for_the_hrtimer_plugins_one_hundred_and_twenty_eight_byte_buffer",
+		 LONG_FN_ADDR, NULL) == 0);
 	return ev;
 }
 
@@ -386,10 +418,10 @@ static int other_text(struct trace_seq *s, struct tep_record *r, struct tep_even
  * its handler.
  */
 static char *print_all(struct tm_test *t, bool tep_only, uint8_t (*recs)[REC_SIZE], int n,
-		       int switch_at, int id)
+		       int switch_at, int id, bool plugins)
 {
 	struct tm_print_opts opts = { .tep_only = tep_only, .compat = TM_TEXT_TC31 };
-	struct tm_events *ev = test_events(t, true);
+	struct tm_events *ev = test_events(t, !plugins);
 	struct tm_event_rec rec = { .size = REC_SIZE };
 	struct tm_printer *p = NULL;
 	char *out = NULL;
@@ -401,7 +433,7 @@ static char *print_all(struct tm_test *t, bool tep_only, uint8_t (*recs)[REC_SIZ
 		p = tm_printer_new(ev, &opts, f);
 	for (i = 0; p && i < n; i++) {
 		if (i == switch_at)
-			tep_register_event_handler(tm_events_tep(ev), id, "fast", NULL, other_text,
+			tep_register_event_handler(tm_events_tep(ev), id, NULL, NULL, other_text,
 						   NULL);
 		rec.ts = 1000000000ULL + (uint64_t)i * 1000;
 		rec.data = recs[i];
@@ -444,18 +476,19 @@ static size_t count_id(uint8_t (*recs)[REC_SIZE], int n, int id)
  * (more than 256 records) too; and when libtraceevent's text changes during
  * the checks, the compiled format gives way and every later line is its.
  */
-static void check_printer(struct tm_test *t, uint8_t (*recs)[REC_SIZE], int n, int id)
+static void check_printer(struct tm_test *t, uint8_t (*recs)[REC_SIZE], int n, int id,
+			  bool plugins)
 {
-	char *fast = print_all(t, false, recs, n, -1, id);
-	char *ref = print_all(t, true, recs, n, -1, id);
+	char *fast = print_all(t, false, recs, n, -1, id, plugins);
+	char *ref = print_all(t, true, recs, n, -1, id, plugins);
 
 	TM_REQUIRE(fast && ref);
 	TM_CHECK(n > 256 && strlen(fast) > 0);
 	TM_CHECK(!strcmp(fast, ref));
 	free(fast);
 	free(ref);
-	fast = print_all(t, false, recs, n, 100, id);
-	ref = print_all(t, true, recs, n, 100, id);
+	fast = print_all(t, false, recs, n, 100, id, plugins);
+	ref = print_all(t, true, recs, n, 100, id, plugins);
 	TM_REQUIRE(fast && ref);
 	TM_CHECK(!strcmp(fast, ref));
 	TM_CHECK_INT(count(fast, "other text"), count_id(recs + 100, n - 100, id));
@@ -485,5 +518,70 @@ TM_TEST(print_fast_forms_through_the_printer)
 			rec_set(recs[i], 8, 8, (uint64_t)(i % 4) << 32 | (i % 3));
 	}
 	for (i = 0; i < (int)TM_ARRAY_SIZE(ids); i++)
-		check_printer(t, recs, 300, ids[i]);
+		check_printer(t, recs, 300, ids[i], false);
+}
+
+static void hrtimer_rec(uint8_t *data, int id, uint64_t timer, uint64_t fn, uint64_t t)
+{
+	rec_init(data, (uint16_t)id);
+	rec_set(data, 8, 8, timer);
+	rec_set(data, id == ID_HRT_START ? 16 : 24, 8, fn);
+	rec_set(data, id == ID_HRT_START ? 24 : 16, 8, t);
+	rec_set(data, 32, 8, t + 50000);
+	rec_set(data, 40, 4, 9);
+}
+
+/*
+ * With plugins, hrtimer_start and hrtimer_expire_entry print the hrtimer
+ * plugin's text; an address without a function, or one whose text the
+ * plugin would cut, is left to libtraceevent.
+ */
+TM_TEST(print_fast_hrtimer_plugin_text_prints_as_libtraceevent)
+{
+	static const uint64_t fns[] = {
+		0xffffffff813a8620, 0xffffffff813a8631, 0xffffffff81000000, 0xffffffff821f94a8,
+	};
+	static const uint64_t declined[] = { 0x1000, LONG_FN_ADDR + 8 };
+	static const int ids[] = { ID_HRT_START, ID_HRT_EXPIRE };
+	struct tm_events *ev = test_events(t, false);
+	struct tep_handle *tep = ev ? tm_events_tep(ev) : NULL;
+	struct tm_fastfmt *f;
+	uint8_t data[REC_SIZE];
+	size_t i, k;
+	uint64_t fn;
+	char *text;
+
+	TM_REQUIRE(tep);
+	for (k = 0; k < TM_ARRAY_SIZE(ids); k++) {
+		TM_CHECK(tep_find_event(tep, ids[k])->handler != NULL);
+		f = tm_hrtimerfmt_compile(tep, tep_find_event(tep, ids[k]), false);
+		TM_REQUIRE(f);
+		for (i = 0; i < TM_ARRAY_SIZE(fns) + TM_ARRAY_SIZE(declined); i++) {
+			fn = i < TM_ARRAY_SIZE(fns) ? fns[i] : declined[i - TM_ARRAY_SIZE(fns)];
+			hrtimer_rec(data, ids[k], 0xffff888627c2c468 + i * 8, fn, 432156054082 + i);
+			check_same(t, f, tep, data, i >= TM_ARRAY_SIZE(fns));
+			text = fast_text(f, data, REC_SIZE);
+			TM_CHECK((text != NULL) == (i < TM_ARRAY_SIZE(fns)));
+			/* the plugin's text, not the print format's */
+			TM_CHECK(i || (text && strstr(text, " function=try_to_wake_up/0x0")));
+			free(text);
+		}
+		tm_fastfmt_free(f);
+	}
+	tm_events_free(ev);
+}
+
+TM_TEST(print_fast_hrtimer_plugin_through_the_printer)
+{
+	static uint8_t recs[300][REC_SIZE];
+	int i;
+
+	for (i = 0; i < 300; i++)
+		hrtimer_rec(recs[i], i % 2 ? ID_HRT_START : ID_HRT_EXPIRE, (uint64_t)i * 0x40,
+			    0xffffffff813a8620 + (uint64_t)i * 0x4000, 1000000 + (uint64_t)i);
+	check_printer(t, recs, 300, ID_HRT_START, true);
+	check_printer(t, recs, 300, ID_HRT_EXPIRE, true);
+	/* without plugins, the print formats (%ps, enum names learnt) */
+	check_printer(t, recs, 300, ID_HRT_START, false);
+	check_printer(t, recs, 300, ID_HRT_EXPIRE, false);
 }
