@@ -81,4 +81,7 @@ static inline char *tm_utoa_end(uint64_t v, char *end)
 /* Decimal of v (signed when is_signed and v is negative as int64); -1 out of memory. */
 TM_HIDDEN int tm_fastbuf_dec(struct tm_fastbuf *b, uint64_t v, bool is_signed);
 
+/* Lower-case hex digits of v, as a bare %llx prints them; -1 out of memory. */
+TM_HIDDEN int tm_fastbuf_hex(struct tm_fastbuf *b, uint64_t v);
+
 #endif /* TM_PRINT_BUF_H */

@@ -64,6 +64,8 @@ static int put_num(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
 		v = pc->is_signed ? (uint64_t)(int64_t)(int32_t)(uint32_t)v : (uint32_t)v;
 	if (pc->plain && pc->conv != 'x' && pc->conv != 'X')
 		return tm_fastbuf_dec(b, v, pc->is_signed);
+	if (pc->plain && pc->conv == 'x')
+		return tm_fastbuf_hex(b, v);
 	if (pc->simple)
 		return put_int(b, pc, v);
 	if (tm_fastbuf_reserve(b, 64))
@@ -99,32 +101,13 @@ static int put_str(struct tm_fastbuf *b, const struct piece *pc, const char *str
 	return 0;
 }
 
-/* Lower-case hex digits of v, as a bare %llx prints them. */
-static int put_hex(struct tm_fastbuf *b, uint64_t v)
-{
-	static const char hex[] = "0123456789abcdef";
-	unsigned int n = 1;
-	uint64_t t;
-	char *e;
-
-	if (tm_fastbuf_reserve(b, 16))
-		return -1;
-	for (t = v; t >= 16; t >>= 4)
-		n++;
-	b->len += n;
-	e = b->buf + b->len;
-	for (; n; n--, v >>= 4)
-		*--e = hex[v & 15];
-	return 0;
-}
-
 /* glibc's %p of a non-NULL pointer; NULL ("(nil)") is left to libtraceevent. */
 static int put_ptr(struct tm_fastbuf *b, uint64_t v)
 {
 	if (!v || tm_fastbuf_reserve(b, 2))
 		return -1;
 	tm_fastbuf_put(b, "0x", 2);
-	return put_hex(b, v);
+	return tm_fastbuf_hex(b, v);
 }
 
 /*
@@ -148,7 +131,7 @@ static int put_func(struct tm_fastbuf *b, struct tep_handle *tep, const struct p
 	if (!pc->fn_off)
 		return 0;
 	tm_fastbuf_put(b, "+0x", 3);
-	return put_hex(b, v - start);
+	return tm_fastbuf_hex(b, v - start);
 }
 
 static int put_learnt(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)

@@ -55,21 +55,6 @@ static int put_lit(struct tm_fastbuf *b, const char *s)
 	return 0;
 }
 
-static int put_hex(struct tm_fastbuf *b, uint64_t v)
-{
-	static const char hex[] = "0123456789abcdef";
-	char tmp[16], *s = tmp + sizeof(tmp);
-
-	do {
-		*--s = hex[v & 15];
-		v >>= 4;
-	} while (v);
-	if (tm_fastbuf_reserve(b, (size_t)(tmp + sizeof(tmp) - s)))
-		return -1;
-	tm_fastbuf_put(b, s, (size_t)(tmp + sizeof(tmp) - s));
-	return 0;
-}
-
 /* " function=name/0x<start - address>", or -1 for libtraceevent's "0x%08llx". */
 static int put_function(struct hrtimerfmt *f, struct tm_fastbuf *b, const uint8_t *data)
 {
@@ -87,7 +72,7 @@ static int put_function(struct hrtimerfmt *f, struct tm_fastbuf *b, const uint8_
 		return -1;
 	tm_fastbuf_put(b, name, len);
 	tm_fastbuf_put(b, "/0x", 3);
-	return put_hex(b, start - v);
+	return tm_fastbuf_hex(b, start - v);
 }
 
 static int put_named(struct tm_fastbuf *b, const char *label, uint64_t v)
@@ -104,7 +89,7 @@ static int hrtimer_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const u
 	    (f->is_start ? !fits(f->expires, size) || !fits(f->softexpires, size) :
 			   !fits(f->now, size)))
 		return -1;
-	if (put_lit(b, "hrtimer=0x") || put_hex(b, num(f, f->timer, data)))
+	if (put_lit(b, "hrtimer=0x") || tm_fastbuf_hex(b, num(f, f->timer, data)))
 		return -1;
 	if (!f->is_start)
 		return put_named(b, " now=", num(f, f->now, data)) || put_function(f, b, data);
