@@ -37,9 +37,11 @@ static inline void tm_copy_small(char *d, const char *s, size_t n)
 	} else if (n >= 4) {
 		__builtin_memcpy(d, s, 4);
 		__builtin_memcpy(d + n - 4, s + n - 4, 4);
-	} else {
-		while (n--)
-			*d++ = *s++;
+	} else if (n >= 2) {
+		__builtin_memcpy(d, s, 2);
+		__builtin_memcpy(d + n - 2, s + n - 2, 2);
+	} else if (n) {
+		*d = *s;
 	}
 }
 
