@@ -125,6 +125,18 @@ static inline uint64_t tm_get_uint(const void *p, unsigned int size, bool swap)
 	unsigned int i;
 
 	if (!swap) {
+		/* fixed-size copies compile to one load each */
+		switch (size) {
+		case 1:
+			return b[0];
+		case 2:
+			return tm_get16(b, false);
+		case 4:
+			return tm_get32(b, false);
+		case 8:
+			memcpy(&v, b, 8);
+			return v;
+		}
 		memcpy((uint8_t *)&v + (tm_host_is_big_endian() ? 8 - size : 0), b, size);
 		return v;
 	}

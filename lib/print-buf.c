@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* print-buf.c - the printers' growing text buffer; decimal and hex numbers without printf. */
+/*
+ * print-buf.c - the printers' growing text buffer: growth, decimal and hex
+ * numbers without printf.
+ */
 #include <stdlib.h>
 
 #include "print-buf.h"
@@ -22,9 +25,7 @@ int tm_fastbuf_grow(struct tm_fastbuf *b, size_t more)
 
 int tm_fastbuf_dec(struct tm_fastbuf *b, uint64_t v, bool is_signed)
 {
-	unsigned int n = 1;
-	uint64_t t;
-	char *e;
+	char tmp[24], *e = tmp + sizeof(tmp), *s;
 
 	if (tm_fastbuf_reserve(b, 21))
 		return -1;
@@ -32,14 +33,37 @@ int tm_fastbuf_dec(struct tm_fastbuf *b, uint64_t v, bool is_signed)
 		b->buf[b->len++] = '-';
 		v = (uint64_t)0 - v;
 	}
-	for (t = v; t >= 10; t /= 10)
-		n++;
+	s = tm_utoa_end(v, e);
+	tm_fastbuf_put(b, s, (size_t)(e - s));
+	return 0;
+}
+
+int tm_fastbuf_hex(struct tm_fastbuf *b, uint64_t v)
+{
+	static const char pairs[] =
+		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+		"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+		"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+		"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+	unsigned int n = v ? (unsigned int)(67 - __builtin_clzll(v)) / 4 : 1;
+	char *e;
+
+	if (tm_fastbuf_reserve(b, 16))
+		return -1;
 	b->len += n;
 	e = b->buf + b->len;
-	do {
-		*--e = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	for (; v >= 256; v >>= 8) {
+		e -= 2;
+		__builtin_memcpy(e, pairs + 2 * (v & 255), 2);
+	}
+	if (v >= 16)
+		__builtin_memcpy(e - 2, pairs + 2 * v, 2);
+	else
+		e[-1] = pairs[2 * v + 1];
 	return 0;
 }
 

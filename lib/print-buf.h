@@ -27,18 +27,58 @@ static inline int tm_fastbuf_reserve(struct tm_fastbuf *b, size_t more)
 	return b->len + more <= b->cap ? 0 : tm_fastbuf_grow(b, more);
 }
 
+/* n bytes from s to d, short ones as two overlapping word copies (nothing read past s + n). */
+static inline void tm_copy_small(char *d, const char *s, size_t n)
+{
+	if (n > 16) {
+		__builtin_memcpy(d, s, n);
+	} else if (n >= 8) {
+		__builtin_memcpy(d, s, 8);
+		__builtin_memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		__builtin_memcpy(d, s, 4);
+		__builtin_memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n >= 2) {
+		__builtin_memcpy(d, s, 2);
+		__builtin_memcpy(d + n - 2, s + n - 2, 2);
+	} else if (n) {
+		*d = *s;
+	}
+}
+
 /* Appends n reserved bytes; short copies inline (most pieces are a few bytes). */
 static inline void tm_fastbuf_put(struct tm_fastbuf *b, const char *s, size_t n)
 {
-	char *d = b->buf + b->len;
-
+	tm_copy_small(b->buf + b->len, s, n);
 	b->len += n;
-	if (n > 16) {
-		__builtin_memcpy(d, s, n);
-		return;
+}
+
+/* The two digits of v < 100. */
+static inline const char *tm_digit_pair(unsigned int v)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+
+	return pairs + 2 * v;
+}
+
+/* The decimal digits of v written backwards from end, two at a time; returns the first. */
+static inline char *tm_utoa_end(uint64_t v, char *end)
+{
+	while (v >= 100) {
+		end -= 2;
+		__builtin_memcpy(end, tm_digit_pair((unsigned int)(v % 100)), 2);
+		v /= 100;
 	}
-	while (n--)
-		*d++ = *s++;
+	if (v >= 10) {
+		end -= 2;
+		__builtin_memcpy(end, tm_digit_pair((unsigned int)v), 2);
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
 }
 
 /* Decimal of v (signed when is_signed and v is negative as int64); -1 out of memory. */
@@ -52,5 +92,7 @@ TM_HIDDEN int tm_fastbuf_dec(struct tm_fastbuf *b, uint64_t v, bool is_signed);
 TM_HIDDEN char *tm_put_u64(char *o, uint64_t v);
 TM_HIDDEN char *tm_put_s64(char *o, int64_t v);
 TM_HIDDEN char *tm_put_hex(char *o, uint64_t v);
+/* Lower-case hex digits of v, as a bare %llx prints them; -1 out of memory. */
+TM_HIDDEN int tm_fastbuf_hex(struct tm_fastbuf *b, uint64_t v);
 
 #endif /* TM_PRINT_BUF_H */

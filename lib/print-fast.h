@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * print-fast.h - compiled event formats that skip libtraceevent's general
- * interpreter: simple print formats (print-fast.c) and the sched plugin's
- * handlers (print-sched.c). Private to print.c, which checks every format
+ * interpreter: simple print formats (print-fast.c) and the sched and hrtimer
+ * plugins' handlers (print-sched.c, print-hrtimer.c). Private to print.c, which checks every format
  * against libtraceevent's output on its first records before trusting it.
  */
 #ifndef TM_PRINT_FAST_H
@@ -45,5 +45,8 @@ TM_HIDDEN void tm_fastfmt_free(struct tm_fastfmt *f);
 /* print-sched.c: the sched_switch / sched_wakeup plugin handlers, or NULL. */
 TM_HIDDEN struct tm_fastfmt *tm_schedfmt_compile(struct tep_handle *tep,
 						 const struct tep_event *ev, bool swap);
+/* print-hrtimer.c: the hrtimer_start / hrtimer_expire_entry plugin handlers, or NULL. */
+TM_HIDDEN struct tm_fastfmt *tm_hrtimerfmt_compile(struct tep_handle *tep,
+						   const struct tep_event *ev, bool swap);
 
 #endif /* TM_PRINT_FAST_H */

@@ -16,6 +16,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "dat-format.h"
 #include "internal.h"
 #include "json-str.h"
 #include "print-fast.h"
@@ -32,6 +33,18 @@ enum fast_state {
 	FAST_CHECKING,
 	FAST_ON,
 	FAST_OFF,
+};
+
+/* Where libtraceevent reads a common field: its first event's format; size 0: ask it. */
+struct common_at {
+	unsigned int	offset, size;
+};
+
+/* The seconds part of the time column as last printed. */
+struct secs_cache {
+	uint64_t	secs;
+	unsigned int	len;		/* 0: nothing yet */
+	char		text[32];	/* "%5llu.": at most 21 bytes */
 };
 
 /* Per event type: the compiled print format and how far it is trusted. */
@@ -88,6 +101,9 @@ struct tm_printer {
 	struct tm_latency	*lat;		/* the latency column: current text or -l */
 	struct tm_fastbuf	scratch;	/* --json: a task name escaped outside the cache */
 	struct tm_json_clock	clock;		/* --json of a file with dates: the last second */
+	struct secs_cache	secs;		/* the time column's seconds */
+	bool			common_ready;	/* type_at and pid_at are set */
+	struct common_at	type_at, pid_at;
 };
 
 /* trace-cmd prints seconds for these clocks and raw counts for the others. */
@@ -215,11 +231,7 @@ int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const
 /* Decimal digits of v at the end of a 24-byte scratch; returns the start. */
 static char *utoa_end(uint64_t v, char *end)
 {
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
+	return tm_utoa_end(v, end);
 }
 
 /* Append s right-aligned (width > 0) or left-aligned (width < 0) in |width| columns. */
@@ -230,7 +242,7 @@ static char *put_padded(char *o, const char *s, size_t len, int width)
 	if (width > 0)
 		for (; w > len; w--)
 			*o++ = ' ';
-	memcpy(o, s, len);
+	tm_copy_small(o, s, len);
 	o += len;
 	if (width < 0)
 		for (; w > len; w--)
@@ -256,15 +268,17 @@ static char *put_int(char *o, int64_t v, int width)
 	return put_padded(o, s, (size_t)(tmp + sizeof(tmp) - s), width);
 }
 
-/* v with exactly n digits, zero-filled. */
-static char *put_zeroed(char *o, uint64_t v, int n)
+/* The last n digits of v, zero-filled, two at a time (32-bit divisions are cheaper). */
+static char *put_zeroed(char *o, uint32_t v, int n)
 {
-	int i;
+	char *e = o + n;
 
-	for (i = n - 1; i >= 0; i--) {
-		o[i] = (char)('0' + v % 10);
-		v /= 10;
+	for (; e - o >= 2; v /= 100) {
+		e -= 2;
+		memcpy(e, tm_digit_pair((unsigned int)(v % 100)), 2);
 	}
+	if (e > o)
+		*--e = (char)('0' + v % 10);
 	return o + n;
 }
 
@@ -273,35 +287,50 @@ static char *put_zeroed(char *o, uint64_t v, int n)
  * "%5llu.%0*llu" when the value exceeds 10^prec, else "%12llu"; trace-cmd
  * puts a blank in front. Other clocks print "%12llu" without the blank.
  */
-static char *put_time(const struct tm_printer *p, char *o, int buf, uint64_t ts)
+/* "%5llu." of the seconds, from the last line's text while they are the same. */
+static char *put_seconds(struct secs_cache *c, char *o, uint64_t secs)
+{
+	char *s;
+
+	if (!c || c->secs != secs || !c->len) {
+		s = put_uint(c ? c->text : o, secs, 5);
+		*s++ = '.';
+		if (!c)
+			return s;
+		c->secs = secs;
+		c->len = (unsigned int)(s - c->text);
+	}
+	memcpy(o, c->text, sizeof(c->text));	/* o has room: the caller reserved a line */
+	return o + c->len;
+}
+
+/* t as seconds and prec decimals, or "%12llu" when it is not more than one second. */
+static inline char *put_fraction(struct secs_cache *c, char *o, uint64_t t, uint64_t p10,
+				 int prec)
+{
+	if (p10 < t)
+		return put_zeroed(put_seconds(c, o, t / p10), (uint32_t)(t % p10), prec);
+	return put_uint(o, t, 12);
+}
+
+static char *put_time(const struct tm_printer *p, struct secs_cache *c, char *o, int buf,
+		      uint64_t ts)
 {
 	bool usecs = buf >= 0 && buf < p->nbufs ? p->bufs[buf].usecs : true;
-	uint64_t t = ts, p10;
-	int prec;
 
 	if (!usecs)
 		return put_uint(o, ts, 12);
 	*o++ = ' ';
-	if (p->opts.nsec) {
-		prec = 9;
-		p10 = 1000000000ULL;
-	} else {
-		prec = 6;
-		p10 = 1000000ULL;
-		t = (ts + 500) / 1000;
-	}
-	if (p10 < t) {
-		o = put_uint(o, t / p10, 5);
-		*o++ = '.';
-		return put_zeroed(o, t % p10, prec);
-	}
-	return put_uint(o, t, 12);
+	/* constant divisors: the compiler multiplies instead */
+	if (p->opts.nsec)
+		return put_fraction(c, o, ts, 1000000000ULL, 9);
+	return put_fraction(c, o, (ts + 500) / 1000, 1000000ULL, 6);
 }
 
 void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_t ts,
 			  char *out, size_t len)
 {
-	char tmp[64], *e = put_time(p, tmp, buf, ts);
+	char tmp[64], *e = put_time(p, NULL, tmp, buf, ts);
 
 	snprintf(out, len, "%.*s", (int)(e - tmp), tmp);
 }
@@ -314,6 +343,45 @@ static inline char *copy_words(char *d, const char *s, size_t n)
 	for (i = 0; i < n; i += 8)
 		__builtin_memcpy(d + i, s + i, 8);
 	return d + n;
+}
+
+static void common_at(struct tep_handle *tep, const char *name, struct common_at *at)
+{
+	struct tep_event *first = tep_get_event(tep, 0);
+	struct tep_format_field *f = first ? tep_find_common_field(first, name) : NULL;
+
+	at->size = 0;
+	if (f && f->offset >= 0 && (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
+		at->offset = (unsigned int)f->offset;
+		at->size = (unsigned int)f->size;
+	}
+}
+
+/* tep_data_type() and tep_data_pid() without their lookups: the same field, read the same. */
+static int common_int(const struct tm_printer *p, const struct common_at *at,
+		      const struct tep_record *r)
+{
+	return (int)tm_get_uint((const uint8_t *)r->data + at->offset, at->size, p->swap);
+}
+
+static int rec_type(struct tm_printer *p, const struct tep_record *r)
+{
+	if (!p->common_ready) {
+		common_at(p->tep, "common_type", &p->type_at);
+		common_at(p->tep, "common_pid", &p->pid_at);
+		p->common_ready = true;
+	}
+	if (!p->type_at.size || p->type_at.offset + p->type_at.size > (unsigned int)r->size)
+		return tep_data_type(p->tep, (struct tep_record *)r);
+	return common_int(p, &p->type_at, r);
+}
+
+/* After rec_type(). */
+static int rec_pid(struct tm_printer *p, const struct tep_record *r)
+{
+	if (!p->pid_at.size || p->pid_at.offset + p->pid_at.size > (unsigned int)r->size)
+		return tep_data_pid(p->tep, (struct tep_record *)r);
+	return common_int(p, &p->pid_at, r);
 }
 
 /* The slot of event id (ids past 16 bits share slots: the text columns do not mind). */
@@ -407,7 +475,7 @@ static char *put_cpu_flags(struct tm_printer *p, char *o, struct tep_record *r,
 			return o + sprintf(o, "-0x%x", (unsigned int)tep_data_flags(p->tep, r));
 	} else {
 		*o++ = '[';
-		o = r->cpu >= 0 && r->cpu < 1000 ? put_zeroed(o, (uint64_t)r->cpu, 3)
+		o = r->cpu >= 0 && r->cpu < 1000 ? put_zeroed(o, (uint32_t)r->cpu, 3)
 						 : put_int(o, r->cpu, 3);
 		*o++ = ']';
 		if (!p->lat)
@@ -421,9 +489,25 @@ static char *put_cpu_flags(struct tm_printer *p, char *o, struct tep_record *r,
 
 #define TM_OBUF_FLUSH	(256 * 1024)
 
+/*
+ * The collected output to out: straight to its descriptor after what stdio
+ * holds (fwrite would copy 256 KiB into its own buffer first), or through
+ * stdio for a stream without one (open_memstream).
+ */
+static int write_obuf(struct tm_printer *p)
+{
+	int fd = fileno(p->out);
+
+	if (fd < 0)
+		return fwrite_unlocked(p->obuf.buf, 1, p->obuf.len, p->out) == p->obuf.len ? 0 : -1;
+	if (fflush(p->out))
+		return -1;
+	return tm_write_all(fd, p->obuf.buf, p->obuf.len);
+}
+
 int tm_printer_flush(struct tm_printer *p)
 {
-	if (p->obuf.len && fwrite_unlocked(p->obuf.buf, 1, p->obuf.len, p->out) != p->obuf.len) {
+	if (p->obuf.len && write_obuf(p)) {
 		p->obuf.len = 0;
 		return tm_fail(errno, "write output");
 	}
@@ -507,7 +591,7 @@ static const char *json_comm(struct tm_printer *p, int pid, size_t *len)
 static const struct tm_jsonfmt *json_fmt(struct tm_printer *p, struct tep_record *r,
 					 struct tm_jsonfmt **tmp)
 {
-	int id = tep_data_type(p->tep, r);
+	int id = rec_type(p, r);
 	struct fast_slot *slot;
 
 	if (id >= 0 && id < TM_EVENT_IDS) {
@@ -527,7 +611,7 @@ static int print_json(struct tm_printer *p, struct tep_record *r,
 {
 	struct tm_json_rec jr = {
 		.rec = rec,
-		.pid = tep_data_pid(p->tep, r),
+		.pid = rec_pid(p, r),
 		.clock = p->opts.wall_clock ? &p->clock : NULL,
 	};
 	struct tm_jsonfmt *tmp = NULL;
@@ -583,9 +667,11 @@ static int fast_info(struct tm_printer *p, struct tep_record *r, struct fast_slo
 	struct tm_fastfmt *f;
 
 	if (slot->state == FAST_UNKNOWN) {
-		/* events with a plugin handler: only sched's are compiled */
+		/* events with a plugin handler: only sched's and hrtimer's are compiled */
 		slot->fmt = slot->ev->handler ? tm_schedfmt_compile(p->tep, slot->ev, p->swap)
 					      : tm_fastfmt_compile(p->tep, slot->ev, p->swap);
+		if (!slot->fmt && slot->ev->handler)
+			slot->fmt = tm_hrtimerfmt_compile(p->tep, slot->ev, p->swap);
 		slot->state = slot->fmt ? FAST_CHECKING : FAST_OFF;
 		if (slot->fmt)
 			slot->fmt->comm_gen = &p->comm_gen;
@@ -653,10 +739,10 @@ int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
 	o = put_prefix(p, o, rec->buffer);
 	if (rec->missed)
 		o = put_dropped(o, rec);
-	slot = find_slot(p, tep_data_type(p->tep, &r));
-	o = put_task(p, o, tep_data_pid(p->tep, &r));
+	slot = find_slot(p, rec_type(p, &r));
+	o = put_task(p, o, rec_pid(p, &r));
 	o = put_cpu_flags(p, o, &r, slot);
-	o = put_time(p, o, rec->buffer, rec->ts);
+	o = put_time(p, &p->secs, o, rec->buffer, rec->ts);
 	*o++ = ':';
 	o = put_head(o, slot);
 	p->obuf.len += (size_t)(o - line);
