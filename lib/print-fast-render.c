@@ -192,7 +192,7 @@ static int render_piece(const struct tm_fastfmt *base, struct tm_fastbuf *b,
 		tm_fastbuf_put(b, pc->lit, pc->lit_len);
 		return 0;
 	}
-	if (pc->offset + pc->size > size)
+	if (pc->size > size || pc->offset > size - pc->size)
 		return -1;
 	switch (pc->kind) {
 	case PIECE_NUM:
@@ -250,7 +250,7 @@ static int unknown_piece(const struct simplefmt *f, const uint8_t *data, uint32_
 		pc = &f->p[i];
 		if (pc->kind != PIECE_LEARN)
 			continue;
-		if (pc->offset + pc->size > size)
+		if (pc->size > size || pc->offset > size - pc->size)
 			return -1;
 		v = tm_get_uint(data + pc->offset, pc->size, f->base.swap);
 		if (tm_learnt_find(pc->learnt, v, &len))

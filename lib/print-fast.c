@@ -110,7 +110,8 @@ static int parse_conv(const char **fmt, struct piece *pc, int *ls)
 	if (*ls > 2 || !strchr("diuxXs", *s) || memchr(start, '+', n) || memchr(start, ' ', n))
 		return -1;
 	pc->conv = *s;
-	if (n + 4 > sizeof(pc->spec))
+	/* '%', the n flag bytes, "ll", the letter and the NUL */
+	if (n + 5 > sizeof(pc->spec))
 		return -1;
 	pc->spec[0] = '%';
 	memcpy(pc->spec + 1, start, n);
@@ -451,8 +452,8 @@ static struct simplefmt *grow(struct simplefmt *f, int *cap)
 		return f;
 	*cap = *cap ? *cap * 2 : 8;
 	g = realloc(f, sizeof(*g) + (size_t)*cap * sizeof(g->p[0]));
-	if (!g)
-		free(f);
+	if (!g && f)
+		simple_free(&f->base);	/* the pieces' symbols and learnt texts too */
 	else if (!f)
 		g->n = 0;
 	return g;

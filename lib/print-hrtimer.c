@@ -36,7 +36,8 @@ static bool num_field(const struct tep_format_field *f)
 
 static bool fits(const struct tep_format_field *f, uint32_t size)
 {
-	return (uint32_t)f->offset + (uint32_t)f->size <= size;
+	return f->offset >= 0 && f->size >= 0 && (uint32_t)f->size <= size &&
+	       (uint32_t)f->offset <= size - (uint32_t)f->size;
 }
 
 static uint64_t num(const struct hrtimerfmt *f, const struct tep_format_field *fld,

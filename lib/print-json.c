@@ -32,8 +32,10 @@ static char *put_latency(const struct tm_jsonfmt *f, char *o, const struct tm_ev
 {
 	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
 	const uint8_t *d = rec->data;
-	int flags = f->flags_off >= 0 ? d[f->flags_off] : tep_data_flags(f->tep, &r);
-	int pc = f->pc_off >= 0 ? d[f->pc_off] : tep_data_preempt_count(f->tep, &r);
+	int flags = f->flags_off >= 0 && (uint32_t)f->flags_off < rec->size ?
+		    d[f->flags_off] : tep_data_flags(f->tep, &r);
+	int pc = f->pc_off >= 0 && (uint32_t)f->pc_off < rec->size ?
+		 d[f->pc_off] : tep_data_preempt_count(f->tep, &r);
 
 	memcpy(o, ",\"latency\":{\"irqs_off\":", 23);
 	o = put_bool(o + 23, flags & TRACE_FLAG_IRQS_OFF);

@@ -611,12 +611,13 @@ static int print_json(struct tm_printer *p, struct tep_record *r,
 {
 	struct tm_json_rec jr = {
 		.rec = rec,
-		.pid = rec_pid(p, r),
 		.clock = p->opts.wall_clock ? &p->clock : NULL,
 	};
 	struct tm_jsonfmt *tmp = NULL;
 	const struct tm_jsonfmt *f = json_fmt(p, r, &tmp);
 	int ret;
+
+	jr.pid = rec_pid(p, r);	/* after json_fmt(): its rec_type() set the offsets */
 
 	if (rec->buffer > 0 && rec->buffer < p->nbufs && p->bufs[rec->buffer].json) {
 		jr.buffer = p->bufs[rec->buffer].json;
