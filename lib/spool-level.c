@@ -45,7 +45,7 @@ static double follow(double old, double now)
 
 /*
  * The rate: taken at once when larger, a sixteenth of the way when smaller,
- * so a burst is remembered for about a second of 10 ms windows: a slow
+ * so a burst's rate falls to a tenth only after ~36 windows (0.36 s): a slow
  * level's chunk can take that long, and bursts come back (a build beside the
  * recording sends them every few hundred ms).
  */
