@@ -375,9 +375,9 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	/*
-	 * The printer hands stdout 256 KiB at a time: with a small buffer
-	 * glibc writes those straight through instead of copying them in
-	 * (a 1 MiB buffer cost a copy of all output and 256 page faults).
+	 * The printer writes its 256 KiB blocks to stdout's descriptor itself
+	 * (print.c, write_obuf()); stdio carries only the other lines, so a
+	 * small buffer is enough (a 1 MiB one cost 256 page faults).
 	 */
 	static char outbuf[64 << 10];
 	struct report_opts o = { 0 };

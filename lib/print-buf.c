@@ -38,7 +38,14 @@ int tm_fastbuf_dec(struct tm_fastbuf *b, uint64_t v, bool is_signed)
 	return 0;
 }
 
-int tm_fastbuf_hex(struct tm_fastbuf *b, uint64_t v)
+/* Lower-case hex digits needed for v. */
+static unsigned int hex_len(uint64_t v)
+{
+	return v ? (unsigned int)(67 - __builtin_clzll(v)) / 4 : 1;
+}
+
+/* The hex digits of v written backwards from end, a byte at a time. */
+static void hex_end(uint64_t v, char *e)
 {
 	static const char pairs[] =
 		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
@@ -49,13 +56,7 @@ int tm_fastbuf_hex(struct tm_fastbuf *b, uint64_t v)
 		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
 		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
 		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-	unsigned int n = v ? (unsigned int)(67 - __builtin_clzll(v)) / 4 : 1;
-	char *e;
 
-	if (tm_fastbuf_reserve(b, 16))
-		return -1;
-	b->len += n;
-	e = b->buf + b->len;
 	for (; v >= 256; v >>= 8) {
 		e -= 2;
 		__builtin_memcpy(e, pairs + 2 * (v & 255), 2);
@@ -64,14 +65,16 @@ int tm_fastbuf_hex(struct tm_fastbuf *b, uint64_t v)
 		__builtin_memcpy(e - 2, pairs + 2 * v, 2);
 	else
 		e[-1] = pairs[2 * v + 1];
-	return 0;
 }
 
-/* Two decimal digits per step: "00" to "99". */
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
+int tm_fastbuf_hex(struct tm_fastbuf *b, uint64_t v)
+{
+	if (tm_fastbuf_reserve(b, 16))
+		return -1;
+	b->len += hex_len(v);
+	hex_end(v, b->buf + b->len);
+	return 0;
+}
 
 /* Decimal digits of v: from its bit length (log10(2) ~ 1233 / 4096), then one compare. */
 static unsigned int dec_len(uint64_t v)
@@ -94,21 +97,8 @@ static unsigned int dec_len(uint64_t v)
 char *tm_put_u64(char *o, uint64_t v)
 {
 	char *e = o + dec_len(v);
-	uint32_t w;
 
-	/* 32-bit steps once the value fits: cheaper divisions */
-	for (o = e; v > UINT32_MAX; v /= 100) {
-		o -= 2;
-		__builtin_memcpy(o, digit_pairs + v % 100 * 2, 2);
-	}
-	for (w = (uint32_t)v; w >= 100; w /= 100) {
-		o -= 2;
-		__builtin_memcpy(o, digit_pairs + w % 100 * 2, 2);
-	}
-	if (w >= 10)
-		__builtin_memcpy(o - 2, digit_pairs + w * 2, 2);
-	else
-		o[-1] = (char)('0' + w);
+	tm_utoa_end(v, e);
 	return e;
 }
 
@@ -122,17 +112,10 @@ char *tm_put_s64(char *o, int64_t v)
 
 char *tm_put_hex(char *o, uint64_t v)
 {
-	static const char hex[] = "0123456789abcdef";
-	unsigned int n = 1;
-	uint64_t t;
-	char *e;
+	char *e = o + 2 + hex_len(v);
 
-	for (t = v; t >= 16; t >>= 4)
-		n++;
-	*o++ = '0';
-	*o++ = 'x';
-	e = o + n;
-	for (o = e; n; n--, v >>= 4)
-		*--o = hex[v & 15];
+	o[0] = '0';
+	o[1] = 'x';
+	hex_end(v, e);
 	return e;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -79,6 +80,17 @@ static inline char *tm_utoa_end(uint64_t v, char *end)
 		*--end = (char)('0' + v);
 	}
 	return end;
+}
+
+/* The NUL-terminated literal s; -1 out of memory. */
+static inline int tm_fastbuf_puts(struct tm_fastbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (tm_fastbuf_reserve(b, n))
+		return -1;
+	tm_fastbuf_put(b, s, n);
+	return 0;
 }
 
 /* Decimal of v (signed when is_signed and v is negative as int64); -1 out of memory. */

@@ -46,16 +46,6 @@ static uint64_t num(const struct hrtimerfmt *f, const struct tep_format_field *f
 	return tm_get_uint(data + fld->offset, (unsigned int)fld->size, f->base.swap);
 }
 
-static int put_lit(struct tm_fastbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (tm_fastbuf_reserve(b, n))
-		return -1;
-	tm_fastbuf_put(b, s, n);
-	return 0;
-}
-
 /* " function=name/0x<start - address>", or -1 for libtraceevent's "0x%08llx". */
 static int put_function(struct hrtimerfmt *f, struct tm_fastbuf *b, const uint8_t *data)
 {
@@ -68,7 +58,7 @@ static int put_function(struct hrtimerfmt *f, struct tm_fastbuf *b, const uint8_
 		return -1;
 	len = strlen(name);
 	/* "name/0x" and up to 16 digits must fit the plugin's buffer uncut */
-	if (len + 3 + 16 > FUNC_TEXT_MAX || put_lit(b, " function=") ||
+	if (len + 3 + 16 > FUNC_TEXT_MAX || tm_fastbuf_puts(b, " function=") ||
 	    tm_fastbuf_reserve(b, len + 3))
 		return -1;
 	tm_fastbuf_put(b, name, len);
@@ -78,7 +68,7 @@ static int put_function(struct hrtimerfmt *f, struct tm_fastbuf *b, const uint8_
 
 static int put_named(struct tm_fastbuf *b, const char *label, uint64_t v)
 {
-	return put_lit(b, label) || tm_fastbuf_dec(b, v, false) ? -1 : 0;
+	return tm_fastbuf_puts(b, label) || tm_fastbuf_dec(b, v, false) ? -1 : 0;
 }
 
 static int hrtimer_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
@@ -90,7 +80,7 @@ static int hrtimer_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const u
 	    (f->is_start ? !fits(f->expires, size) || !fits(f->softexpires, size) :
 			   !fits(f->now, size)))
 		return -1;
-	if (put_lit(b, "hrtimer=0x") || tm_fastbuf_hex(b, num(f, f->timer, data)))
+	if (tm_fastbuf_puts(b, "hrtimer=0x") || tm_fastbuf_hex(b, num(f, f->timer, data)))
 		return -1;
 	if (!f->is_start)
 		return put_named(b, " now=", num(f, f->now, data)) || put_function(f, b, data);
