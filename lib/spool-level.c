@@ -142,6 +142,8 @@ int tm_level_pick(struct tm_level_policy *p, size_t raw)
 		p->step = 0;
 		return p->level;
 	}
+	if (p->probe)		/* the probe's step said nothing about the fill */
+		p->step = 0;
 	step_from_fill(p, p->fill, last);
 	/*
 	 * A slow level's first chunk at -1 instead: a cost to scale the slower

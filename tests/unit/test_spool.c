@@ -371,6 +371,28 @@ TM_TEST(spool_level_projection_goes_back_up_only_when_the_slow_level_fits)
 	TM_CHECK_INT(tm_level_of_step(&s.p, s.p.step), 9);
 }
 
+/*
+ * The probe's -1 is no fall-behind: at a calm fill the next chunk is at the
+ * chosen level again, not after FILL_CALM chunks (which the record summary
+ * counted as chunks where the compressor fell behind).
+ */
+TM_TEST(spool_level_probe_does_not_hold_the_fast_step)
+{
+	struct sim s = { .now = MS, .rate = 0, .ms = { 40, 2, 1 } };
+
+	tm_level_init(&s.p, 9, true);
+	sim_wait(&s, 20, 100);
+	TM_CHECK_INT(sim_chunk(&s, 100, 100), TM_SPOOL_FAST_LEVEL);
+	TM_CHECK(s.p.probe);
+	TM_CHECK_INT(sim_chunk(&s, 100, 100), 9);
+	TM_CHECK(!s.p.probe);
+	/* a high fill still steps down after the probe */
+	tm_level_init(&s.p, 9, true);
+	TM_CHECK_INT(sim_chunk(&s, 100, 100), TM_SPOOL_FAST_LEVEL);
+	TM_CHECK_INT(sim_chunk(&s, 850, 850), TM_SPOOL_FAST_LEVEL);
+	TM_CHECK(!s.p.probe);
+}
+
 /* --fixed-level: the projection never changes the level, the first chunk included. */
 TM_TEST(spool_level_fixed_ignores_the_projection)
 {
