@@ -72,9 +72,10 @@ static void report_fast_chunks(const struct capture *c, const struct tm_output *
 		tm_output_spool_stats(out, cpu, &sp);
 		if (sp.fast_chunks)
 			fprintf(stderr, "    cpu%d: %u of %u chunks at a faster zstd level (down to %d; "
-				"%u of them chosen ahead from the projected fill): the compressor "
-				"fell behind the buffer\n", cpu, sp.fast_chunks, sp.chunks,
-				sp.lowest_level, sp.vetoed_chunks);
+				"%u of them chosen ahead from the projected fill, %u stopped part "
+				"way): the compressor fell behind the buffer\n", cpu,
+				sp.fast_chunks, sp.chunks, sp.lowest_level, sp.vetoed_chunks,
+				sp.stopped_chunks);
 	}
 }
 

@@ -112,6 +112,53 @@ ssize_t tm_codec_compress(struct tm_codec *codec, void *dst, size_t cap,
 	return n;
 }
 
+/* One step of input (or the frame's end) through zstd's stream; -1 + message. */
+static int tm_codec_stream(struct tm_codec *codec, ZSTD_outBuffer *out, ZSTD_inBuffer *in,
+			   bool last)
+{
+	size_t left;
+
+	do {
+		size_t pos = out->pos, used = in->pos;
+
+		left = ZSTD_compressStream2(codec->cctx, out, in,
+					    last ? ZSTD_e_end : ZSTD_e_continue);
+		if (ZSTD_isError(left))
+			return tm_failx(EIO, "zstd compress: %s", ZSTD_getErrorName(left));
+		if (out->pos == pos && in->pos == used && left)
+			return tm_failx(ENOSPC, "zstd compress: output buffer too small");
+	} while (last ? left != 0 : in->pos < in->size);
+	return 0;
+}
+
+ssize_t tm_codec_compress_steps(struct tm_codec *codec, void *dst, size_t cap,
+				const void *src, size_t len, size_t step,
+				bool (*go_on)(void *ctx, size_t done), void *ctx)
+{
+	ZSTD_outBuffer out = { dst, cap, 0 };
+	ZSTD_inBuffer in = { src, 0, 0 };
+
+	if (codec->kind == TM_COMPRESS_NONE || !step || step >= len)
+		return tm_codec_compress(codec, dst, cap, src, len);
+	if (tm_codec_cctx(codec))
+		return -1;
+	ZSTD_CCtx_reset(codec->cctx, ZSTD_reset_session_only);
+	ZSTD_CCtx_setPledgedSrcSize(codec->cctx, len);
+	for (;;) {
+		in.size = len - in.pos > step ? in.pos + step : len;
+		if (tm_codec_stream(codec, &out, &in, in.size == len)) {
+			ZSTD_CCtx_reset(codec->cctx, ZSTD_reset_session_only);
+			return -1;
+		}
+		if (in.size == len)
+			return out.pos;
+		if (!go_on(ctx, in.pos)) {
+			ZSTD_CCtx_reset(codec->cctx, ZSTD_reset_session_only);
+			return TM_CODEC_STOPPED;
+		}
+	}
+}
+
 ssize_t tm_codec_decompress(struct tm_codec *codec, void *dst, size_t want,
 			    const void *src, size_t len)
 {

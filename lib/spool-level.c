@@ -58,6 +58,7 @@ void tm_level_sample(struct tm_level_policy *p, const struct tm_ring_fill *fill,
 		     uint64_t now_ns)
 {
 	p->fill = fill->permille;
+	p->fill_ns = now_ns;
 	if (!p->win_written || fill->written < p->win_written || now_ns < p->win_ns) {
 		p->win_ns = now_ns;	/* first sample, or the estimate moved back: anew */
 		p->win_written = fill->written;
@@ -158,6 +159,28 @@ int tm_level_pick(struct tm_level_policy *p, size_t raw)
 		vetoed = true;
 	}
 	p->vetoed += vetoed;
+	return tm_level_of_step(p, p->step);
+}
+
+bool tm_level_may_stop(const struct tm_level_policy *p)
+{
+	return p->adaptive && relative_cost(tm_level_of_step(p, p->step)) >= 4;
+}
+
+bool tm_level_overdue(const struct tm_level_policy *p, uint64_t now_ns)
+{
+	if (!p->rate || now_ns < p->fill_ns)
+		return false;
+	return p->fill + p->rate * (double)(now_ns - p->fill_ns) >= TM_SPOOL_FILL_HIGH;
+}
+
+int tm_level_stopped(struct tm_level_policy *p, size_t done, uint64_t start_ns, uint64_t end_ns)
+{
+	tm_level_done(p, done, start_ns, end_ns);
+	p->step = TM_LEVEL_STEPS - 1;
+	p->calm = 0;
+	p->probe = false;
+	p->stopped++;
 	return tm_level_of_step(p, p->step);
 }
 

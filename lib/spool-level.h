@@ -20,6 +20,7 @@ struct tm_level_policy {
 	int		level;			/* the chosen level */
 	bool		adaptive;		/* false: always level */
 	unsigned int	fill;			/* latest ring fill, per mille */
+	uint64_t	fill_ns;		/* when it was sampled */
 	unsigned int	last_fill;		/* fill at the last chunk */
 	int		step;			/* step of the last chunk */
 	int		calm;			/* chunks in a row at a low fill */
@@ -29,6 +30,7 @@ struct tm_level_policy {
 	double		win_written;		/* when this much had been written; 0: not begun */
 	double		cost[TM_LEVEL_STEPS];	/* ns per raw byte at each step; 0: unknown */
 	uint32_t	vetoed;			/* chunks made faster by the projection */
+	uint32_t	stopped;		/* chunks stopped part way, done again faster */
 	bool		begun;			/* a chunk was compressed */
 	bool		probe;			/* the last chunk measured a cost, not a fall-behind */
 };
@@ -46,6 +48,20 @@ TM_HIDDEN void tm_level_sample(struct tm_level_policy *p, const struct tm_ring_f
 TM_HIDDEN double tm_level_cost(const struct tm_level_policy *p, int step);
 /* The level for the next chunk of raw bytes; the chunk's step is p->step. */
 TM_HIDDEN int tm_level_pick(struct tm_level_policy *p, size_t raw);
+/*
+ * A chunk at the step picked last may be stopped part way (tm_level_overdue()):
+ * a slow level's, whose chunk spans many time slices on a loaded machine.
+ */
+TM_HIDDEN bool tm_level_may_stop(const struct tm_level_policy *p);
+/* Is the ring projected past FILL_HIGH by now_ns (the last fill plus the rate since)? */
+TM_HIDDEN bool tm_level_overdue(const struct tm_level_policy *p, uint64_t now_ns);
+/*
+ * The chunk picked last was stopped after done raw bytes in [start_ns, end_ns):
+ * its step's cost is learnt from them, and the chunk is to go again at the
+ * lowest step; returns that level.
+ */
+TM_HIDDEN int tm_level_stopped(struct tm_level_policy *p, size_t done, uint64_t start_ns,
+			       uint64_t end_ns);
 /* The chunk picked last took [start_ns, end_ns) to compress. */
 TM_HIDDEN void tm_level_done(struct tm_level_policy *p, size_t raw, uint64_t start_ns,
 			     uint64_t end_ns);

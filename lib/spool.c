@@ -30,6 +30,7 @@ struct tm_spool {
 	size_t			out_cap;
 	struct tm_spool_stats	stats;
 	struct tm_level_policy	lp;		/* each chunk's level (spool-level.c) */
+	size_t			step_done;	/* raw bytes of a stepped chunk compressed so far */
 	bool			finished;
 	bool			failed;		/* a write failed: no more pages */
 	int			error;		/* errno of a failed file write, 0: none */
@@ -136,11 +137,60 @@ void tm_spool_set_fill(struct tm_spool *s, const struct tm_ring_fill *fill)
 	tm_level_sample(&s->lp, fill, s->opts.clock_ns());
 }
 
+/* A chunk at level below the chosen one, unless it only measures a cost. */
+static void tm_spool_count_level(struct tm_spool *s, int level)
+{
+	if (level >= s->opts.level || s->lp.probe)
+		return;
+	if (!s->stats.fast_chunks || level < s->stats.lowest_level)
+		s->stats.lowest_level = level;
+	s->stats.fast_chunks++;
+}
+
+/* Between two steps of a slow chunk: go on unless the ring is projected past FILL_HIGH. */
+static bool tm_spool_go_on(void *ctx, size_t done)
+{
+	struct tm_spool *s = ctx;
+
+	s->step_done = done;
+	return !tm_level_overdue(&s->lp, s->opts.clock_ns());
+}
+
+/*
+ * Compress the chunk at the level picked. A slow level's goes in steps, and
+ * when the ring is projected past FILL_HIGH before it is done (the reader
+ * does not read while it compresses, and on a loaded machine a chunk takes
+ * many times its cost), it is dropped and done again at the lowest level.
+ */
+static ssize_t tm_spool_compress(struct tm_spool *s, size_t raw)
+{
+	uint64_t start = s->opts.clock_ns();
+	void *dst = s->out + TM_DAT_CHUNK_HDR_LEN;
+	size_t cap = s->out_cap - TM_DAT_CHUNK_HDR_LEN;
+	ssize_t n;
+	int level;
+
+	if (!tm_level_may_stop(&s->lp)) {
+		n = tm_codec_compress(s->codec, dst, cap, s->chunk, raw);
+		tm_level_done(&s->lp, raw, start, s->opts.clock_ns());
+		return n;
+	}
+	n = tm_codec_compress_steps(s->codec, dst, cap, s->chunk, raw, TM_SPOOL_STEP_BYTES,
+				    tm_spool_go_on, s);
+	if (n != TM_CODEC_STOPPED) {
+		tm_level_done(&s->lp, raw, start, s->opts.clock_ns());
+		return n;
+	}
+	level = tm_level_stopped(&s->lp, s->step_done, start, s->opts.clock_ns());
+	tm_spool_count_level(s, level);
+	tm_codec_set_level(s->codec, level);
+	return tm_codec_compress(s->codec, dst, cap, s->chunk, raw);
+}
+
 /* Compress (or copy) the pages gathered so far as one chunk and append it. */
 static int tm_spool_flush(struct tm_spool *s)
 {
 	size_t raw = s->npages * s->opts.page_size, pages = s->npages;
-	uint64_t start;
 	ssize_t n;
 	int level;
 
@@ -151,15 +201,8 @@ static int tm_spool_flush(struct tm_spool *s)
 		return tm_spool_write(s, s->chunk, raw, pages);
 	level = tm_level_pick(&s->lp, raw);
 	tm_codec_set_level(s->codec, level);
-	if (level < s->opts.level && !s->lp.probe) {
-		if (!s->stats.fast_chunks || level < s->stats.lowest_level)
-			s->stats.lowest_level = level;
-		s->stats.fast_chunks++;
-	}
-	start = s->opts.clock_ns();
-	n = tm_codec_compress(s->codec, s->out + TM_DAT_CHUNK_HDR_LEN,
-			      s->out_cap - TM_DAT_CHUNK_HDR_LEN, s->chunk, raw);
-	tm_level_done(&s->lp, raw, start, s->opts.clock_ns());
+	tm_spool_count_level(s, level);
+	n = tm_spool_compress(s, raw);
 	if (n < 0) {
 		s->failed = true;
 		return tm_fail_prefix("spool %s", s->path);
@@ -235,7 +278,8 @@ uint64_t tm_spool_file_bytes(const struct tm_spool *s)
 void tm_spool_get_stats(const struct tm_spool *s, struct tm_spool_stats *st)
 {
 	*st = s->stats;
-	st->vetoed_chunks = s->lp.vetoed;	/* the policy keeps the count */
+	st->vetoed_chunks = s->lp.vetoed;	/* the policy keeps the counts */
+	st->stopped_chunks = s->lp.stopped;
 }
 
 int tm_spool_fd(const struct tm_spool *s)

@@ -3,6 +3,10 @@
 #ifndef TM_CODEC_H
 #define TM_CODEC_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
 enum tm_compression {
 	TM_COMPRESS_NONE,
 	TM_COMPRESS_ZSTD,
@@ -38,6 +42,18 @@ size_t tm_codec_bound(const struct tm_codec *codec, size_t len);
  */
 ssize_t tm_codec_compress(struct tm_codec *codec, void *dst, size_t cap,
 			  const void *src, size_t len);
+/* tm_codec_compress_steps() returned without a frame: its go_on said stop. */
+#define TM_CODEC_STOPPED	(-2)
+/*
+ * As tm_codec_compress(), the frame made step bytes of src at a time (zstd's
+ * streaming API, the size pledged: the same frame as in one go); after each
+ * step but the last, go_on(ctx, done) says whether to go on. When it says
+ * no, the frame is dropped and TM_CODEC_STOPPED returned, with no message.
+ * -1 + message on zstd's errors.
+ */
+ssize_t tm_codec_compress_steps(struct tm_codec *codec, void *dst, size_t cap,
+				const void *src, size_t len, size_t step,
+				bool (*go_on)(void *ctx, size_t done), void *ctx);
 /*
  * Decompress one frame whose uncompressed size must be exactly want bytes.
  * Returns want, or -1 + message (EIO: corrupt frame, wrong size).

@@ -54,6 +54,12 @@ struct tm_ring_fill {
 #define TM_SPOOL_FILL_LOW		500
 #define TM_SPOOL_FILL_CALM		4
 #define TM_SPOOL_FAST_LEVEL		(-1)
+/*
+ * A slow level's chunk is compressed this much at a time; between two steps
+ * the projected fill may stop it (spool.c). zstd's block size: its steps cost
+ * nothing over a chunk in one go.
+ */
+#define TM_SPOOL_STEP_BYTES		(128 * 1024)
 
 /*
  * Where a spool without a file hands its chunks (the flight window): one
@@ -83,6 +89,7 @@ struct tm_spool_stats {
 	uint32_t	chunks;		/* compressed chunks written (0 for none) */
 	uint32_t	fast_chunks;	/* of them, at a level below the chosen one */
 	uint32_t	vetoed_chunks;	/* of them, made faster by the projected fill */
+	uint32_t	stopped_chunks;	/* of them, stopped part way and done again faster */
 	int		lowest_level;	/* the lowest level used (valid if fast_chunks) */
 };
 

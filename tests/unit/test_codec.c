@@ -75,3 +75,86 @@ TM_TEST(codec_names_parse)
 	TM_CHECK_INT(tm_compression_parse("zlib", &c), -1);
 	TM_CHECK(strstr(tm_last_error(), "zlib") != NULL);
 }
+
+/* go_on for the stepped tests: counts its calls, says stop at call stop_at (0: never). */
+struct steps {
+	int	calls;
+	int	stop_at;
+	size_t	last_done;
+};
+
+static bool steps_go_on(void *ctx, size_t done)
+{
+	struct steps *st = ctx;
+
+	st->calls++;
+	st->last_done = done;
+	return st->calls != st->stop_at;
+}
+
+/* A frame made in steps is the frame made in one go, and decodes to the pages. */
+TM_TEST(codec_steps_make_the_same_frame)
+{
+	size_t len;
+	char *raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len);
+	struct tm_codec *codec = tm_codec_new(TM_COMPRESS_ZSTD, 9);
+	struct steps st = { 0 };
+	char *one, *stepped, *back;
+	ssize_t n1, n2;
+	size_t cap;
+
+	TM_REQUIRE(raw && codec && len == 5 * 4096);
+	cap = tm_codec_bound(codec, len);
+	one = malloc(cap);
+	stepped = malloc(cap);
+	back = malloc(len);
+	TM_REQUIRE(one && stepped && back);
+	n1 = tm_codec_compress(codec, one, cap, raw, len);
+	n2 = tm_codec_compress_steps(codec, stepped, cap, raw, len, 4096, steps_go_on, &st);
+	TM_CHECK_INT(st.calls, 4);		/* after each step but the last */
+	TM_CHECK_INT(st.last_done, 4 * 4096);
+	TM_CHECK_INT(n2, n1);
+	TM_CHECK(n1 > 0 && !memcmp(one, stepped, n1));
+	TM_CHECK_INT(tm_codec_decompress(codec, back, len, stepped, n2), (long long)len);
+	TM_CHECK(!memcmp(raw, back, len));
+	free(one);
+	free(stepped);
+	free(back);
+	free(raw);
+	tm_codec_free(codec);
+}
+
+/* Stopped after the second step: no frame, no message, and the codec goes on working. */
+TM_TEST(codec_steps_stop_when_told)
+{
+	size_t len;
+	char *raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len);
+	struct tm_codec *codec = tm_codec_new(TM_COMPRESS_ZSTD, 9);
+	struct steps st = { .stop_at = 2 };
+	char *frame, *back;
+	ssize_t n;
+	size_t cap;
+
+	TM_REQUIRE(raw && codec);
+	cap = tm_codec_bound(codec, len);
+	frame = malloc(cap);
+	back = malloc(len);
+	TM_REQUIRE(frame && back);
+	n = tm_codec_compress_steps(codec, frame, cap, raw, len, 4096, steps_go_on, &st);
+	TM_CHECK_INT(n, TM_CODEC_STOPPED);
+	TM_CHECK_INT(st.calls, 2);
+	TM_CHECK_INT(st.last_done, 2 * 4096);
+	tm_codec_set_level(codec, tm_codec_min_level());
+	n = tm_codec_compress(codec, frame, cap, raw, len);
+	TM_REQUIRE(n > 0);
+	TM_CHECK_INT(tm_codec_decompress(codec, back, len, frame, n), (long long)len);
+	TM_CHECK(!memcmp(raw, back, len));
+	/* a step as large as the input: one go, go_on never asked */
+	st = (struct steps){ .stop_at = 1 };
+	TM_CHECK(tm_codec_compress_steps(codec, frame, cap, raw, len, len, steps_go_on, &st) > 0);
+	TM_CHECK_INT(st.calls, 0);
+	free(frame);
+	free(back);
+	free(raw);
+	tm_codec_free(codec);
+}

@@ -184,6 +184,38 @@ static uint64_t still_clock(void)
 	return 0;
 }
 
+/*
+ * The chunks of a finished spool file, each of chunk_pages pages: page i of
+ * the spool is page i % npages of raw. Returns how many chunks decoded.
+ */
+static size_t decode_chunks(struct tm_test *t, const char *path, const char *raw, size_t npages,
+			    size_t chunk_pages)
+{
+	struct tm_codec *codec = tm_codec_new(TM_COMPRESS_ZSTD, 1);
+	size_t flen, off = 0, n = 0, size = chunk_pages * PAGE;
+	char *file = tm_read_file(path, &flen), *back = malloc(size);
+
+	if (!codec || !file || !back) {
+		fprintf(stderr, "  cannot decode %s\n", path);
+		t->failures++;
+		flen = 0;
+	}
+	while (off + TM_DAT_CHUNK_HDR_LEN <= flen) {
+		uint32_t c = tm_get32(file + off, false);
+
+		TM_CHECK_INT(tm_codec_decompress(codec, back, size, file + off + 8, c), size);
+		for (size_t i = 0; i < chunk_pages; i++)
+			TM_CHECK(!memcmp(back + i * PAGE,
+					 raw + ((n * chunk_pages + i) % npages) * PAGE, PAGE));
+		off += TM_DAT_CHUNK_HDR_LEN + c;
+		n++;
+	}
+	free(back);
+	free(file);
+	tm_codec_free(codec);
+	return n;
+}
+
 /* Feed 16 one-page chunks at the given ring fill levels; every chunk still decodes. */
 static void adaptive_run(struct tm_test *t, bool adaptive, struct tm_spool_stats *st)
 {
@@ -192,14 +224,13 @@ static void adaptive_run(struct tm_test *t, bool adaptive, struct tm_spool_stats
 	struct tm_spool_opts o = { .compression = TM_COMPRESS_ZSTD, .level = 3,
 				   .adaptive = adaptive, .page_size = PAGE, .chunk_pages = 1,
 				   .clock_ns = still_clock };
-	struct tm_codec *codec = tm_codec_new(TM_COMPRESS_ZSTD, 1);
-	char path[] = "/tmp/tm-spool-test-XXXXXX", back[PAGE];
-	size_t len, flen, off = 0, n = 0;
-	char *raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len), *file;
+	char path[] = "/tmp/tm-spool-test-XXXXXX";
+	size_t len;
+	char *raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len);
 	struct tm_spool *s;
 	int fd = mkstemp(path);
 
-	TM_REQUIRE(fd >= 0 && codec && raw && len >= PAGE);
+	TM_REQUIRE(fd >= 0 && raw && len >= PAGE);
 	close(fd);
 	unlink(path);
 	s = tm_spool_create(path, &o);
@@ -212,20 +243,8 @@ static void adaptive_run(struct tm_test *t, bool adaptive, struct tm_spool_stats
 	}
 	TM_CHECK_INT(tm_spool_finish(s), 0);
 	tm_spool_get_stats(s, st);
-	file = tm_read_file(tm_spool_path(s), &flen);
-	TM_REQUIRE(file);
-	while (off + TM_DAT_CHUNK_HDR_LEN <= flen) {
-		uint32_t c = tm_get32(file + off, false);
-
-		TM_CHECK_INT(tm_codec_decompress(codec, back, PAGE, file + off + 8, c), PAGE);
-		TM_CHECK(!memcmp(back, raw + (n % (len / PAGE)) * PAGE, PAGE));
-		off += TM_DAT_CHUNK_HDR_LEN + c;
-		n++;
-	}
-	TM_CHECK_INT(n, TM_ARRAY_SIZE(fills));
-	free(file);
+	TM_CHECK_INT(decode_chunks(t, tm_spool_path(s), raw, len / PAGE, 1), TM_ARRAY_SIZE(fills));
 	free(raw);
-	tm_codec_free(codec);
 	tm_spool_destroy(s, true);
 }
 
@@ -391,6 +410,98 @@ TM_TEST(spool_level_probe_does_not_hold_the_fast_step)
 	TM_CHECK_INT(sim_chunk(&s, 100, 100), TM_SPOOL_FAST_LEVEL);
 	TM_CHECK_INT(sim_chunk(&s, 850, 850), TM_SPOOL_FAST_LEVEL);
 	TM_CHECK(!s.p.probe);
+}
+
+/* A clock the test sets; each read then moves it on by fake_step (time passing in zstd). */
+struct fake_clock {
+	uint64_t	now;
+	uint64_t	step;
+};
+
+static struct fake_clock fake_clock;	/* tm_spool_opts.clock_ns takes no context */
+
+static uint64_t fake_clock_ns(void)
+{
+	uint64_t now = fake_clock.now;
+
+	fake_clock.now += fake_clock.step;
+	return now;
+}
+
+/*
+ * Two 64-page chunks at level 9, data written at 5 per mille a ms, the ring
+ * at 100. The first (the probe at -1) measures nothing on the still clock;
+ * the second goes at level 9, in steps, and each step takes 200 ms: by the
+ * first step's end the ring is projected at 1100, so the chunk is stopped
+ * and done again at the lowest level. Both chunks decode to their pages.
+ * --fixed-level never stops a chunk.
+ */
+static void stop_run(struct tm_test *t, bool adaptive, struct tm_spool_stats *st)
+{
+	struct tm_spool_opts o = { .compression = TM_COMPRESS_ZSTD, .level = 9,
+				   .adaptive = adaptive, .page_size = PAGE, .chunk_pages = 64,
+				   .clock_ns = fake_clock_ns };
+	char path[] = "/tmp/tm-spool-test-XXXXXX";
+	size_t len;
+	char *raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len);
+	struct tm_spool *s;
+	int fd = mkstemp(path);
+
+	TM_REQUIRE(fd >= 0 && raw && len >= PAGE);
+	close(fd);
+	unlink(path);
+	fake_clock = (struct fake_clock){ .now = MS };
+	s = tm_spool_create(path, &o);
+	TM_REQUIRE(s);
+	for (size_t i = 0; i < 128; i++) {
+		struct tm_ring_fill f = { .permille = 100, .written = 100.0 * (i + 1) };
+
+		fake_clock.now += 20 * MS;
+		tm_spool_set_fill(s, &f);
+		if (i == 127)
+			fake_clock.step = 200 * MS;
+		TM_CHECK_INT(tm_spool_add_page(s, raw + (i % (len / PAGE)) * PAGE), 0);
+	}
+	TM_CHECK_INT(tm_spool_finish(s), 0);
+	tm_spool_get_stats(s, st);
+	TM_CHECK_INT(decode_chunks(t, tm_spool_path(s), raw, len / PAGE, 64), 2);
+	free(raw);
+	tm_spool_destroy(s, true);
+}
+
+TM_TEST(spool_level_slow_chunk_is_stopped_when_the_ring_would_run_over)
+{
+	struct tm_spool_stats st;
+
+	stop_run(t, true, &st);
+	TM_CHECK_INT(st.chunks, 2);
+	TM_CHECK_INT(st.stopped_chunks, 1);
+	TM_CHECK_INT(st.fast_chunks, 1);
+	TM_CHECK_INT(st.lowest_level, tm_codec_min_level());
+	stop_run(t, false, &st);
+	TM_CHECK_INT(st.chunks, 2);
+	TM_CHECK_INT(st.stopped_chunks, 0);
+	TM_CHECK_INT(st.fast_chunks, 0);
+}
+
+/* The projected fill: the last sample plus the rate since; unknown rate, never overdue. */
+TM_TEST(spool_level_overdue_projects_the_fill_from_the_last_sample)
+{
+	struct sim s = { .now = MS, .rate = 7.5, .ms = { 40, 1, 1 } };
+
+	tm_level_init(&s.p, 9, true);
+	TM_CHECK(!tm_level_overdue(&s.p, s.now + 1000 * MS));	/* no rate yet */
+	sim_wait(&s, 20, 435);
+	TM_CHECK(!tm_level_overdue(&s.p, s.now + 40 * MS));	/* 735 */
+	TM_CHECK(tm_level_overdue(&s.p, s.now + 50 * MS));	/* 810 */
+	/* only a slow level's chunk may be stopped, and only when adaptive */
+	TM_CHECK(tm_level_may_stop(&s.p));
+	s.p.step = 1;
+	TM_CHECK(!tm_level_may_stop(&s.p));
+	tm_level_init(&s.p, 1, true);
+	TM_CHECK(!tm_level_may_stop(&s.p));
+	tm_level_init(&s.p, 9, false);
+	TM_CHECK(!tm_level_may_stop(&s.p));
 }
 
 /* --fixed-level: the projection never changes the level, the first chunk included. */
