@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "internal.h"
 
@@ -54,6 +53,18 @@ static inline void tm_fastbuf_put(struct tm_fastbuf *b, const char *s, size_t n)
 	b->len += n;
 }
 
+/* Appends n bytes: 0, or -1 out of memory. */
+static inline int tm_fastbuf_add(struct tm_fastbuf *b, const char *s, size_t n)
+{
+	if (tm_fastbuf_reserve(b, n))
+		return -1;
+	tm_fastbuf_put(b, s, n);
+	return 0;
+}
+
+/* Appends a string literal, its length known at compile time. */
+#define tm_fastbuf_lit(b, s)	tm_fastbuf_add((b), "" s, sizeof(s) - 1)
+
 /* The two digits of v < 100. */
 static inline const char *tm_digit_pair(unsigned int v)
 {
@@ -80,17 +91,6 @@ static inline char *tm_utoa_end(uint64_t v, char *end)
 		*--end = (char)('0' + v);
 	}
 	return end;
-}
-
-/* The NUL-terminated literal s; -1 out of memory. */
-static inline int tm_fastbuf_puts(struct tm_fastbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (tm_fastbuf_reserve(b, n))
-		return -1;
-	tm_fastbuf_put(b, s, n);
-	return 0;
 }
 
 /* Decimal of v (signed when is_signed and v is negative as int64); -1 out of memory. */

@@ -5,12 +5,15 @@
  * value-preserving casts, plain %p, %ps/%pS through libtraceevent's
  * function lookup, %s of field ? "a" : "b", and __print_symbolic() with
  * numeric values), so the common events skip libtraceevent's general
- * interpreter (the pieces are printed by print-fast-render.c). Anything else
- * (plugins other than sched's, helpers, flags, arithmetic) stays with
- * libtraceevent, and so does any record with a value these rules do not
- * cover (NULL pointer, unnamed symbol, address outside every function).
- * Each event type's compiled output is checked against libtraceevent's on
- * its first records before it is trusted (print.c).
+ * interpreter (the pieces are printed by print-fast-render.c). Any other
+ * argument that reads one integer field only (__print_flags, enum symbols,
+ * masks) prints a text learnt per value from libtraceevent's own line.
+ * Anything else (plugins other than sched's and hrtimer's, helpers,
+ * arithmetic over several fields) stays with libtraceevent, and so does any
+ * record with a value these rules do not cover (NULL pointer, unnamed
+ * symbol, address outside every function, a value not learnt yet). Each
+ * event type's compiled output is checked against libtraceevent's on its
+ * first records before it is trusted (print.c).
  */
 #include <ctype.h>
 #include <errno.h>

@@ -58,17 +58,12 @@ static int put_function(struct hrtimerfmt *f, struct tm_fastbuf *b, const uint8_
 		return -1;
 	len = strlen(name);
 	/* "name/0x" and up to 16 digits must fit the plugin's buffer uncut */
-	if (len + 3 + 16 > FUNC_TEXT_MAX || tm_fastbuf_puts(b, " function=") ||
+	if (len + 3 + 16 > FUNC_TEXT_MAX || tm_fastbuf_lit(b, " function=") ||
 	    tm_fastbuf_reserve(b, len + 3))
 		return -1;
 	tm_fastbuf_put(b, name, len);
 	tm_fastbuf_put(b, "/0x", 3);
 	return tm_fastbuf_hex(b, start - v);
-}
-
-static int put_named(struct tm_fastbuf *b, const char *label, uint64_t v)
-{
-	return tm_fastbuf_puts(b, label) || tm_fastbuf_dec(b, v, false) ? -1 : 0;
 }
 
 static int hrtimer_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
@@ -80,12 +75,16 @@ static int hrtimer_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const u
 	    (f->is_start ? !fits(f->expires, size) || !fits(f->softexpires, size) :
 			   !fits(f->now, size)))
 		return -1;
-	if (tm_fastbuf_puts(b, "hrtimer=0x") || tm_fastbuf_hex(b, num(f, f->timer, data)))
+	if (tm_fastbuf_lit(b, "hrtimer=0x") || tm_fastbuf_hex(b, num(f, f->timer, data)))
 		return -1;
 	if (!f->is_start)
-		return put_named(b, " now=", num(f, f->now, data)) || put_function(f, b, data);
-	if (put_function(f, b, data) || put_named(b, " expires=", num(f, f->expires, data)) ||
-	    put_named(b, " softexpires=", num(f, f->softexpires, data)))
+		return tm_fastbuf_lit(b, " now=") ||
+		       tm_fastbuf_dec(b, num(f, f->now, data), false) ||
+		       put_function(f, b, data) ? -1 : 0;
+	if (put_function(f, b, data) || tm_fastbuf_lit(b, " expires=") ||
+	    tm_fastbuf_dec(b, num(f, f->expires, data), false) ||
+	    tm_fastbuf_lit(b, " softexpires=") ||
+	    tm_fastbuf_dec(b, num(f, f->softexpires, data), false))
 		return -1;
 	return 0;
 }

@@ -147,8 +147,9 @@ static int put_comm(struct schedfmt *f, struct tm_fastbuf *b, const struct tep_f
 static int put_task(struct schedfmt *f, struct tm_fastbuf *b, const struct tep_format_field *comm,
 		    const uint8_t *data, uint64_t pid, uint64_t prio)
 {
-	if (put_comm(f, b, comm, data, pid) || tm_fastbuf_puts(b, ":") || tm_fastbuf_dec(b, pid, false) ||
-	    tm_fastbuf_puts(b, " [") || tm_fastbuf_dec(b, prio, false) || tm_fastbuf_puts(b, "]"))
+	if (put_comm(f, b, comm, data, pid) || tm_fastbuf_lit(b, ":") ||
+	    tm_fastbuf_dec(b, pid, false) || tm_fastbuf_lit(b, " [") ||
+	    tm_fastbuf_dec(b, prio, false) || tm_fastbuf_lit(b, "]"))
 		return -1;
 	return 0;
 }
@@ -206,11 +207,11 @@ static int switch_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 	st = find_state(f, num(f, f->prev_state, data));
 	if (!st || !small(ppid) || !small(pprio) || !small(npid) || !small(nprio))
 		return -1;
-	if (put_task(f, b, f->prev_comm, data, ppid, pprio) || tm_fastbuf_puts(b, " ") ||
+	if (put_task(f, b, f->prev_comm, data, ppid, pprio) || tm_fastbuf_lit(b, " ") ||
 	    tm_fastbuf_reserve(b, st->len))
 		return -1;
 	tm_fastbuf_put(b, st->text, st->len);
-	if (tm_fastbuf_puts(b, " ==> ") || put_task(f, b, f->next_comm, data, npid, nprio))
+	if (tm_fastbuf_lit(b, " ==> ") || put_task(f, b, f->next_comm, data, npid, nprio))
 		return -1;
 	return 0;
 }
@@ -265,13 +266,13 @@ static int wakeup_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 		return -1;
 	if (put_task(f, b, f->comm, data, pid, prio))
 		return -1;
-	if (f->success && (tm_fastbuf_puts(b, " success=") || tm_fastbuf_dec(b, ok, false)))
+	if (f->success && (tm_fastbuf_lit(b, " success=") || tm_fastbuf_dec(b, ok, false)))
 		return -1;
 	if (f->target_cpu) {
-		char c[4] = { (char)('0' + cpu / 100), (char)('0' + cpu / 10 % 10),
-			      (char)('0' + cpu % 10), '\0' };
+		char c[3] = { (char)('0' + cpu / 100), (char)('0' + cpu / 10 % 10),
+			      (char)('0' + cpu % 10) };
 
-		if (tm_fastbuf_puts(b, " CPU:") || tm_fastbuf_puts(b, c))
+		if (tm_fastbuf_lit(b, " CPU:") || tm_fastbuf_add(b, c, 3))
 			return -1;
 	}
 	return 0;
