@@ -184,6 +184,18 @@ static uint64_t still_clock(void)
 	return 0;
 }
 
+/* A spool at a fresh temporary path (path: a mkstemp() template); NULL on failure. */
+static struct tm_spool *temp_spool(char *path, const struct tm_spool_opts *o)
+{
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	unlink(path);
+	return tm_spool_create(path, o);
+}
+
 /*
  * The chunks of a finished spool file, each of chunk_pages pages: page i of
  * the spool is page i % npages of raw. Returns how many chunks decoded.
@@ -228,12 +240,9 @@ static void adaptive_run(struct tm_test *t, bool adaptive, struct tm_spool_stats
 	size_t len;
 	char *raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len);
 	struct tm_spool *s;
-	int fd = mkstemp(path);
 
-	TM_REQUIRE(fd >= 0 && raw && len >= PAGE);
-	close(fd);
-	unlink(path);
-	s = tm_spool_create(path, &o);
+	TM_REQUIRE(raw && len >= PAGE);
+	s = temp_spool(path, &o);
 	TM_REQUIRE(s);
 	for (size_t i = 0; i < TM_ARRAY_SIZE(fills); i++) {
 		struct tm_ring_fill f = { .permille = fills[i], .written = 1000.0 * (i + 1) };
@@ -445,13 +454,10 @@ static void stop_run(struct tm_test *t, bool adaptive, struct tm_spool_stats *st
 	size_t len;
 	char *raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len);
 	struct tm_spool *s;
-	int fd = mkstemp(path);
 
-	TM_REQUIRE(fd >= 0 && raw && len >= PAGE);
-	close(fd);
-	unlink(path);
+	TM_REQUIRE(raw && len >= PAGE);
 	fake_clock = (struct fake_clock){ .now = MS };
-	s = tm_spool_create(path, &o);
+	s = temp_spool(path, &o);
 	TM_REQUIRE(s);
 	for (size_t i = 0; i < 128; i++) {
 		struct tm_ring_fill f = { .permille = 100, .written = 100.0 * (i + 1) };
