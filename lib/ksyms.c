@@ -2,9 +2,10 @@
 /*
  * ksyms.c - the kernel symbol table: kallsyms lines checked and scanned in
  * place, 16 bytes per symbol, sorted at the first lookup, and libtraceevent's
- * function resolver. libtraceevent 1.7.1 would copy the text twice, scan
- * each line with sscanf(), allocate three blocks per symbol and sort 24-byte
- * entries; its answers are kept exactly (which lines count, the order of
+ * function resolver. The kernel's own lines are read in one pass each, their
+ * ends found with their names. libtraceevent 1.7.1 would copy the text
+ * twice, scan each line with sscanf(), allocate three blocks per symbol and
+ * sort 24-byte entries; its answers are kept exactly (which lines count, the order of
  * symbols sharing an address, the binary search that picks among them).
  */
 #include <ctype.h>
@@ -192,47 +193,114 @@ static bool kept(const char *line, const struct ksym_line *l)
 	return line[l->name] != '$' && l->type != 'A' && l->type != 'a';
 }
 
+/* Keep the line scanned at pos (name and module NUL-terminated) unless libtraceevent drops it. */
+static void add_sym(struct tm_ksyms *k, size_t pos, const struct ksym_line *l, size_t cap)
+{
+	char *line = k->text + pos;
+	struct tm_ksym *s;
+
+	if (!kept(line, l) || k->n == cap)	/* cap bounds the lines: never full */
+		return;
+	line[l->name_end] = '\0';
+	s = &k->syms[k->n++];
+	s->addr = l->addr;
+	s->name = (uint32_t)(pos + l->name);
+	s->mod = 0;
+	if (l->mod_end) {
+		line[l->mod_end - 1] = '\0';
+		s->mod = (uint32_t)(pos + l->mod);
+	}
+	if (k->n > 1 && s->addr < s[-1].addr)
+		k->in_order = false;
+}
+
 /* Scan the line at pos (len bytes, no '\n', no NUL): why it is dropped, or NULL. */
 static const char *add_line(struct tm_ksyms *k, size_t pos, size_t len, size_t cap)
 {
 	char *line = k->text + pos;
 	struct ksym_line l;
-	struct tm_ksym *s;
 
 	line[len] = '\0';	/* its '\n', or the text's NUL */
 	if (!scan_plain(line, len, &l) && !scan_odd(line, &l))
 		return "not \"ADDRESS TYPE NAME\"";
-	if (!kept(line, &l) || k->n == cap)	/* cap bounds the lines: never full */
-		return NULL;
-	line[l.name_end] = '\0';
-	s = &k->syms[k->n++];
-	s->addr = l.addr;
-	s->name = (uint32_t)(pos + l.name);
-	s->mod = 0;
-	if (l.mod_end) {
-		line[l.mod_end - 1] = '\0';
-		s->mod = (uint32_t)(pos + l.mod);
-	}
-	if (k->n > 1 && s->addr < s[-1].addr)
-		k->in_order = false;
+	add_sym(k, pos, &l, cap);
 	return NULL;
+}
+
+/* Index of the first byte below 0x21 in s[i, len), or len: 8 bytes at a time. */
+static size_t find_low_byte(const char *s, size_t i, size_t len)
+{
+	uint64_t w, m;
+
+	while (len - i >= 8) {
+		memcpy(&w, s + i, 8);
+		w = le64toh(w);		/* s[i] in the low byte */
+		/* exact up to the first such byte: a borrow needs one below it */
+		m = (w - ONES * 0x21) & ~w & HIGHS;
+		if (m)
+			return i + (size_t)__builtin_ctzll(m) / 8;
+		i += 8;
+	}
+	while (i < len && (unsigned char)s[i] >= 0x21)
+		i++;
+	return i;
+}
+
+static bool is_letter(char c)
+{
+	return (unsigned char)((c | 0x20) - 'a') < 26;
+}
+
+/*
+ * Nearly every line is the kernel's "ADDR T NAME\n": 16 hex digits, a
+ * letter between single spaces, a name of bytes above 0x20. Such a line is
+ * read in one pass, its end found with its name, as scan_lines() and
+ * add_line() would read it. Returns the bytes taken (with the '\n'); 0 for
+ * any other line (a module, a short address, odd white space, the last
+ * line without '\n'), which then goes the general way.
+ */
+static size_t add_kernel_line(struct tm_ksyms *k, size_t pos, size_t rest, size_t cap)
+{
+	char *line = k->text + pos;
+	struct ksym_line l;
+
+	if (rest < 21 || line[16] != ' ' || !is_letter(line[17]) || line[18] != ' ' ||
+	    (unsigned char)line[19] < 0x21 || !hex16(line, &l.addr))
+		return 0;
+	l.name_end = find_low_byte(line, 19, rest);
+	if (l.name_end == rest || line[l.name_end] != '\n')
+		return 0;
+	l.type = line[17];
+	l.name = 19;
+	l.mod_end = 0;
+	line[l.name_end] = '\0';
+	add_sym(k, pos, &l, cap);
+	return l.name_end + 1;
 }
 
 /* Each line once; empty and all-NUL lines go silently, as in meta-check.c. */
 static void scan_lines(struct tm_ksyms *k, struct tm_blob b, size_t cap,
 		       const struct tm_meta_warn *w)
 {
-	bool has_nul = memchr(k->text, '\0', b.len) != NULL;
 	size_t pos = 0;
 
 	while (pos < b.len) {
-		char *line = k->text + pos, *nl = memchr(line, '\n', b.len - pos);
-		size_t len = nl ? (size_t)(nl - line) : b.len - pos;
+		size_t taken = add_kernel_line(k, pos, b.len - pos, cap);
+		char *line = k->text + pos, *nl;
 		const char *why;
+		size_t len;
+		bool nul;
 
-		if (!len || (has_nul && tm_meta_all_nul(line, len)))
+		if (taken) {
+			pos += taken;
+			continue;
+		}
+		nl = memchr(line, '\n', b.len - pos);
+		len = nl ? (size_t)(nl - line) : b.len - pos;
+		nul = memchr(line, '\0', len) != NULL;
+		if (!len || (nul && tm_meta_all_nul(line, len)))
 			why = NULL;
-		else if (has_nul && memchr(line, '\0', len))
+		else if (nul)
 			why = "NUL byte inside";
 		else
 			why = add_line(k, pos, len, cap);

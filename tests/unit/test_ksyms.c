@@ -366,6 +366,37 @@ TM_TEST(ksyms_match_libtraceevent_on_odd_lines)
 	both_free(&b);
 }
 
+/*
+ * The kernel's own lines are read in one pass that finds a line's end with
+ * its name, 8 bytes at a time: names of every length across those steps,
+ * ended by '\n', by a module, by odd white space or by the text's end, with
+ * bytes below 0x21 or above 0x7e inside, read as libtraceevent reads them.
+ */
+TM_TEST(ksyms_match_libtraceevent_on_names_of_every_length)
+{
+	static const char *const ends[] = { "\n", "\t[mod]\n", " \n", "\r\n", "\v\n",
+					    "\x01z\n", "\x7f\xc3\xa9\n" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct both b;
+
+	TM_REQUIRE(f);
+	for (int n = 1; n <= 24; n++)
+		for (size_t e = 0; e < TM_ARRAY_SIZE(ends); e++)
+			fprintf(f, "ffffffff81%06x %c %.*s%s", n * 64 + (int)e * 8, "Tt"[n & 1], n,
+				"abcdefghijklmnopqrstuvwxyz", ends[e]);
+	fputs("ffffffff82000000 T no_newline_at_the_end", f);
+	fclose(f);
+	if (!both_init(t, &b, text, len, text)) {
+		TM_CHECK_INT(b.ws.n, 0);
+		TM_CHECK_INT(tm_ksyms_count(b.k), 24 * TM_ARRAY_SIZE(ends) + 1);
+		same_answers(t, &b);
+	}
+	both_free(&b);
+	free(text);
+}
+
 /* The kernel's own order: symbols sharing an address, then the next ones. */
 TM_TEST(ksyms_match_libtraceevent_on_shared_addresses)
 {
