@@ -134,13 +134,17 @@ static int put_func(struct tm_fastbuf *b, struct tep_handle *tep, const struct p
 	return tm_fastbuf_hex(b, v - start);
 }
 
-static int put_learnt(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
+static int put_learnt(struct tm_fastfmt *base, struct tm_fastbuf *b, const struct piece *pc,
+		      uint64_t v)
 {
+	bool confirmed = false;
 	unsigned int len;
-	const char *t = tm_learnt_find(pc->learnt, v, &len);
+	const char *t = tm_learnt_find(pc->learnt, v, &len, &confirmed);
 
 	if (!t || tm_fastbuf_reserve(b, len))
 		return -1;
+	if (!confirmed)
+		base->unconfirmed = true;
 	tm_fastbuf_put(b, t, len);
 	return 0;
 }
@@ -179,7 +183,7 @@ static int put_dyn_str(struct tm_fastbuf *b, const struct piece *pc, const uint8
 	return put_str(b, pc, str, len);
 }
 
-static int render_piece(const struct tm_fastfmt *base, struct tm_fastbuf *b,
+static int render_piece(struct tm_fastfmt *base, struct tm_fastbuf *b,
 			const struct piece *pc, const uint8_t *data, uint32_t size)
 {
 	bool swap = base->swap;
@@ -207,7 +211,7 @@ static int render_piece(const struct tm_fastfmt *base, struct tm_fastbuf *b,
 		i = tm_get_uint(data + pc->offset, pc->size, swap) != 0;
 		return put_str(b, pc, pc->alt[i], pc->alt_len[i]);
 	case PIECE_LEARN:
-		return put_learnt(b, pc, tm_get_uint(data + pc->offset, pc->size, swap));
+		return put_learnt(base, b, pc, tm_get_uint(data + pc->offset, pc->size, swap));
 	case PIECE_STR_FIELD:
 		str = (const char *)data + pc->offset;
 		return put_str(b, pc, str, strnlen(str, pc->size));
@@ -221,7 +225,7 @@ static int render_piece(const struct tm_fastfmt *base, struct tm_fastbuf *b,
 int tm_simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
 		     uint32_t size)
 {
-	const struct simplefmt *f = (const struct simplefmt *)base;
+	struct simplefmt *f = (struct simplefmt *)base;
 	const struct piece *pc, *end = f->p + f->n;
 
 	for (pc = f->p; pc < end; pc++) {
@@ -253,7 +257,7 @@ static int unknown_piece(const struct simplefmt *f, const uint8_t *data, uint32_
 		if (pc->size > size || pc->offset > size - pc->size)
 			return -1;
 		v = tm_get_uint(data + pc->offset, pc->size, f->base.swap);
-		if (tm_learnt_find(pc->learnt, v, &len))
+		if (tm_learnt_find(pc->learnt, v, &len, NULL))
 			continue;
 		if (!(*n)++) {
 			found = i;
@@ -263,7 +267,7 @@ static int unknown_piece(const struct simplefmt *f, const uint8_t *data, uint32_
 	return found;
 }
 
-static int render_range(const struct simplefmt *f, struct tm_fastbuf *b, int from, int to,
+static int render_range(struct simplefmt *f, struct tm_fastbuf *b, int from, int to,
 			const uint8_t *data, uint32_t size)
 {
 	int i;
@@ -280,7 +284,7 @@ static int render_range(const struct simplefmt *f, struct tm_fastbuf *b, int fro
  * literal after it, when that literal occurs once in the rest of the line
  * (it occurs right after the text, so that is where). -1: not certain.
  */
-static long text_end(const struct simplefmt *f, int i, bool alone, const uint8_t *data,
+static long text_end(struct simplefmt *f, int i, bool alone, const uint8_t *data,
 		     uint32_t size, const char *text, size_t len, size_t pre)
 {
 	const struct piece *next = i + 1 < f->n ? &f->p[i + 1] : NULL;
@@ -328,4 +332,19 @@ void tm_simple_learn(struct tm_fastfmt *base, const uint8_t *data, uint32_t size
 			tm_learnt_add(f->p[i].learnt, v, text + pre.len, (size_t)end - pre.len);
 	}
 	free(pre.buf);
+}
+
+/* The record printed right: each learnt text it used is libtraceevent's own. */
+void tm_simple_confirm(struct tm_fastfmt *base, const uint8_t *data, uint32_t size)
+{
+	struct simplefmt *f = (struct simplefmt *)base;
+	const struct piece *pc;
+	int i;
+
+	for (i = 0; i < f->n; i++) {
+		pc = &f->p[i];
+		if (pc->kind == PIECE_LEARN && pc->size <= size && pc->offset <= size - pc->size)
+			tm_learnt_confirm(pc->learnt,
+					  tm_get_uint(data + pc->offset, pc->size, base->swap));
+	}
 }

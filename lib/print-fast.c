@@ -465,6 +465,7 @@ static struct simplefmt *grow(struct simplefmt *f, int *cap)
 static const struct tm_fastfmt_ops simple_ops = {
 	.render = tm_simple_render,
 	.learn = tm_simple_learn,
+	.confirm = tm_simple_confirm,
 	.free = simple_free,
 };
 

@@ -3,7 +3,8 @@
  * print-fast.h - compiled event formats that skip libtraceevent's general
  * interpreter: simple print formats (print-fast.c) and the sched and hrtimer
  * plugins' handlers (print-sched.c, print-hrtimer.c). Private to print.c, which checks every format
- * against libtraceevent's output on its first records before trusting it.
+ * against libtraceevent's output on its first records before trusting it, and
+ * every text a format learnt from libtraceevent the first time it prints it.
  */
 #ifndef TM_PRINT_FAST_H
 #define TM_PRINT_FAST_H
@@ -27,6 +28,11 @@ struct tm_fastfmt_ops {
 	/* Optional: learn from libtraceevent's text of a record render refused. */
 	void	(*learn)(struct tm_fastfmt *f, const uint8_t *data, uint32_t size,
 			 const char *text, size_t len);
+	/*
+	 * With learn: the record render printed (setting unconfirmed) matched
+	 * libtraceevent's line, so the learnt texts it used are confirmed.
+	 */
+	void	(*confirm)(struct tm_fastfmt *f, const uint8_t *data, uint32_t size);
 	void	(*free)(struct tm_fastfmt *f);
 };
 
@@ -35,6 +41,7 @@ struct tm_fastfmt {
 	struct tep_handle		*tep;
 	bool				swap;	/* file byte order differs from ours */
 	uint64_t			*comm_gen; /* bumped when a comm is registered */
+	bool				unconfirmed; /* render used a text not confirmed yet */
 };
 
 /* print-fast.c: the compiled format of a plain event (no handler), or NULL for libtraceevent. */

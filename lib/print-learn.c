@@ -14,7 +14,8 @@
 struct entry {
 	uint64_t	value;
 	unsigned int	off;		/* in texts */
-	unsigned int	len;		/* the text's length + 1; 0: empty slot */
+	unsigned int	len : 31;	/* the text's length + 1; 0: empty slot */
+	unsigned int	confirmed : 1;	/* tm_learnt_confirm() */
 };
 
 struct tm_learnt {
@@ -61,14 +62,25 @@ static const struct entry *lookup(const struct tm_learnt *l, uint64_t v)
 	return &l->slot[i];
 }
 
-const char *tm_learnt_find(const struct tm_learnt *l, uint64_t v, unsigned int *len)
+const char *tm_learnt_find(const struct tm_learnt *l, uint64_t v, unsigned int *len,
+			   bool *confirmed)
 {
 	const struct entry *e = lookup(l, v);
 
 	if (!e->len)
 		return NULL;
 	*len = e->len - 1;
+	if (confirmed)
+		*confirmed = e->confirmed;
 	return l->texts + e->off;
+}
+
+void tm_learnt_confirm(struct tm_learnt *l, uint64_t v)
+{
+	struct entry *e = (struct entry *)lookup(l, v);
+
+	if (e->len)
+		e->confirmed = 1;
 }
 
 bool tm_learnt_full(const struct tm_learnt *l)
@@ -99,6 +111,7 @@ int tm_learnt_add(struct tm_learnt *l, uint64_t v, const char *text, size_t len)
 	e->value = v;
 	e->off = (unsigned int)l->used;
 	e->len = (unsigned int)len + 1;
+	e->confirmed = 0;
 	l->used += len;
 	l->n++;
 	return 0;

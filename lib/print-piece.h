@@ -67,5 +67,7 @@ TM_HIDDEN int tm_simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b,
 /* Learn the text of the record's one unknown learnt value from libtraceevent's line. */
 TM_HIDDEN void tm_simple_learn(struct tm_fastfmt *base, const uint8_t *data, uint32_t size,
 			       const char *text, size_t len);
+/* The record, printed with learnt texts, matched libtraceevent's line: confirm them. */
+TM_HIDDEN void tm_simple_confirm(struct tm_fastfmt *base, const uint8_t *data, uint32_t size);
 
 #endif /* TM_PRINT_PIECE_H */

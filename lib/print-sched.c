@@ -30,6 +30,7 @@ struct state_text {
 	uint64_t	value;
 	char		text[24];
 	unsigned int	len;
+	bool		confirmed;	/* a line printed with it matched libtraceevent's */
 };
 
 struct schedfmt {
@@ -154,7 +155,7 @@ static int put_task(struct schedfmt *f, struct tm_fastbuf *b, const struct tep_f
 	return 0;
 }
 
-static const struct state_text *find_state(const struct schedfmt *f, uint64_t v)
+static struct state_text *find_state(struct schedfmt *f, uint64_t v)
 {
 	int i;
 
@@ -207,6 +208,8 @@ static int switch_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 	st = find_state(f, num(f, f->prev_state, data));
 	if (!st || !small(ppid) || !small(pprio) || !small(npid) || !small(nprio))
 		return -1;
+	if (!st->confirmed)
+		base->unconfirmed = true;
 	if (put_task(f, b, f->prev_comm, data, ppid, pprio) || tm_fastbuf_lit(b, " ") ||
 	    tm_fastbuf_reserve(b, st->len))
 		return -1;
@@ -243,6 +246,7 @@ static void switch_learn(struct tm_fastfmt *base, const uint8_t *data, uint32_t 
 	st->value = v;
 	st->len = (unsigned int)((size_t)(arrow - text) - pre.len);
 	memcpy(st->text, text + pre.len, st->len);
+	st->confirmed = false;
 out:
 	free(pre.buf);
 }
@@ -278,6 +282,16 @@ static int wakeup_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 	return 0;
 }
 
+/* The record printed right with its prev_state text: that text is libtraceevent's. */
+static void switch_confirm(struct tm_fastfmt *base, const uint8_t *data, uint32_t size)
+{
+	struct schedfmt *f = (struct schedfmt *)base;
+	struct state_text *st;
+
+	if (fits(f->prev_state, size) && (st = find_state(f, num(f, f->prev_state, data))))
+		st->confirmed = true;
+}
+
 static void sched_free(struct tm_fastfmt *base)
 {
 	struct schedfmt *f = (struct schedfmt *)base;
@@ -289,6 +303,7 @@ static void sched_free(struct tm_fastfmt *base)
 static const struct tm_fastfmt_ops switch_ops = {
 	.render = switch_render,
 	.learn = switch_learn,
+	.confirm = switch_confirm,
 	.free = sched_free,
 };
 

@@ -521,6 +521,30 @@ TM_TEST(print_fast_forms_through_the_printer)
 		check_printer(t, recs, 300, ids[i], false);
 }
 
+/*
+ * A value first seen long after the checks: the text learnt from
+ * libtraceevent's line for it is checked the first time the compiled format
+ * prints it. libtraceevent's text changed in between, so the format gives
+ * way, and every later line is libtraceevent's.
+ */
+TM_TEST(print_fast_text_learnt_after_the_checks_is_checked_once)
+{
+	static uint8_t recs[700][REC_SIZE];
+	char *fast, *ref;
+	int i;
+
+	for (i = 0; i < 700; i++)
+		state_rec(recs[i], i < 600 ? 0 : 1);
+	/* record 600 teaches state 1's text; from 601 on, libtraceevent prints another */
+	fast = print_all(t, false, recs, 700, 601, ID_STATE, false);
+	ref = print_all(t, true, recs, 700, 601, ID_STATE, false);
+	TM_REQUIRE(fast && ref);
+	TM_CHECK(!strcmp(fast, ref));
+	TM_CHECK_INT(count(fast, "other text"), 99);
+	free(fast);
+	free(ref);
+}
+
 static void hrtimer_rec(uint8_t *data, int id, uint64_t timer, uint64_t fn, uint64_t t)
 {
 	rec_init(data, (uint16_t)id);
