@@ -47,17 +47,23 @@ same() {
 	if cmp -s "$WORK/tm.txt" "$WORK/tc.txt"; then echo identical; else echo DIFFERENT; fi
 }
 
-# time_one OUTFILE CMD...: append "seconds peak_kb" of one run to OUTFILE. The wall
-# time comes from bash's microsecond clock: /usr/bin/time's %e counts in 10 ms, as
-# long as a whole run of a small file. Both tools pay the same fork and exec of time.
+# time_one OUTFILE CMD...: append the seconds of one run to OUTFILE, from bash's
+# microsecond clock (/usr/bin/time's %e counts in 10 ms, as long as a whole run of a
+# small file). The command runs bare: a /usr/bin/time around it would add its own fork
+# and exec, about 6 ms here, to both tools' times. The peak RSS comes from peak_kb.
 time_one() {
 	local out=$1 t0 t1
 	shift
 	t0=$EPOCHREALTIME
-	/usr/bin/time -f '%M' -o "$WORK/time" "$@" > /dev/null 2>&1
+	"$@" > /dev/null 2>&1
 	t1=$EPOCHREALTIME
-	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $(cat "$WORK/time")" \
-		>> "$out"
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }' >> "$out"
+}
+
+# peak_kb CMD...: the peak RSS of one run, in KiB.
+peak_kb() {
+	/usr/bin/time -f '%M' -o "$WORK/time" "$@" > /dev/null 2>&1
+	cat "$WORK/time"
 }
 
 printf '%-14s %9s %-6s %9s %9s %7s %9s %8s %8s %s\n' file events mode tracemap \
@@ -79,10 +85,12 @@ for f in "${FILES[@]}"; do
 			[ -z "${BEFORE:-}" ] ||
 				time_one "$WORK/t.before" "$BEFORE" report $(tm_flags "$m") -i "$f"
 		done
-		tm=$(cut -d' ' -f1 "$WORK/t.tm" | median)
-		tc=$(cut -d' ' -f1 "$WORK/t.tc" | median)
-		tm_kb=$(cut -d' ' -f2 "$WORK/t.tm" | sort -n | tail -n 1)
-		tc_kb=$(cut -d' ' -f2 "$WORK/t.tc" | sort -n | tail -n 1)
+		tm=$(median < "$WORK/t.tm")
+		tc=$(median < "$WORK/t.tc")
+		# shellcheck disable=SC2046
+		tm_kb=$(peak_kb "$TRACEMAP" report $(tm_flags "$m") -i "$f")
+		# shellcheck disable=SC2046
+		tc_kb=$(peak_kb trace-cmd report $(tc_flags "$m") -i "$f")
 		s=$(same "$f" "$m")
 		[ "$s" != DIFFERENT ] || status=1
 		line=$(awk -v f="$(basename "$f" .dat)" -v n="$events" -v m="$m" -v tm="$tm" \
@@ -90,7 +98,7 @@ for f in "${FILES[@]}"; do
 			printf "%-14s %9d %-6s %8.3fs %8.3fs %6.1fx %9.2f %8.1f %8.1f %s",
 			       f, n, m, tm, tc, tc / tm, n / tm / 1e6, a / 1024, b / 1024, s }')
 		if [ -n "${BEFORE:-}" ]; then
-			bf=$(cut -d' ' -f1 "$WORK/t.before" | median)
+			bf=$(median < "$WORK/t.before")
 			line+=$(awk -v b="$bf" -v tc="$tc" 'BEGIN { printf "  before %.3fs %.1fx", b, tc / b }')
 		fi
 		echo "$line"
