@@ -90,30 +90,38 @@ static void parse_format(struct tm_events *ev, const char *buf, size_t len, cons
 	tep_parse_event(ev->tep, buf, len, sys);
 }
 
-typedef int (*tep_text_fn)(struct tep_handle *tep, const char *buf);
-typedef char *(*clean_fn)(struct tm_blob b, const struct tm_meta_warn *w);
-
-/* Checked text (meta-check.c) to a libtraceevent parser: its lines never fail. */
-static int parse_text(struct tm_events *ev, struct tm_blob b, clean_fn clean, tep_text_fn fn,
-		      const char *what, const struct tm_meta_warn *w)
+/* The printk formats, checked (meta-check.c) so that libtraceevent's parser never fails. */
+static int load_printk(struct tm_events *ev, struct tm_blob b, const struct tm_meta_warn *w)
 {
-	char *s;
+	char where[160], *s;
 	int ret;
 
 	if (!b.len)
 		return 0;
-	s = clean(b, w);
+	s = tm_meta_clean_printk(b, w);
 	if (!s)
 		return -1;
-	ret = fn(ev->tep, s);
+	ret = tep_parse_printk_formats(ev->tep, s);
 	free(s);
-	if (ret < 0) {
-		char where[160];
+	if (ret >= 0)
+		return 0;
+	tm_meta_where(where, sizeof(where), "printk formats", b, 0);
+	return tm_failx(EINVAL, "%s: libtraceevent cannot parse it", where);
+}
 
-		tm_meta_where(where, sizeof(where), what, b, 0);
-		return tm_failx(EINVAL, "%s: libtraceevent cannot parse it", where);
-	}
+static int register_comm(void *ctx, int pid, const char *comm)
+{
+	struct tm_events *ev = ctx;
+
+	if (tep_register_comm(ev->tep, comm, pid))
+		return tm_fail(ENOMEM, "task name of pid %d", pid);
 	return 0;
+}
+
+/* The saved cmdlines' task names, registered line by line as libtraceevent would. */
+static int load_cmdlines(struct tm_events *ev, struct tm_blob b, const struct tm_meta_warn *w)
+{
+	return tm_meta_each_cmdline(b, w, register_comm, ev);
 }
 
 /*
@@ -186,10 +194,8 @@ struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins, tm_war
 	dat_formats(ev, dat, &w);
 	ks_text = tm_dat_take_kallsyms(dat, &ks);
 	if (load_kallsyms(ev, ks_text, ks, &w) ||
-	    parse_text(ev, tm_dat_printk(dat), tm_meta_clean_printk, tep_parse_printk_formats,
-		       "printk formats", &w) ||
-	    parse_text(ev, tm_dat_cmdlines(dat), tm_meta_clean_cmdlines,
-		       tep_parse_saved_cmdlines, "saved cmdlines", &w)) {
+	    load_printk(ev, tm_dat_printk(dat), &w) ||
+	    load_cmdlines(ev, tm_dat_cmdlines(dat), &w)) {
 		tm_fail_prefix("%s", tm_dat_path(dat));
 		goto fail;
 	}
@@ -201,8 +207,10 @@ fail:
 
 /* ---- live tracefs ---- */
 
-static int parse_file(struct tm_events *ev, const char *path, clean_fn clean, tep_text_fn fn,
-		      const char *what)
+typedef int (*load_fn)(struct tm_events *ev, struct tm_blob b, const struct tm_meta_warn *w);
+
+/* The file at path to load as a blob; errors name the path. */
+static int load_file(struct tm_events *ev, const char *path, load_fn load)
 {
 	struct tm_blob b = { 0 };
 	size_t len;
@@ -213,7 +221,7 @@ static int parse_file(struct tm_events *ev, const char *path, clean_fn clean, te
 		return -1;
 	b.data = s;
 	b.len = len;
-	ret = parse_text(ev, b, clean, fn, what, NULL);
+	ret = load(ev, b, NULL);
 	free(s);
 	return ret ? tm_fail_prefix("%s", path) : 0;
 }
@@ -325,12 +333,10 @@ struct tm_events *tm_events_from_tracefs(const char *tracefs_dir, const char *co
 	if (kallsyms && load_kallsyms_file(ev, kallsyms))
 		goto fail;
 	snprintf(path, sizeof(path), "%s/printk_formats", tracefs_dir);
-	if (parse_file(ev, path, tm_meta_clean_printk, tep_parse_printk_formats,
-		       "printk formats"))
+	if (load_file(ev, path, load_printk))
 		goto fail;
 	snprintf(path, sizeof(path), "%s/saved_cmdlines", tracefs_dir);
-	if (parse_file(ev, path, tm_meta_clean_cmdlines, tep_parse_saved_cmdlines,
-		       "saved cmdlines"))
+	if (load_file(ev, path, load_cmdlines))
 		goto fail;
 	return ev;
 fail:

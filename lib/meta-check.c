@@ -25,15 +25,6 @@ static void out_put(struct tm_buf *o, const char *s, size_t n)
 		o->data[o->len] = '\0';
 }
 
-/* Take back what was appended since start (a line that failed its check). */
-static void out_undo(struct tm_buf *o, size_t start)
-{
-	if (o->err)
-		return;
-	o->len = start;
-	o->data[start] = '\0';
-}
-
 /*
  * Check one line (no '\n', no NUL) and append what libtraceevent should
  * see of it to o. NULL when it was kept, else why it was dropped (nothing
@@ -86,28 +77,33 @@ static const char *printk_line(struct tm_buf *o, const char *line, size_t len)
 	return NULL;
 }
 
-/* The scan tep_parse_saved_cmdlines() makes: a pid, then the rest is the comm. */
-static const char *cmdline_line(struct tm_buf *o, const char *line, size_t len)
+/*
+ * The scan tep_parse_saved_cmdlines() makes of a line (s: len bytes and a
+ * NUL): a pid, then the rest is the comm. false when it would stop at the
+ * line; else *comm points into s, or is *owned (malloc'ed).
+ */
+static bool scan_cmdline(const char *s, size_t len, int *pid, const char **comm, char **owned)
 {
-	size_t start = o->len, i = 0;
-	char *comm = NULL;
-	int pid, n;
+	size_t i = 0;
+	int n;
 
-	out_put(o, line, len);
+	*owned = NULL;
 	/* "PID COMM" with a pid of at most 9 digits: sscanf below surely agrees */
-	while (i < len && i < 9 && isdigit((unsigned char)line[i]))
-		i++;
-	if (i && i + 1 < len && line[i] == ' ' && !isspace((unsigned char)line[i + 1]))
-		return NULL;
-	if (o->err)
-		return NULL;	/* reported by clean_lines() */
+	for (*pid = 0; i < len && i < 9 && isdigit((unsigned char)s[i]); i++)
+		*pid = *pid * 10 + (s[i] - '0');
+	if (i && i + 1 < len && s[i] == ' ' && !isspace((unsigned char)s[i + 1])) {
+		*comm = s + i + 1;
+		return true;
+	}
 	errno = 0;
-	n = sscanf((char *)o->data + start, "%d %m[^\n]", &pid, &comm);
-	free(comm);
-	if (!errno && n == 2 && comm)
-		return NULL;
-	out_undo(o, start);
-	return "not \"PID COMM\"";
+	n = sscanf(s, "%d %m[^\n]", pid, owned);
+	if (!errno && n == 2 && *owned) {
+		*comm = *owned;
+		return true;
+	}
+	free(*owned);
+	*owned = NULL;
+	return false;
 }
 
 int tm_meta_where(char *buf, size_t len, const char *what, struct tm_blob b, size_t pos)
@@ -155,15 +151,16 @@ bool tm_meta_all_nul(const char *s, size_t n)
 	return !n;
 }
 
-/* Lines of b that fn keeps, each ending in '\n'; empty and all-NUL lines go silently. */
-static char *clean_lines(struct tm_blob b, const char *what, line_fn fn,
-			 const struct tm_meta_warn *w)
+/* One line (no '\n', no NUL) to a visitor: NULL when it is kept, else why it is dropped. */
+typedef const char *(*visit_fn)(void *ctx, const char *line, size_t len);
+
+/* Each line of b to fn until *err; empty and all-NUL lines go silently. */
+static void each_line(struct tm_blob b, const char *what, visit_fn fn, void *ctx,
+		      const int *err, const struct tm_meta_warn *w)
 {
-	struct tm_buf o = { 0 };
 	size_t pos = 0;
 
-	out_put(&o, "", 0);
-	while (pos < b.len && !o.err) {
+	while (pos < b.len && !*err) {
 		const char *line = b.data + pos, *nl = memchr(line, '\n', b.len - pos);
 		size_t len = nl ? (size_t)(nl - line) : b.len - pos;
 		const char *why = NULL;
@@ -171,18 +168,80 @@ static char *clean_lines(struct tm_blob b, const char *what, line_fn fn,
 		if (len && !tm_meta_all_nul(line, len)) {
 			if (memchr(line, '\0', len))
 				why = "NUL byte inside";
-			else if (!(why = fn(&o, line, len)))
-				out_put(&o, "\n", 1);
+			else
+				why = fn(ctx, line, len);
 			if (why)
 				tm_meta_warn_line(w, what, b, pos, why);
 		}
 		pos += len + 1;
 	}
-	if (!o.err)
-		return (char *)o.data;
-	tm_buf_free(&o);
+}
+
+struct clean {
+	struct tm_buf	o;
+	line_fn		fn;
+};
+
+static const char *clean_line(void *ctx, const char *line, size_t len)
+{
+	struct clean *c = ctx;
+	const char *why = c->fn(&c->o, line, len);
+
+	if (!why)
+		out_put(&c->o, "\n", 1);
+	return why;
+}
+
+/* Lines of b that fn keeps, each ending in '\n'. */
+static char *clean_lines(struct tm_blob b, const char *what, line_fn fn,
+			 const struct tm_meta_warn *w)
+{
+	struct clean c = { .fn = fn };
+
+	out_put(&c.o, "", 0);
+	each_line(b, what, clean_line, &c, &c.o.err, w);
+	if (!c.o.err)
+		return (char *)c.o.data;
+	tm_buf_free(&c.o);
 	tm_fail(ENOMEM, "%s", what);
 	return NULL;
+}
+
+struct cmdlines {
+	struct tm_buf	line;		/* the line, NUL-terminated for sscanf() */
+	tm_cmdline_fn	fn;
+	void		*ctx;
+	int		err;
+};
+
+static const char *cmdline_line(void *ctx, const char *line, size_t len)
+{
+	struct cmdlines *c = ctx;
+	const char *comm;
+	char *owned;
+	int pid;
+
+	c->line.len = 0;
+	out_put(&c->line, line, len);
+	if (c->line.err) {
+		c->err = tm_fail(ENOMEM, "saved cmdlines");
+		return NULL;
+	}
+	if (!scan_cmdline((char *)c->line.data, len, &pid, &comm, &owned))
+		return "not \"PID COMM\"";
+	c->err = c->fn(c->ctx, pid, comm);
+	free(owned);
+	return NULL;
+}
+
+int tm_meta_each_cmdline(struct tm_blob b, const struct tm_meta_warn *w, tm_cmdline_fn fn,
+			 void *ctx)
+{
+	struct cmdlines c = { .fn = fn, .ctx = ctx };
+
+	each_line(b, "saved cmdlines", cmdline_line, &c, &c.err, w);
+	tm_buf_free(&c.line);
+	return c.err;
 }
 
 char *tm_meta_clean_printk(struct tm_blob b, const struct tm_meta_warn *w)
@@ -190,7 +249,3 @@ char *tm_meta_clean_printk(struct tm_blob b, const struct tm_meta_warn *w)
 	return clean_lines(b, "printk formats", printk_line, w);
 }
 
-char *tm_meta_clean_cmdlines(struct tm_blob b, const struct tm_meta_warn *w)
-{
-	return clean_lines(b, "saved cmdlines", cmdline_line, w);
-}

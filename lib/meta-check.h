@@ -29,8 +29,8 @@ TM_HIDDEN void tm_meta_warn_line(const struct tm_meta_warn *w, const char *what,
 TM_HIDDEN bool tm_meta_all_nul(const char *s, size_t n);
 
 /*
- * Each returns a malloc'ed NUL-terminated copy of the blob holding only the
- * lines libtraceevent reads within bounds and without failing; every line
+ * A malloc'ed NUL-terminated copy of the blob holding only the lines
+ * libtraceevent reads within bounds and without failing; every line
  * dropped gets one warning naming the file and the line's offset. NULL with
  * errno ENOMEM (message set) when out of memory.
  *
@@ -41,8 +41,18 @@ TM_HIDDEN bool tm_meta_all_nul(const char *s, size_t n);
  * register the same text.
  */
 TM_HIDDEN char *tm_meta_clean_printk(struct tm_blob b, const struct tm_meta_warn *w);
-/* saved cmdlines: tep_parse_saved_cmdlines() stops at (and fails on) a line without "PID COMM". */
-TM_HIDDEN char *tm_meta_clean_cmdlines(struct tm_blob b, const struct tm_meta_warn *w);
+
+/* A task name of the saved cmdlines: 0, or -1 (message set) to stop. */
+typedef int (*tm_cmdline_fn)(void *ctx, int pid, const char *comm);
+/*
+ * The saved cmdlines of b as tep_parse_saved_cmdlines() would register them,
+ * without its copy of the text and its sscanf() per line: fn gets the pid
+ * and comm of each line in order. It stops at (and fails on) a line without
+ * "PID COMM": such a line is dropped with a warning instead. 0, or -1 (fn's,
+ * or ENOMEM with its message).
+ */
+TM_HIDDEN int tm_meta_each_cmdline(struct tm_blob b, const struct tm_meta_warn *w,
+				   tm_cmdline_fn fn, void *ctx);
 
 /*
  * format-check.c: NULL when an event format is safe to hand to
