@@ -32,6 +32,7 @@
 #define ID_AMBIG	907
 #define ID_HRT_START	908
 #define ID_HRT_EXPIRE	909
+#define ID_SCHED_SWITCH	372	/* the fixture snapshot's, with the sched plugin's handler */
 
 #define STATE_MASK	"((((0x00000000 | 0x00000001 | 0x00000002) + 1) << 1) - 1)"
 
@@ -521,28 +522,47 @@ TM_TEST(print_fast_forms_through_the_printer)
 		check_printer(t, recs, 300, ids[i], false);
 }
 
+/* A sched_switch from bash to swapper/0. */
+static void switch_rec(uint8_t *data, uint64_t state)
+{
+	rec_init(data, ID_SCHED_SWITCH);
+	memcpy(data + 8, "bash", 5);
+	rec_set(data, 24, 4, 4242);
+	rec_set(data, 28, 4, 120);
+	rec_set(data, 32, 8, state);
+	memcpy(data + 40, "swapper/0", 10);
+	rec_set(data, 60, 4, 120);
+}
+
 /*
  * A value first seen long after the checks: the text learnt from
- * libtraceevent's line for it is checked the first time the compiled format
- * prints it. libtraceevent's text changed in between, so the format gives
- * way, and every later line is libtraceevent's.
+ * libtraceevent's line for it (record 600) is checked the first time the
+ * compiled format prints it (601). libtraceevent's text changed in between,
+ * so the format gives way, and every later line is libtraceevent's.
  */
-TM_TEST(print_fast_text_learnt_after_the_checks_is_checked_once)
+static void check_learnt_late(struct tm_test *t, void (*set)(uint8_t *, uint64_t), int id,
+			      bool plugins)
 {
 	static uint8_t recs[700][REC_SIZE];
 	char *fast, *ref;
 	int i;
 
 	for (i = 0; i < 700; i++)
-		state_rec(recs[i], i < 600 ? 0 : 1);
-	/* record 600 teaches state 1's text; from 601 on, libtraceevent prints another */
-	fast = print_all(t, false, recs, 700, 601, ID_STATE, false);
-	ref = print_all(t, true, recs, 700, 601, ID_STATE, false);
+		set(recs[i], i < 600 ? 1 : 2);
+	fast = print_all(t, false, recs, 700, 601, id, plugins);
+	ref = print_all(t, true, recs, 700, 601, id, plugins);
 	TM_REQUIRE(fast && ref);
 	TM_CHECK(!strcmp(fast, ref));
 	TM_CHECK_INT(count(fast, "other text"), 99);
 	free(fast);
 	free(ref);
+}
+
+TM_TEST(print_fast_text_learnt_after_the_checks_is_checked_once)
+{
+	check_learnt_late(t, state_rec, ID_STATE, false);
+	/* the sched plugin's prev_state texts (print-sched.c) */
+	check_learnt_late(t, switch_rec, ID_SCHED_SWITCH, true);
 }
 
 static void hrtimer_rec(uint8_t *data, int id, uint64_t timer, uint64_t fn, uint64_t t)
