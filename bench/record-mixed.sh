@@ -11,7 +11,7 @@
 #                   CPUs run a pipe ping-pong, a fork loop, a byte-wise dd and timers
 #   mixed-fork.dat  -e sched -e irq -e timer while a fork loop runs (timer/hrtimer
 #                   heavy, the mix of round one's 1.7x file)
-#   small.dat       -e sched -e timer, 0.2 s of a sleeping shell: ~1,000 events and
+#   small.dat       -e sched -e timer, 1.3 s of a sleeping shell: ~1,000 events and
 #                   the full kallsyms, for start-up
 # Each recording has its own 200 MiB-per-CPU buffer so that nothing is lost.
 set -euo pipefail
@@ -49,5 +49,5 @@ command -v perf >/dev/null || pipe_load() { fork_load; }
 record sched-pipe "$SECS" "-e sched" pipe_load
 record mixed "$SECS" "-e sched -e irq -e timer -e raw_syscalls -e workqueue" mixed_load
 record mixed-fork "$SECS" "-e sched -e irq -e timer" fork_load
-record small 1 "-e sched -e timer" "sleep 0.2"
+record small 3 "-e sched -e timer" "sleep 1.3"
 ls -l "$DIR"/*.dat
