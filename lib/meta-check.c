@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * meta-check.c - printk formats and saved cmdlines of a trace.dat file
- * checked line by line before libtraceevent parses them: it trusts this
+ * checked line by line before libtraceevent takes them: it trusts this
  * text (one of its parsers reads out of bounds on a malformed line, the
- * other stops at the first bad line), we do not. kallsyms lines are checked
- * the same way by our own symbol table (ksyms.c).
+ * other stops at the first bad line), we do not. The saved cmdlines' lines
+ * are then handed over one by one, as its parser would register them, so
+ * the text is scanned once. kallsyms lines are checked the same way by our
+ * own symbol table (ksyms.c).
  */
 #include <ctype.h>
 #include <errno.h>
