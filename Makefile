@@ -119,10 +119,12 @@ check: deps
 	@$(MAKE) --no-print-directory all asan $(BUILD)/unit-tests $(FUZZ_TARGETS) $(BUILD)/tm-mutate
 	@bash tests/run-all.sh
 
-# libFuzzer targets (clang): fuzz-reader (the trace.dat reader) and fuzz-report
-# (the whole report path), seeded with the fixtures and the findings.
+# libFuzzer targets (clang): fuzz-reader (the trace.dat reader), fuzz-report
+# (the whole report path), seeded with the fixtures and the findings, and the
+# differential fuzz-ksyms and fuzz-cmdlines (our parsers against libtraceevent's).
 FUZZ_SECONDS	?= 60
-$(BUILD)/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(wildcard lib/*.h) $(PROTO_H) | $(PKG_STAMP)
+$(BUILD)/fuzz-%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(LIB_SRC) $(wildcard lib/*.h) \
+		$(PROTO_H) | $(PKG_STAMP)
 	@mkdir -p $(BUILD)
 	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -Ilib -I$(GEN) $(PKG_CFLAGS) -DTM_VERSION='"$(VERSION)"' \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # run-all.sh - `make check`: unit tests (plain and ASan/UBSan); then at once the
-# fuzz runs (reader, report), the mutation test and the bats files that do not
-# touch the kernel; then the kernel bats files one after the other. Ends with
-# one line "N passed, N failed".
+# fuzz runs (reader, report; ksyms, cmdlines briefly), the mutation test and the
+# bats files that do not touch the kernel; then the kernel bats files one after
+# the other. Ends with one line "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 
@@ -43,7 +43,7 @@ run_tap "unit tests (ASan+UBSan)" ./build/asan/unit-tests
 # The bats files that never touch tracefs (fixtures and command lines only).
 kernel_free=(build cli man report report-errors report-hostile convert)
 
-# Phase 1, at once (they share no state, and the kernel is not touched): both
+# Phase 1, at once (they share no state, and the kernel is not touched): the
 # fuzz targets (their seconds are wall time), the mutation test and the
 # kernel-free bats files. Each writes its own log, printed in order after.
 declare -a names logs pids
@@ -61,6 +61,15 @@ for t in reader report; do
 	if [ -x "build/fuzz-$t" ]; then
 		start_bg "fuzz ($t, ${FUZZ_SECONDS:-60}s)" bash tests/fuzz/run.sh \
 			"${FUZZ_SECONDS:-60}" "$t"
+	fi
+done
+# the differential targets (our kallsyms table and saved cmdlines against
+# libtraceevent's): short runs from their seeds, to catch a change that reads
+# a line differently
+for t in ksyms cmdlines; do
+	if [ -x "build/fuzz-$t" ]; then
+		start_bg "fuzz ($t, ${DIFF_FUZZ_SECONDS:-15}s)" bash tests/fuzz/run.sh \
+			"${DIFF_FUZZ_SECONDS:-15}" "$t"
 	fi
 done
 # MUTATIONS inputs (100 here, sized for CI beside the fuzzers) through the sanitizer build

@@ -15,6 +15,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "fuzz-text.h"
 #include "internal.h"
 #include "ksyms.h"
 
@@ -108,16 +109,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text;
 	int ret;
 
-	/* libtraceevent reads a C string: up to the first NUL */
-	if (memchr(data, '\0', size))
+	text = fuzz_text(data, size, &nat, &our);
+	if (!text)
 		return 0;
-	text = malloc(size + 1);
-	nat = tep_alloc();
-	our = tep_alloc();
-	if (!text || !nat || !our)
-		abort();
-	memcpy(text, data, size);
-	text[size] = '\0';
 	ret = tep_parse_kallsyms(nat, text);	/* before ours writes NULs into text */
 	b.data = text;
 	k = tm_ksyms_new(text, b, &w);
