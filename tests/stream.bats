@@ -255,23 +255,35 @@ task_after() {
 	grep -q 'WARNING: events were lost' "$ST_ERR"
 }
 
-# The lines between the two sync markers of $1, time stamps masked, into $2. A
-# tracepoint hit is written to each instance in turn: an interrupt in between may put
-# its events into one window and not the other, or in another order. So $2 keeps the
+# The time stamp of $1's line of the marker $2.
+marker_ts() {
+	sed -nE "s/^.* ([0-9]+\.[0-9]{6}): +print: +tracing_mark_write: $2\$/\1/p" "$1" | head -n 1
+}
+
+# The lines of $1 stamped after $2 and before $3 (the markers left out), time stamps
+# masked, into $4. The worker writes each marker to the three instances in turn, so
+# the window is the one inside all three pairs: an event between two instances'
+# markers (a tick while it writes them) is in every output or in none. A tracepoint
+# hit is written to each instance in turn too: an interrupt in between may put its
+# events into one output and not the other, or in another order. So $4 keeps the
 # events the worker makes in task context (3.4 text: every event outside interrupts).
 between_syncs() {
-	sed -n '/tracing_mark_write: tm-sync-start$/,/tracing_mark_write: tm-sync-end$/p' "$1" |
-		sed -E 's/^(.*) +[0-9]+\.[0-9]{6}: /\1 TIME: /' >"$2.all"
-	if grep -qE '\[000\] [.dX][.N]' "$2.all"; then
-		grep -vE '\[000\] ..[hsH]' "$2.all" >"$2" || true
+	awk -v from="$2" -v to="$3" 'match($0, / [0-9]+\.[0-9]+: /) &&
+		!/tracing_mark_write: tm-sync-(start|end)$/ {
+			ts = substr($0, RSTART + 1, RLENGTH - 3) + 0
+			if (ts > from + 0 && ts < to + 0)
+				print
+		}' "$1" | sed -E 's/^(.*) +[0-9]+\.[0-9]{6}: /\1 TIME: /' >"$4.all"
+	if grep -qE '\[000\] [.dX][.N]' "$4.all"; then
+		grep -vE '\[000\] ..[hsH]' "$4.all" >"$4" || true
 	else
 		grep -E ' (sched_switch|sched_process_fork|sched_process_wait|sched_wakeup_new|print): ' \
-			"$2.all" >"$2" || true
+			"$4.all" >"$4" || true
 	fi
 }
 
 @test "stream: its lines equal report's lines of the same events (3.4 text and --compat=3.1)" {
-	local wpid v inst31 pid31 bg31 rec_file=$TM_TMP/r.dat
+	local wpid v inst31 pid31 bg31 from to rec_file=$TM_TMP/r.dat
 	mkfifo "$TM_TMP/go"
 	# one task, pinned to CPU 0, seen by two streams and a recording at once
 	taskset -c 0 bash -c 'printf tm-worker > /proc/self/comm; read -r _ < "$1"
@@ -298,9 +310,13 @@ between_syncs() {
 	wait "$REC_BG"
 	"$TRACEMAP" report -i "$rec_file" >"$TM_TMP/r34"
 	"$TRACEMAP" report --compat=3.1 -i "$rec_file" >"$TM_TMP/r31"
+	from=$(for f in s31 s34 r34; do marker_ts "$TM_TMP/$f" tm-sync-start; done | sort -n |
+	       tail -n 1)
+	to=$(for f in s31 s34 r34; do marker_ts "$TM_TMP/$f" tm-sync-end; done | sort -n | head -n 1)
+	[ -n "$from" ] && [ -n "$to" ]
 	for v in 34 31; do
-		between_syncs "$TM_TMP/s$v" "$TM_TMP/stream$v"
-		between_syncs "$TM_TMP/r$v" "$TM_TMP/report$v"
+		between_syncs "$TM_TMP/s$v" "$from" "$to" "$TM_TMP/stream$v"
+		between_syncs "$TM_TMP/r$v" "$from" "$to" "$TM_TMP/report$v"
 		# the worker's forks, waits and switches between the markers
 		[ "$(grep -c "tm-worker-$wpid .* sched_process_fork: " "$TM_TMP/report$v")" -eq 20 ]
 		# the worker's own lines whole; the lines of its short-lived children from the
