@@ -313,7 +313,8 @@ between_syncs() {
 	from=$(for f in s31 s34 r34; do marker_ts "$TM_TMP/$f" tm-sync-start; done | sort -n |
 	       tail -n 1)
 	to=$(for f in s31 s34 r34; do marker_ts "$TM_TMP/$f" tm-sync-end; done | sort -n | head -n 1)
-	[ -n "$from" ] && [ -n "$to" ]
+	[ -n "$from" ]
+	[ -n "$to" ]
 	for v in 34 31; do
 		between_syncs "$TM_TMP/s$v" "$from" "$to" "$TM_TMP/stream$v"
 		between_syncs "$TM_TMP/r$v" "$from" "$to" "$TM_TMP/report$v"
