@@ -20,6 +20,7 @@
 #include "dat-format.h"
 #include "internal.h"
 #include "json-str.h"
+#include "print-columns.h"
 #include "print-fast.h"
 #include "print-internal.h"
 
@@ -46,13 +47,6 @@ enum fast_state {
 /* Where libtraceevent reads a common field: its first event's format; size 0: ask it. */
 struct common_at {
 	unsigned int	offset, size;
-};
-
-/* The seconds part of the time column as last printed. */
-struct secs_cache {
-	uint64_t	secs;
-	unsigned int	len;		/* 0: nothing yet */
-	char		text[32];	/* "%5llu.": at most 21 bytes */
 };
 
 /* Per event type: the compiled print format and how far it is trusted. */
@@ -109,7 +103,7 @@ struct tm_printer {
 	struct tm_latency	*lat;		/* the latency column: current text or -l */
 	struct tm_fastbuf	scratch;	/* --json: a task name escaped outside the cache */
 	struct tm_json_clock	clock;		/* --json of a file with dates: the last second */
-	struct secs_cache	secs;		/* the time column's seconds */
+	struct tm_secs_cache	secs;		/* the time column's seconds */
 	bool			common_ready;	/* type_at and pid_at are set */
 	struct common_at	type_at, pid_at;
 };
@@ -234,105 +228,25 @@ int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const
 	return 0;
 }
 
-/* ---- column formatting ---- */
-
-/* Decimal digits of v at the end of a 24-byte scratch; returns the start. */
-static char *utoa_end(uint64_t v, char *end)
-{
-	return tm_utoa_end(v, end);
-}
-
-/* Append s right-aligned (width > 0) or left-aligned (width < 0) in |width| columns. */
-static char *put_padded(char *o, const char *s, size_t len, int width)
-{
-	size_t w = (size_t)(width < 0 ? -width : width);
-
-	if (width > 0)
-		for (; w > len; w--)
-			*o++ = ' ';
-	tm_copy_small(o, s, len);
-	o += len;
-	if (width < 0)
-		for (; w > len; w--)
-			*o++ = ' ';
-	return o;
-}
-
-static char *put_uint(char *o, uint64_t v, int width)
-{
-	char tmp[24], *s = utoa_end(v, tmp + sizeof(tmp));
-
-	return put_padded(o, s, (size_t)(tmp + sizeof(tmp) - s), width);
-}
-
-static char *put_int(char *o, int64_t v, int width)
-{
-	char tmp[24], *s;
-
-	if (v >= 0)
-		return put_uint(o, (uint64_t)v, width);
-	s = utoa_end((uint64_t)0 - (uint64_t)v, tmp + sizeof(tmp));
-	*--s = '-';
-	return put_padded(o, s, (size_t)(tmp + sizeof(tmp) - s), width);
-}
-
-/* The last n digits of v, zero-filled, two at a time (32-bit divisions are cheaper). */
-static char *put_zeroed(char *o, uint32_t v, int n)
-{
-	char *e = o + n;
-
-	for (; e - o >= 2; v /= 100) {
-		e -= 2;
-		memcpy(e, tm_digit_pair((unsigned int)(v % 100)), 2);
-	}
-	if (e > o)
-		*--e = (char)('0' + v % 10);
-	return o + n;
-}
+/* ---- column formatting (the writers: print-columns.h) ---- */
 
 /*
  * libtraceevent's "%6.1000d" (µs, rounded) and "%9.1d" (ns) time formats:
  * "%5llu.%0*llu" when the value exceeds 10^prec, else "%12llu"; trace-cmd
  * puts a blank in front. Other clocks print "%12llu" without the blank.
  */
-/* "%5llu." of the seconds, from the last line's text while they are the same. */
-static char *put_seconds(struct secs_cache *c, char *o, uint64_t secs)
-{
-	char *s;
-
-	if (!c || c->secs != secs || !c->len) {
-		s = put_uint(c ? c->text : o, secs, 5);
-		*s++ = '.';
-		if (!c)
-			return s;
-		c->secs = secs;
-		c->len = (unsigned int)(s - c->text);
-	}
-	memcpy(o, c->text, sizeof(c->text));	/* o has room: the caller reserved a line */
-	return o + c->len;
-}
-
-/* t as seconds and prec decimals, or "%12llu" when it is not more than one second. */
-static inline char *put_fraction(struct secs_cache *c, char *o, uint64_t t, uint64_t p10,
-				 int prec)
-{
-	if (p10 < t)
-		return put_zeroed(put_seconds(c, o, t / p10), (uint32_t)(t % p10), prec);
-	return put_uint(o, t, 12);
-}
-
-static char *put_time(const struct tm_printer *p, struct secs_cache *c, char *o, int buf,
+static char *put_time(const struct tm_printer *p, struct tm_secs_cache *c, char *o, int buf,
 		      uint64_t ts)
 {
 	bool usecs = buf >= 0 && buf < p->nbufs ? p->bufs[buf].usecs : true;
 
 	if (!usecs)
-		return put_uint(o, ts, 12);
+		return tm_col_uint(o, ts, 12);
 	*o++ = ' ';
 	/* constant divisors: the compiler multiplies instead */
 	if (p->opts.nsec)
-		return put_fraction(c, o, ts, 1000000000ULL, 9);
-	return put_fraction(c, o, (ts + 500) / 1000, 1000000ULL, 6);
+		return tm_col_fraction(c, o, ts, 1000000000ULL, 9);
+	return tm_col_fraction(c, o, (ts + 500) / 1000, 1000000ULL, 6);
 }
 
 void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_t ts,
@@ -341,16 +255,6 @@ void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_t ts,
 	char tmp[64], *e = put_time(p, NULL, tmp, buf, ts);
 
 	snprintf(out, len, "%.*s", (int)(e - tmp), tmp);
-}
-
-/* Copy n bytes in 8-byte words: both sides have room up to the next multiple of 8. */
-static inline char *copy_words(char *d, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i += 8)
-		__builtin_memcpy(d + i, s + i, 8);
-	return d + n;
 }
 
 static void common_at(struct tep_handle *tep, const char *name, struct common_at *at)
@@ -430,7 +334,7 @@ static struct fast_slot *find_slot(struct tm_printer *p, int id)
 static char *put_head(char *o, const struct fast_slot *slot)
 {
 	if (slot->head)
-		return copy_words(o, slot->head, slot->head_len);
+		return tm_col_words(o, slot->head, slot->head_len);
 	memcpy(o, " : ", 3);
 	o += 3;
 	memset(o, ' ', TM_NAME_COLS);
@@ -447,12 +351,12 @@ static char *put_task(struct tm_printer *p, char *o, int pid)
 	size_t len;
 
 	if (c->gen == p->comm_gen && c->pid == pid)
-		return copy_words(o, c->text, c->len);
+		return tm_col_words(o, c->text, c->len);
 	comm = tep_data_comm_from_pid(p->tep, pid);
 	len = strnlen(comm, p->opts.latency ? 8 : 256);
-	o = put_padded(o, comm, len, width);
+	o = tm_col_padded(o, comm, len, width);
 	*o++ = '-';
-	o = put_int(o, pid, -5);
+	o = tm_col_int(o, pid, -5);
 	len = (size_t)(o - start);
 	if (len <= sizeof(c->text) - 8) {
 		memcpy(c->text, start, len);
@@ -478,13 +382,13 @@ static char *put_cpu_flags(struct tm_printer *p, char *o, struct tep_record *r,
 
 	*o++ = ' ';
 	if (p->opts.latency) {
-		o = put_int(o, r->cpu, 3);
+		o = tm_col_int(o, r->cpu, 3);
 		if (p->opts.raw)
 			return o + sprintf(o, "-0x%x", (unsigned int)tep_data_flags(p->tep, r));
 	} else {
 		*o++ = '[';
-		o = r->cpu >= 0 && r->cpu < 1000 ? put_zeroed(o, (uint32_t)r->cpu, 3)
-						 : put_int(o, r->cpu, 3);
+		o = r->cpu >= 0 && r->cpu < 1000 ? tm_col_zeroed(o, (uint32_t)r->cpu, 3)
+						 : tm_col_int(o, r->cpu, 3);
 		*o++ = ']';
 		if (!p->lat)
 			return o;
@@ -492,7 +396,7 @@ static char *put_cpu_flags(struct tm_printer *p, char *o, struct tep_record *r,
 	}
 	/* the cached texts are 8-byte words; libtraceevent's trace_seq has room too */
 	lat = tm_latency_text(p->lat, r, slot->ev != NULL, &len);
-	return copy_words(o, lat, len < TM_LAT_MAX ? len : TM_LAT_MAX);
+	return tm_col_words(o, lat, len < TM_LAT_MAX ? len : TM_LAT_MAX);
 }
 
 #define TM_OBUF_FLUSH	(256 * 1024)
@@ -546,7 +450,7 @@ static char *put_prefix(const struct tm_printer *p, char *o, int buf)
 
 	if (!p->prefix_width)
 		return o;
-	o = put_padded(o, name ? name : "", name ? strlen(name) : 0, p->prefix_width);
+	o = tm_col_padded(o, name ? name : "", name ? strlen(name) : 0, p->prefix_width);
 	*o++ = name ? ':' : ' ';
 	*o++ = ' ';
 	return o;
@@ -555,11 +459,11 @@ static char *put_prefix(const struct tm_printer *p, char *o, int buf)
 static char *put_dropped(char *o, const struct tm_event_rec *rec)
 {
 	memcpy(o, "CPU:", 4);
-	o = put_int(o + 4, rec->cpu, 0);
+	o = tm_col_int(o + 4, rec->cpu, 0);
 	*o++ = ' ';
 	*o++ = '[';
 	if (rec->missed > 0) {
-		o = put_int(o, rec->missed, 0);
+		o = tm_col_int(o, rec->missed, 0);
 		*o++ = ' ';
 	}
 	memcpy(o, "EVENTS DROPPED]\n", 16);
