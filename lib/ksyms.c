@@ -101,25 +101,31 @@ static size_t skip_space(const char *s, size_t i, size_t len)
 	return i;
 }
 
-/* True when one of the 8 bytes of w is below 0x21 (exact: a borrow needs such a byte). */
-static bool has_low_byte(uint64_t w)
+/* Index of the first byte below 0x21 in s[i, len), or len: 8 bytes at a time. */
+static inline size_t find_low_byte(const char *s, size_t i, size_t len)
 {
-	return ((w - ONES * 0x21) & ~w & HIGHS) != 0;
-}
-
-/* Past the word at i: names are long, so 8 bytes at a time up to the first low byte. */
-static size_t skip_word(const char *s, size_t i, size_t len)
-{
-	uint64_t w;
+	uint64_t w, m;
 
 	while (len - i >= 8) {
 		memcpy(&w, s + i, 8);
-		if (has_low_byte(w))
-			break;
+		w = le64toh(w);		/* s[i] in the low byte */
+		/* exact up to the first such byte: a borrow needs one below it */
+		m = (w - ONES * 0x21) & ~w & HIGHS;
+		if (m)
+			return i + (size_t)__builtin_ctzll(m) / 8;
 		i += 8;
 	}
-	while (i < len && !isspace((unsigned char)s[i]))
+	while (i < len && (unsigned char)s[i] >= 0x21)
 		i++;
+	return i;
+}
+
+/* Past the word at i: to the first byte below 0x21 that is white space too. */
+static size_t skip_word(const char *s, size_t i, size_t len)
+{
+	i = find_low_byte(s, i, len);
+	while (i < len && !isspace((unsigned char)s[i]))
+		i = find_low_byte(s, i + 1, len);
 	return i;
 }
 
@@ -225,25 +231,6 @@ static const char *add_line(struct tm_ksyms *k, size_t pos, size_t len, size_t c
 		return "not \"ADDRESS TYPE NAME\"";
 	add_sym(k, pos, &l, cap);
 	return NULL;
-}
-
-/* Index of the first byte below 0x21 in s[i, len), or len: 8 bytes at a time. */
-static size_t find_low_byte(const char *s, size_t i, size_t len)
-{
-	uint64_t w, m;
-
-	while (len - i >= 8) {
-		memcpy(&w, s + i, 8);
-		w = le64toh(w);		/* s[i] in the low byte */
-		/* exact up to the first such byte: a borrow needs one below it */
-		m = (w - ONES * 0x21) & ~w & HIGHS;
-		if (m)
-			return i + (size_t)__builtin_ctzll(m) / 8;
-		i += 8;
-	}
-	while (i < len && (unsigned char)s[i] >= 0x21)
-		i++;
-	return i;
 }
 
 static bool is_letter(char c)
