@@ -228,6 +228,46 @@ static size_t decode_chunks(struct tm_test *t, const char *path, const char *raw
 	return n;
 }
 
+/* A spool in a temporary file, fed the fixture's pages over and over. */
+struct feed {
+	char		path[32];
+	char		*raw;
+	size_t		npages;
+	struct tm_spool	*s;
+};
+
+/* False when the fixture has no whole page or the spool cannot be made. */
+static bool feed_open(struct feed *fd, const struct tm_spool_opts *o)
+{
+	size_t len;
+
+	snprintf(fd->path, sizeof(fd->path), "/tmp/tm-spool-test-XXXXXX");
+	fd->raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len);
+	fd->npages = fd->raw ? len / PAGE : 0;
+	fd->s = fd->npages ? temp_spool(fd->path, o) : NULL;
+	return fd->s != NULL;
+}
+
+/* Page i of the feed: the fixture's page i % npages. */
+static int feed_page(struct feed *fd, size_t i)
+{
+	return tm_spool_add_page(fd->s, fd->raw + (i % fd->npages) * PAGE);
+}
+
+/* Finish the spool, its stats into st; how many chunks of chunk_pages decode to their pages. */
+static size_t feed_close(struct tm_test *t, struct feed *fd, size_t chunk_pages,
+			 struct tm_spool_stats *st)
+{
+	size_t n;
+
+	TM_CHECK_INT(tm_spool_finish(fd->s), 0);
+	tm_spool_get_stats(fd->s, st);
+	n = decode_chunks(t, tm_spool_path(fd->s), fd->raw, fd->npages, chunk_pages);
+	free(fd->raw);
+	tm_spool_destroy(fd->s, true);
+	return n;
+}
+
 /* Feed 16 one-page chunks at the given ring fill levels; every chunk still decodes. */
 static void adaptive_run(struct tm_test *t, bool adaptive, struct tm_spool_stats *st)
 {
@@ -236,25 +276,16 @@ static void adaptive_run(struct tm_test *t, bool adaptive, struct tm_spool_stats
 	struct tm_spool_opts o = { .compression = TM_COMPRESS_ZSTD, .level = 3,
 				   .adaptive = adaptive, .page_size = PAGE, .chunk_pages = 1,
 				   .clock_ns = still_clock };
-	char path[] = "/tmp/tm-spool-test-XXXXXX";
-	size_t len;
-	char *raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len);
-	struct tm_spool *s;
+	struct feed fd;
 
-	TM_REQUIRE(raw && len >= PAGE);
-	s = temp_spool(path, &o);
-	TM_REQUIRE(s);
+	TM_REQUIRE(feed_open(&fd, &o));
 	for (size_t i = 0; i < TM_ARRAY_SIZE(fills); i++) {
 		struct tm_ring_fill f = { .permille = fills[i], .written = 1000.0 * (i + 1) };
 
-		tm_spool_set_fill(s, &f);
-		TM_CHECK_INT(tm_spool_add_page(s, raw + (i % (len / PAGE)) * PAGE), 0);
+		tm_spool_set_fill(fd.s, &f);
+		TM_CHECK_INT(feed_page(&fd, i), 0);
 	}
-	TM_CHECK_INT(tm_spool_finish(s), 0);
-	tm_spool_get_stats(s, st);
-	TM_CHECK_INT(decode_chunks(t, tm_spool_path(s), raw, len / PAGE, 1), TM_ARRAY_SIZE(fills));
-	free(raw);
-	tm_spool_destroy(s, true);
+	TM_CHECK_INT(feed_close(t, &fd, 1, st), TM_ARRAY_SIZE(fills));
 }
 
 TM_TEST(spool_adaptive_level_steps_down_while_the_ring_fills_and_back_when_calm)
@@ -450,29 +481,20 @@ static void stop_run(struct tm_test *t, bool adaptive, struct tm_spool_stats *st
 	struct tm_spool_opts o = { .compression = TM_COMPRESS_ZSTD, .level = 9,
 				   .adaptive = adaptive, .page_size = PAGE, .chunk_pages = 64,
 				   .clock_ns = fake_clock_ns };
-	char path[] = "/tmp/tm-spool-test-XXXXXX";
-	size_t len;
-	char *raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len);
-	struct tm_spool *s;
+	struct feed fd;
 
-	TM_REQUIRE(raw && len >= PAGE);
 	fake_clock = (struct fake_clock){ .now = MS };
-	s = temp_spool(path, &o);
-	TM_REQUIRE(s);
+	TM_REQUIRE(feed_open(&fd, &o));
 	for (size_t i = 0; i < 128; i++) {
 		struct tm_ring_fill f = { .permille = 100, .written = 100.0 * (i + 1) };
 
 		fake_clock.now += 20 * MS;
-		tm_spool_set_fill(s, &f);
+		tm_spool_set_fill(fd.s, &f);
 		if (i == 127)
 			fake_clock.step = 200 * MS;
-		TM_CHECK_INT(tm_spool_add_page(s, raw + (i % (len / PAGE)) * PAGE), 0);
+		TM_CHECK_INT(feed_page(&fd, i), 0);
 	}
-	TM_CHECK_INT(tm_spool_finish(s), 0);
-	tm_spool_get_stats(s, st);
-	TM_CHECK_INT(decode_chunks(t, tm_spool_path(s), raw, len / PAGE, 64), 2);
-	free(raw);
-	tm_spool_destroy(s, true);
+	TM_CHECK_INT(feed_close(t, &fd, 64, st), 2);
 }
 
 TM_TEST(spool_level_slow_chunk_is_stopped_when_the_ring_would_run_over)
