@@ -13,7 +13,7 @@
 
 #include "status.h"
 #include "tracemap.h"
-#include "tm-record.h"
+#include "record/tm-record.h"
 
 struct capture_opts {
 	struct tm_event_spec	*events;

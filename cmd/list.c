@@ -7,7 +7,7 @@
 
 #include "cmd.h"
 #include "tracemap.h"
-#include "tm-list.h"
+#include "tracefs/tm-list.h"
 
 enum list_what {
 	LIST_DEFAULT,	/* nothing chosen: events */

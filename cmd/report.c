@@ -13,7 +13,7 @@
 
 #include "cmd.h"
 #include "tracemap.h"
-#include "tm-events.h"
+#include "print/tm-events.h"
 
 #define REPORT_MAX_FILTERS	32
 #define REPORT_MAX_CPUS		4096

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * stream.c - `tracemap stream`: the capture (capture.c) feeding the live
- * merge (lib/live.c) instead of a file; events on stdout in timestamp order,
+ * merge (lib/record/live.c) instead of a file; events on stdout in timestamp order,
  * as text like `tracemap report` or as JSON lines.
  */
 #include <argp.h>
@@ -16,7 +16,7 @@
 #include "capture.h"
 #include "cmd.h"
 #include "signals.h"
-#include "tm-live.h"
+#include "record/tm-live.h"
 
 #define SUB			"stream"
 #define STREAM_POLL_MS		50	/* recorder poll timeout: quiet CPUs flush this often */

@@ -17,18 +17,18 @@
 /* error.c: the last failure of this thread, as one line without a newline. */
 const char *tm_last_error(void);
 
-#include "tm-tracefs.h"
-#include "tm-codec.h"
-#include "tm-page.h"
-#include "tm-dat.h"
-#include "tm-spool.h"
-#include "tm-write.h"
-#include "tm-list.h"
-#include "tm-events.h"
-#include "tm-evout.h"
-#include "tm-record.h"
-#include "tm-live.h"
-#include "tm-long.h"
-#include "tm-recover.h"
+#include "tracefs/tm-tracefs.h"
+#include "record/tm-codec.h"
+#include "dat/tm-page.h"
+#include "dat/tm-dat.h"
+#include "record/tm-spool.h"
+#include "dat/tm-write.h"
+#include "tracefs/tm-list.h"
+#include "print/tm-events.h"
+#include "out/tm-evout.h"
+#include "record/tm-record.h"
+#include "record/tm-live.h"
+#include "long/tm-long.h"
+#include "long/tm-recover.h"
 
 #endif /* TRACEMAP_H */

@@ -57,7 +57,7 @@ load helpers
 	out=$(mktemp -d)
 	# PKG_CONFIG_LIBDIR pointing nowhere makes every .pc file "missing"
 	run env PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= make -C "$TM_ROOT" -s BUILD="$out" \
-		"$out/lib/codec.o"
+		"$out/lib/record/codec.o"
 	rm -rf "$out"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"missing build dependency: libtracefs"* ]]
@@ -72,24 +72,24 @@ load helpers
 @test "build: the cycle check finds a cycle through a shared header" {
 	local tree
 	tree=$(mktemp -d)
-	mkdir -p "$tree/lib" "$tree/cmd" "$tree/tests"
+	mkdir -p "$tree/lib/x" "$tree/cmd" "$tree/tests"
 	cp "$TM_ROOT/tests/include-cycles.sh" "$tree/tests/"
 	# a.c calls b_fn through ab.h, b.c calls a_fn through ab.h: a cycle
-	printf 'int a_fn(void);\nint b_fn(void);\n' >"$tree/lib/ab.h"
-	printf '#include "ab.h"\nint a_fn(void)\n{\n\treturn b_fn();\n}\n' >"$tree/lib/a.c"
-	printf '#include "ab.h"\nint b_fn(void)\n{\n\treturn a_fn();\n}\n' >"$tree/lib/b.c"
+	printf 'int a_fn(void);\nint b_fn(void);\n' >"$tree/lib/x/ab.h"
+	printf '#include "ab.h"\nint a_fn(void)\n{\n\treturn b_fn();\n}\n' >"$tree/lib/x/a.c"
+	printf '#include "ab.h"\nint b_fn(void)\n{\n\treturn a_fn();\n}\n' >"$tree/lib/x/b.c"
 	printf 'int main(void)\n{\n\treturn 0;\n}\n' >"$tree/cmd/m.c"
 	run bash "$tree/tests/include-cycles.sh"
 	rm -rf "$tree"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"cycle: lib/a.c lib/b.c"* || "$output" == *"cycle: lib/b.c lib/a.c"* ]]
+	[[ "$output" == *"cycle: lib/x/a.c lib/x/b.c"* || "$output" == *"cycle: lib/x/b.c lib/x/a.c"* ]]
 }
 
 @test "build: every function of the public headers has its own comment" {
 	run awk '/^[A-Za-z].*[ *]tm_[a-z0-9_]+\(/ && prev !~ /\*\/[ \t]*$/ {
 			print FILENAME ":" FNR ": " $0; bad = 1 }
 		{ prev = $0 }
-		END { exit bad }' "$TM_ROOT"/lib/tracemap.h "$TM_ROOT"/lib/tm-*.h
+		END { exit bad }' "$TM_ROOT"/lib/tracemap.h "$TM_ROOT"/lib/*/tm-*.h
 	[ "$status" -eq 0 ] || { echo "no comment of its own: $output" >&2; return 1; }
 }
 
@@ -99,7 +99,7 @@ load helpers
 	bin=$(mktemp -d)
 	# a PATH with the shell tools the recipe needs but no protoc-c
 	for t in sh pkg-config mkdir touch; do ln -s "$(command -v "$t")" "$bin/$t"; done
-	run env PATH="$bin" "$(command -v make)" -C "$TM_ROOT" -s BUILD="$out" "$out/lib/codec.o"
+	run env PATH="$bin" "$(command -v make)" -C "$TM_ROOT" -s BUILD="$out" "$out/lib/record/codec.o"
 	rm -rf "$out" "$bin"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"missing build dependency: protoc-c"* ]]

@@ -3,7 +3,7 @@
 # (fixtures) and convert-record.bats (fresh recordings): protoc decodes the Perfetto
 # file, jq reads the Chrome JSON, and both are compared with `tracemap report`.
 
-TM_PROTO=$TM_ROOT/lib/perfetto/trace.proto
+TM_PROTO=$TM_ROOT/lib/out/trace.proto
 
 # Per event name: "count name" lines of what report prints (its --json form).
 report_counts() {
@@ -12,7 +12,7 @@ report_counts() {
 
 # The decoded Perfetto trace as text (protoc fails on anything malformed).
 pf_decode() {
-	protoc --proto_path="$TM_ROOT/lib/perfetto" --decode=perfetto.protos.Trace "$TM_PROTO" <"$1"
+	protoc --proto_path="$TM_ROOT/lib/out" --decode=perfetto.protos.Trace "$TM_PROTO" <"$1"
 }
 
 # pf_convert FILE TXT: FILE converted to Perfetto, decoded into TXT.

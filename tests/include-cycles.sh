@@ -99,12 +99,12 @@ END {
 				}
 		}
 	}
-}' srcs="$(echo lib/*.c cmd/*.c)" lib/*.c cmd/*.c lib/*.h cmd/*.h | sort -u >"$tmp/edges"
+}' srcs="$(echo lib/*/*.c cmd/*.c)" lib/*/*.c cmd/*.c lib/*.h lib/*/*.h cmd/*.h | sort -u >"$tmp/edges"
 then
 	echo "include-cycles.sh: cannot read the sources" >&2
 	exit 2
 fi
-srcs=$(ls lib/*.c cmd/*.c)
+srcs=$(ls lib/*/*.c cmd/*.c)
 
 [ "$verbose" = -v ] && sed 's/ / -> /' "$tmp/edges"
 nodes=$(echo "$srcs" | wc -w)

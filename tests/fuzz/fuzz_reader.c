@@ -10,8 +10,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "dat-internal.h"
-#include "internal.h"
+#include "dat/dat-internal.h"
+#include "util/internal.h"
 #include "tracemap.h"
 
 /* Read every byte of a blob so the sanitizers see any bad length. */

@@ -17,9 +17,9 @@
 
 #include <traceevent/event-parse.h>
 
-#include "dat-internal.h"
-#include "internal.h"
-#include "tm-evout.h"
+#include "dat/dat-internal.h"
+#include "util/internal.h"
+#include "out/tm-evout.h"
 #include "tracemap.h"
 
 #define FUZZ_NAME	"fuzz.dat"

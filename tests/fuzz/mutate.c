@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dat-internal.h"
+#include "dat/dat-internal.h"
 #include "tracemap.h"
 
 #define HEADER_END	64	/* magic, version, endianness, long and page size */

@@ -2,7 +2,7 @@
 /* test_codec.c - zstd/none frames round-trip and corrupt frames are refused. */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "util/internal.h"
 #include "tm_test.h"
 
 /* The fixture's raw pages, a codec, and room for their frame and their decoded copy. */

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "util/internal.h"
 #include "tm_test.h"
-#include "dat-format.h"
+#include "dat/dat-format.h"
 
 #define SMALL	64	/* page size: 16 header bytes, 48 of data */
 

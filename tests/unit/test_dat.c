@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dat-internal.h"
-#include "internal.h"
+#include "dat/dat-internal.h"
+#include "util/internal.h"
 #include "tm_test.h"
-#include "dat-format.h"
+#include "dat/dat-format.h"
 
 enum { SET_A, SET_B };
 

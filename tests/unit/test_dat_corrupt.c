@@ -11,10 +11,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "dat-internal.h"
-#include "internal.h"
+#include "dat/dat-internal.h"
+#include "util/internal.h"
 #include "tm_test.h"
-#include "dat-format.h"
+#include "dat/dat-format.h"
 
 static const char *const all_fixtures[] = {
 	"sched-v6.dat", "sched-v7.dat", "sched-v7-zstd.dat", "sched-v6.convert.dat",

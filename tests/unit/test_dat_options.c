@@ -5,8 +5,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "dat-internal.h"
-#include "internal.h"
+#include "dat/dat-internal.h"
+#include "util/internal.h"
 #include "tm_test.h"
 
 /* sched-v6.dat options (§10.1): UNAME id @0xba02 (payload @0xba08, 32 B), VERSION id @0xba28 */

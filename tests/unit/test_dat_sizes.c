@@ -9,12 +9,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "dat-format.h"
-#include "dat-internal.h"
-#include "dat-write-internal.h"
-#include "internal.h"
-#include "tm-codec.h"
+#include "util/buf.h"
+#include "dat/dat-format.h"
+#include "dat/dat-internal.h"
+#include "dat/dat-write-internal.h"
+#include "util/internal.h"
+#include "record/tm-codec.h"
 #include "tm_test.h"
 
 /*

@@ -6,9 +6,9 @@
  */
 #include <stdlib.h>
 
-#include "arena.h"
-#include "internal.h"
-#include "tm-evout.h"
+#include "util/arena.h"
+#include "util/internal.h"
+#include "out/tm-evout.h"
 #include "tm_test.h"
 
 /* An output that only counts what it is handed. */

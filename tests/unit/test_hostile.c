@@ -14,11 +14,11 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "internal.h"
-#include "meta-check.h"
-#include "rec-check.h"
+#include "util/internal.h"
+#include "print/meta-check.h"
+#include "record/rec-check.h"
 #include "tm_test.h"
-#include "dat-format.h"
+#include "dat/dat-format.h"
 
 struct warnings {
 	int	n;

@@ -4,7 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "util/internal.h"
 #include "tm_test.h"
 
 TM_TEST(instance_name_and_owner)

@@ -7,8 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "json-str.h"
-#include "print-buf.h"
+#include "util/json-str.h"
+#include "print/print-buf.h"
 #include "tm_test.h"
 
 /* tm_put_u64 / tm_put_s64 / tm_put_hex of v as a C string. */

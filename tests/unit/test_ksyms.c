@@ -13,9 +13,9 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "internal.h"
-#include "ksyms.h"
-#include "tm-dat.h"
+#include "util/internal.h"
+#include "print/ksyms.h"
+#include "dat/tm-dat.h"
 #include "tm_test.h"
 
 /* An event printing one address both ways, and ftrace's kernel_stack (as this kernel has it). */

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_live.c - stream's live merge (lib/live.c) on the fixtures' raw pages:
+ * test_live.c - stream's live merge (lib/record/live.c) on the fixtures' raw pages:
  * pages fed through the sink as two recorder threads would, printed output
  * compared with trace-cmd's report, and the flush rule that holds records
  * back until every other CPU finished a later drain round.
  */
 #include <stdlib.h>
 
-#include "internal.h"
-#include "print-internal.h"
-#include "tm-live.h"
+#include "util/internal.h"
+#include "print/print-internal.h"
+#include "record/tm-live.h"
 #include "tm_test.h"
 
 #define PAGE	4096

@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dat-format.h"
-#include "dat-internal.h"
-#include "internal.h"
-#include "long-internal.h"
-#include "meta-internal.h"
+#include "dat/dat-format.h"
+#include "dat/dat-internal.h"
+#include "util/internal.h"
+#include "long/long-internal.h"
+#include "tracefs/meta-internal.h"
 #include "tm_fixtures.h"
 #include "tm_test.h"
 

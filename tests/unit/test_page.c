@@ -2,9 +2,9 @@
 /* test_page.c - the page walker on the fixtures' raw kernel pages. */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "util/internal.h"
 #include "tm_test.h"
-#include "dat-format.h"
+#include "dat/dat-format.h"
 
 /* Count records and check that timestamps never go backwards. */
 static int count_raw(struct tm_test *t, const char *name, int *lost_pages)

@@ -7,8 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
-#include "tm-evout.h"
+#include "util/internal.h"
+#include "out/tm-evout.h"
 #include "trace.pb-c.h"
 #include "tm_test.h"
 

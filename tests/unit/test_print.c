@@ -9,9 +9,9 @@
 
 #include <traceevent/event-parse.h>
 
-#include "internal.h"
-#include "print-internal.h"
-#include "tm-events.h"
+#include "util/internal.h"
+#include "print/print-internal.h"
+#include "print/tm-events.h"
 #include "tm_test.h"
 
 struct raw_pages {

@@ -12,10 +12,10 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "internal.h"
-#include "print-fast.h"
-#include "print-internal.h"
-#include "tm-events.h"
+#include "util/internal.h"
+#include "print/print-fast.h"
+#include "print/print-internal.h"
+#include "print/tm-events.h"
 #include "tm_test.h"
 
 #define COMMON	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "util/internal.h"
 #include "tm_test.h"
-#include "dat-format.h"
-#include "spool-level.h"
+#include "dat/dat-format.h"
+#include "record/spool-level.h"
 
 #define PAGE 4096
 

@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "util/internal.h"
 #include "tm_test.h"
-#include "meta-internal.h"
+#include "tracefs/meta-internal.h"
 
 #define PAGE 4096
 

@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dat-internal.h"
-#include "internal.h"
+#include "dat/dat-internal.h"
+#include "util/internal.h"
 #include "tm_test.h"
 #include "tm_fixtures.h"
-#include "meta-internal.h"
+#include "tracefs/meta-internal.h"
 
 #define PAGE	4096
 #define NCPUS	2

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "internal.h"
-#include "meta-internal.h"
+#include "util/internal.h"
+#include "tracefs/meta-internal.h"
 #include "tm_fixtures.h"
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * extract.c - `tracemap extract`: what an existing instance's buffer (or the
+ * top-level one) holds now, into a trace.dat, through the mapping or read().
+ * No setting is changed; reading consumes the data, as any reader does.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
+
+#include "util/internal.h"
+#include "tracefs/meta-internal.h"
+#include "dat/dat-format.h"
+#include "tm-long.h"
+
+#define TM_COMMIT_SIZE	sizeof(unsigned long)
+
+struct tm_extract_run {
+	struct tm_page_sink	sink;
+	int			cpu;
+	uint64_t		max_pages;	/* one buffer's worth: a live writer cannot keep us */
+	uint8_t			*ids;		/* event ids met (TM_META_MAX_IDS bits) */
+	struct tm_extract_cpu	*st;
+	bool			full;		/* stopped at max_pages */
+};
+
+/* Each page: its record ids noted, counted, then into the CPU's spool. */
+static int tm_extract_emit(void *ctx, const void *page, size_t size)
+{
+	struct tm_extract_run *x = ctx;
+	int r;
+
+	if (x->st->pages >= x->max_pages) {
+		x->full = true;
+		return tm_failx(ECANCELED, "cpu%d: one buffer's worth read", x->cpu);
+	}
+	r = tm_page_note_ids(page, size, TM_COMMIT_SIZE, tm_host_is_big_endian(), x->ids);
+	if (r < 0)
+		return tm_fail_prefix("cpu%d: corrupt page", x->cpu);
+	x->st->events += r;
+	x->st->pages++;
+	return x->sink.page(x->sink.ctx, x->cpu, page, size);
+}
+
+/* The number of bytes of buffer_size_kb (per CPU): "1408" or "7 (expanded: 1408)". */
+static uint64_t tm_extract_buffer_bytes(const char *dir)
+{
+	char path[PATH_MAX], *text, *exp;
+	unsigned long kb;
+
+	if (tm_path(path, sizeof(path), "%s/buffer_size_kb", dir))
+		return 0;
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return 0;
+	exp = strstr(text, "expanded: ");
+	kb = strtoul(exp ? exp + strlen("expanded: ") : text, NULL, 10);
+	free(text);
+	return (uint64_t)kb * 1024;
+}
+
+static int tm_extract_cpu(const struct tm_extract_opts *o, const char *dir,
+			  struct tm_extract_run *x, size_t page_size)
+{
+	struct tm_ring *ring = tm_ring_open(dir, x->cpu, page_size, o->use_mmap);
+	int ret;
+
+	if (!ring)
+		return -1;
+	x->st->mapped = tm_ring_mapped(ring);
+	if (!x->st->mapped)
+		snprintf(x->st->why, sizeof(x->st->why), "%s", tm_ring_fallback_reason(ring));
+	/* final: the page being filled too, as it is now */
+	ret = tm_ring_drain(ring, true, tm_extract_emit, x);
+	if (ret < 0 && x->full)
+		ret = 0;
+	tm_ring_close(ring);
+	return ret < 0 ? -1 : 0;
+}
+
+/* A persistent instance's last_boot_info, unless it describes the current boot. */
+static char *tm_extract_last_boot(const char *dir)
+{
+	char path[PATH_MAX], *text;
+
+	if (tm_path(path, sizeof(path), "%s/last_boot_info", dir))
+		return NULL;
+	text = tm_read_file(path, NULL);
+	if (text && !strncmp(text, "# Current", 9)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+static int tm_extract_meta(const struct tm_extract_opts *o, struct tm_output *out,
+			   const uint8_t *ids, int ncpus)
+{
+	struct tm_meta_opts mo = {
+		.tracefs = o->tracefs, .instance = o->instance, .ncpus = ncpus, .ids = ids,
+	};
+	struct tm_meta *meta = tm_meta_collect_opts(&mo);
+	int ret;
+
+	if (!meta)
+		return -1;
+	ret = tm_output_write_meta(out, meta);
+	tm_meta_free(meta);
+	return ret;
+}
+
+/* Open the output with every CPU; NULL + message. */
+static struct tm_output *tm_extract_output(const struct tm_extract_opts *o, const char *dir,
+					   struct tm_extract_stats *st, bool *cpus,
+					   char **last_boot)
+{
+	struct tm_output_opts oo = o->out;
+
+	if (tm_instance_page_size(dir, &oo.page_size))
+		return NULL;
+	for (int cpu = 0; cpu < st->ncpus; cpu++)
+		cpus[cpu] = true;
+	oo.ncpus = st->ncpus;
+	oo.cpus = cpus;
+	*last_boot = tm_extract_last_boot(dir);
+	if (*last_boot) {
+		oo.last_boot_instance = o->instance ? o->instance : "";
+		oo.last_boot_info = *last_boot;
+		st->last_boot_info = true;
+	}
+	st->page_size = oo.page_size;
+	return tm_output_open(&oo);
+}
+
+int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
+{
+	struct tm_extract_run x = { 0 };
+	struct tm_output *out = NULL;
+	char dir[PATH_MAX], *last_boot = NULL;
+	bool *cpus = NULL;
+	struct stat sb;
+	int ret = -1;
+
+	memset(st, 0, sizeof(*st));
+	if (tm_path(dir, sizeof(dir), "%s%s%s", o->tracefs, o->instance ? "/instances/" : "",
+		    o->instance ? o->instance : ""))
+		return -1;
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
+		return tm_failx(ENOENT, "no instance %s (%s)", o->instance ? o->instance : "", dir);
+	st->ncpus = get_nprocs_conf();
+	st->cpu = calloc(st->ncpus, sizeof(*st->cpu));
+	cpus = calloc(st->ncpus, sizeof(*cpus));
+	x.ids = calloc(TM_META_MAX_IDS / 8, 1);
+	if (!st->cpu || !cpus || !x.ids) {
+		tm_fail(ENOMEM, "extract");
+		goto out;
+	}
+	out = tm_extract_output(o, dir, st, cpus, &last_boot);
+	if (!out)
+		goto out;
+	x.sink = tm_output_sink(out);
+	/*
+	 * buffer_size_kb counts the data bytes of the sub-buffers (without
+	 * their 8-byte time stamp and commit field); add the reader sub-buffer, the rounding and the page
+	 * being filled.
+	 */
+	x.max_pages = tm_extract_buffer_bytes(dir) / (st->page_size - 8 - TM_COMMIT_SIZE) + 3;
+	for (int cpu = 0; cpu < st->ncpus; cpu++) {
+		x.cpu = cpu;
+		x.st = &st->cpu[cpu];
+		x.full = false;
+		if (tm_extract_cpu(o, dir, &x, st->page_size))
+			goto out;
+		st->cpu[cpu].full = x.full;
+	}
+	ret = tm_extract_meta(o, out, x.ids, st->ncpus);
+	if (!ret && tm_output_warning(out))
+		snprintf(st->warning, sizeof(st->warning), "%s", tm_output_warning(out));
+out:
+	tm_output_close(out, !ret);
+	free(last_boot);
+	free(x.ids);
+	free(cpus);
+	return ret;
+}
+
+void tm_extract_stats_free(struct tm_extract_stats *st)
+{
+	free(st->cpu);
+	st->cpu = NULL;
+}

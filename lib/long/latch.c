@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * latch.c - --trigger SYSTEM:EVENT[:FILTER]: a one-shot kernel event
+ * trigger in the instance latches the first matching event; user space
+ * looks at the trigger's count only, never at the events themselves.
+ *
+ * The latch is `stacktrace:1 if FILTER` on the event: the kernel evaluates
+ * FILTER for every occurrence, records one kernel stack after the first
+ * match and counts the trigger down to 0, which a read of the event's
+ * trigger file shows. traceoff would stop the recording and snapshot cannot
+ * work on a mapped buffer; hist triggers are not built into every kernel.
+ * The event itself is enabled in the instance (with FILTER) unless it is
+ * already, so it is in the trace.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/internal.h"
+#include "tm-long.h"
+
+struct tm_trigger {
+	struct tm_session	*sess;
+	char			*system;
+	char			*event;
+	char			*filter;	/* NULL: every occurrence */
+	char			rel[PATH_MAX];	/* events/<system>/<event>/trigger */
+	char			cmd[PATH_MAX + 32];
+	bool			armed;
+};
+
+/* "SYSTEM:EVENT[:FILTER]": the names are plain (no globs), the filter is the rest. */
+static int tm_trigger_parse(struct tm_trigger *t, const char *spec)
+{
+	const char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	size_t elen = c2 ? (size_t)(c2 - c1 - 1) : (c1 ? strlen(c1 + 1) : 0);
+
+	if (!c1 || c1 == spec || !elen)
+		return tm_failx(EINVAL, "bad trigger '%s' (expected SYSTEM:EVENT[:FILTER])", spec);
+	t->system = strndup(spec, c1 - spec);
+	t->event = strndup(c1 + 1, elen);
+	t->filter = c2 && c2[1] ? strdup(c2 + 1) : NULL;
+	if (!t->system || !t->event || (c2 && c2[1] && !t->filter))
+		return tm_fail(ENOMEM, "trigger");
+	if (strpbrk(t->system, "/*?[") || strpbrk(t->event, "/*?["))
+		return tm_failx(EINVAL, "bad trigger '%s': name one event, without globs", spec);
+	return 0;
+}
+
+/* The event records in the instance: enabled (with the filter) unless it is already. */
+static int tm_trigger_enable_event(struct tm_trigger *t)
+{
+	char rel[PATH_MAX], path[PATH_MAX], *state;
+	bool on;
+
+	if (!strcmp(t->system, "ftrace"))
+		return 0;	/* ftrace events (print: trace_marker) are always recorded */
+	if (tm_path(rel, sizeof(rel), "events/%s/%s/enable", t->system, t->event) ||
+	    tm_path(path, sizeof(path), "%s/%s", tm_session_dir(t->sess), rel))
+		return -1;
+	state = tm_read_file(path, NULL);
+	if (!state)
+		return errno == ENOENT ? tm_failx(ENOENT, "unknown trigger event '%s:%s' (see "
+						  "tracemap list -e)", t->system, t->event) : -1;
+	on = state[0] == '1';
+	free(state);
+	if (on)
+		return 0;
+	if (t->filter) {
+		char frel[PATH_MAX];
+
+		if (tm_path(frel, sizeof(frel), "events/%s/%s/filter", t->system, t->event))
+			return -1;
+		if (tm_session_set(t->sess, frel, t->filter))
+			return errno == EINVAL ? tm_failx(EINVAL, "bad trigger filter '%s' for "
+							  "%s:%s", t->filter, t->system,
+							  t->event) : -1;
+	}
+	return tm_session_set(t->sess, rel, "1");
+}
+
+/* Append a command to the trigger file (O_TRUNC would drop every other trigger). */
+static int tm_trigger_write(struct tm_trigger *t, const char *cmd)
+{
+	if (!tm_file_append(tm_session_dir(t->sess), t->rel, cmd))
+		return 0;
+	if (errno == EINVAL)
+		return tm_failx(EINVAL, "the kernel refused trigger '%s' on %s:%s (bad filter?)",
+				cmd, t->system, t->event);
+	if (errno == EEXIST)
+		return tm_failx(EEXIST, "%s:%s has a stacktrace trigger already: --trigger needs "
+				"its own", t->system, t->event);
+	if (errno == ENOENT)
+		return tm_failx(ENOENT, "unknown trigger event '%s:%s' (see tracemap list -e)",
+				t->system, t->event);
+	return -1;
+}
+
+struct tm_trigger *tm_trigger_arm(struct tm_session *s, const char *spec)
+{
+	struct tm_trigger *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		tm_fail(ENOMEM, "trigger");
+		return NULL;
+	}
+	t->sess = s;
+	if (tm_trigger_parse(t, spec) ||
+	    tm_path(t->rel, sizeof(t->rel), "events/%s/%s/trigger", t->system, t->event))
+		goto fail;
+	snprintf(t->cmd, sizeof(t->cmd), "stacktrace:1%s%s", t->filter ? " if " : "",
+		 t->filter ? t->filter : "");
+	if (tm_trigger_enable_event(t) || tm_trigger_write(t, t->cmd))
+		goto fail;
+	t->armed = true;
+	return t;
+fail:
+	tm_trigger_free(t);
+	return NULL;
+}
+
+int tm_trigger_fired(struct tm_trigger *t)
+{
+	char path[PATH_MAX], *text, *p;
+	int ret;
+
+	if (tm_path(path, sizeof(path), "%s/%s", tm_session_dir(t->sess), t->rel))
+		return -1;
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	/* "stacktrace:count=0 if ..." once it fired; the kernel counts it down itself */
+	p = strstr(text, "stacktrace:count=");
+	if (p)
+		ret = strtoul(p + strlen("stacktrace:count="), NULL, 10) == 0;
+	else
+		ret = tm_failx(ENOENT, "the trigger on %s:%s was removed", t->system, t->event);
+	free(text);
+	return ret;
+}
+
+int tm_trigger_rearm(struct tm_trigger *t)
+{
+	if (tm_trigger_write(t, "!stacktrace"))
+		return -1;
+	t->armed = false;
+	if (tm_trigger_write(t, t->cmd))
+		return -1;
+	t->armed = true;
+	return 0;
+}
+
+void tm_trigger_free(struct tm_trigger *t)
+{
+	if (!t)
+		return;
+	if (t->armed)
+		tm_file_append(tm_session_dir(t->sess), t->rel, "!stacktrace");
+	free(t->system);
+	free(t->event);
+	free(t->filter);
+	free(t);
+}

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * numbered.c - a long recording's numbered files OUTPUT.0001, OUTPUT.0002, ...:
+ * each one a complete trace.dat written while the recording goes on, from
+ * the flight window (a dump) or the rotating spools (a switch); --max-files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "long-internal.h"
+
+#define TM_FLIGHT_CHUNK_BYTES	(128u << 10)	/* of pages per flight chunk, at most */
+
+struct tm_longrec {
+	struct tm_longrec_opts	opts;
+	char			*path;
+	const struct tm_session	*sess;
+	struct tm_flight	*flight;	/* a flight window, or */
+	struct tm_rotor		*rotor;		/* rotating spools */
+	unsigned int		written;	/* files so far */
+	double			began;		/* when the current rotation file began */
+	int64_t			meta_bytes;	/* metadata size of a file, -1 not known yet */
+};
+
+static double tm_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
+				   const struct tm_session *s)
+{
+	struct tm_spool_opts so = tm_output_spool_opts(&opts->out);
+	struct tm_longrec *lr;
+
+	if (!strcmp(opts->out.path, "-")) {
+		tm_failx(EINVAL, "numbered output files cannot go to standard output (use -o FILE)");
+		return NULL;
+	}
+	lr = calloc(1, sizeof(*lr));
+	if (!lr || !(lr->path = strdup(opts->out.path))) {
+		free(lr);
+		tm_fail(ENOMEM, "output %s", opts->out.path);
+		return NULL;
+	}
+	lr->opts = *opts;
+	lr->opts.out.path = lr->path;
+	lr->sess = s;
+	lr->meta_bytes = -1;
+	lr->began = tm_now();
+	if (opts->flight_size) {
+		/*
+		 * The window drops whole chunks: at most 128 KiB of pages each
+		 * (the size bench/flight.sh measured), so that a small window
+		 * still holds several per CPU; record's 1 MiB chunks would leave
+		 * a 64K window one chunk for all CPUs.
+		 */
+		size_t pages = TM_FLIGHT_CHUNK_BYTES / so.page_size;
+		struct tm_flight_opts fo = {
+			.size = opts->flight_size, .compression = so.compression,
+			.level = so.level, .adaptive = so.adaptive, .page_size = so.page_size,
+			.chunk_pages = so.chunk_pages < pages || !pages ? so.chunk_pages : pages,
+			.ncpus = opts->out.ncpus, .cpus = opts->out.cpus,
+		};
+
+		lr->flight = tm_flight_new(&fo);
+	} else {
+		lr->rotor = tm_rotor_new(lr->path, &so, opts->out.ncpus, opts->out.cpus);
+	}
+	if (!lr->flight && !lr->rotor) {
+		tm_longrec_close(lr);
+		return NULL;
+	}
+	return lr;
+}
+
+struct tm_page_sink tm_longrec_sink(struct tm_longrec *lr)
+{
+	return lr->flight ? tm_flight_sink(lr->flight) : tm_rotor_sink(lr->rotor);
+}
+
+unsigned int tm_longrec_count(const struct tm_longrec *lr)
+{
+	return lr->written;
+}
+
+static struct tm_meta *tm_longrec_meta(const struct tm_longrec *lr)
+{
+	return tm_meta_collect(tm_session_tracefs(lr->sess), tm_session_name(lr->sess),
+			       lr->opts.out.ncpus);
+}
+
+/* The size of a file's metadata without data, written to memory once. */
+static int64_t tm_longrec_meta_bytes(struct tm_longrec *lr)
+{
+	struct tm_write_opts wo = tm_output_write_opts(&lr->opts.out);
+	struct tm_meta *meta;
+	struct stat st;
+	int fd, ret;
+
+	meta = tm_longrec_meta(lr);
+	fd = memfd_create("tracemap-metadata", MFD_CLOEXEC);
+	ret = meta && fd >= 0 ? tm_dat_write_data(fd, meta, NULL, 0, lr->opts.out.ncpus, &wo) : -1;
+	if (!ret && !fstat(fd, &st))
+		lr->meta_bytes = st.st_size;
+	if (fd >= 0)
+		close(fd);
+	tm_meta_free(meta);
+	return lr->meta_bytes > 0 ? lr->meta_bytes : 0;
+}
+
+bool tm_longrec_due(struct tm_longrec *lr)
+{
+	const struct tm_longrec_opts *o = &lr->opts;
+	int64_t meta;
+
+	if (!lr->rotor)
+		return false;
+	if (o->switch_secs > 0 && tm_now() - lr->began >= o->switch_secs)
+		return true;
+	if (!o->switch_bytes)
+		return false;
+	meta = lr->meta_bytes >= 0 ? lr->meta_bytes : tm_longrec_meta_bytes(lr);
+	return tm_rotor_bytes(lr->rotor) + (uint64_t)meta >= o->switch_bytes;
+}
+
+/* Beyond --max-files: remove the file max_files numbers before the newest. */
+static void tm_longrec_prune(struct tm_longrec *lr, struct tm_longrec_file *file)
+{
+	char old[PATH_MAX];
+
+	if (!lr->opts.max_files || lr->written <= lr->opts.max_files)
+		return;
+	if (tm_longrec_name(old, sizeof(old), lr->path, lr->written - lr->opts.max_files))
+		return;
+	if (!unlink(old))
+		snprintf(file->removed, sizeof(file->removed), "%s", old);
+}
+
+/* The data part of a file: a dump of the window or the rotated spools. */
+static int tm_longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, bool final,
+			   struct tm_longrec_file *file)
+{
+	struct tm_write_opts wo = tm_output_write_opts(&lr->opts.out);
+	struct tm_spool **spools;
+	int ret;
+
+	if (lr->flight) {
+		file->flight = true;
+		return tm_flight_dump(lr->flight, fd, meta, &wo, &file->dump);
+	}
+	if (tm_rotor_take(lr->rotor, final, &spools))
+		return -1;
+	ret = tm_dat_write(fd, meta, spools, lr->opts.out.ncpus, &wo);
+	tm_rotor_release(lr->rotor);
+	return ret;
+}
+
+/* Write the next numbered file: metadata as of now, then the data. */
+static int tm_longrec_write_file(struct tm_longrec *lr, bool final, struct tm_longrec_file *file)
+{
+	struct tm_meta *meta;
+	struct stat st;
+	int fd, ret = -1;
+
+	memset(file, 0, sizeof(*file));
+	if (tm_longrec_name(file->path, sizeof(file->path), lr->path, lr->written + 1))
+		return -1;
+	meta = tm_longrec_meta(lr);
+	if (!meta)
+		return -1;
+	if (tm_meta_warning(meta))
+		snprintf(file->warning, sizeof(file->warning), "%s", tm_meta_warning(meta));
+	fd = open(file->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		tm_fail(errno, "cannot write output %s", file->path);
+		goto out;
+	}
+	if (tm_longrec_data(lr, fd, meta, final, file)) {
+		tm_fail_prefix("write %s", file->path);
+		goto out;
+	}
+	if (fsync(fd) && errno != EINVAL) {
+		tm_fail(errno, "write %s", file->path);
+		goto out;
+	}
+	if (!fstat(fd, &st))
+		file->bytes = st.st_size;
+	lr->written++;
+	lr->began = tm_now();
+	tm_longrec_prune(lr, file);
+	ret = 0;
+out:
+	if (fd >= 0) {
+		close(fd);
+		if (ret)
+			unlink(file->path);
+	}
+	tm_meta_free(meta);
+	return ret;
+}
+
+int tm_longrec_write(struct tm_longrec *lr, struct tm_recorder *rec,
+		     struct tm_longrec_file *file)
+{
+	if (tm_recorder_cut(rec))
+		return -1;
+	return tm_longrec_write_file(lr, false, file);
+}
+
+int tm_longrec_finish(struct tm_longrec *lr, struct tm_longrec_file *file)
+{
+	if (lr->flight && tm_flight_flush(lr->flight))
+		return -1;
+	return tm_longrec_write_file(lr, true, file);
+}
+
+void tm_longrec_close(struct tm_longrec *lr)
+{
+	if (!lr)
+		return;
+	tm_flight_free(lr->flight);
+	tm_rotor_free(lr->rotor);
+	free(lr->path);
+	free(lr);
+}

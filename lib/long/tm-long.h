@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tm-long.h - long recordings: numbered output files written on a flight
+ * dump or an output switch while the recording goes on (numbered.c over
+ * flight.c and rotate.c), event triggers armed in the instance
+ * (latch.c), and extracting an existing instance's buffer (extract.c).
+ */
+#ifndef TM_LONG_H
+#define TM_LONG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "record/tm-codec.h"
+#include "record/tm-record.h"
+#include "dat/tm-write.h"
+
+/* ---- numbered output files: flight dumps or rotation (numbered.c) ---- */
+
+/* What a dump held, and what the window dropped before it. */
+struct tm_flight_dump_info {
+	uint64_t	start;		/* time of the first record every CPU covers */
+	uint64_t	end;		/* time of the last record */
+	uint64_t	events;		/* records in the file */
+	uint64_t	dropped;	/* records older than the window, dropped so far */
+	uint64_t	waits;		/* times a recorder thread waited for a dump */
+};
+
+struct tm_longrec_opts {
+	struct tm_output_opts	out;		/* out.path OUTPUT: files OUTPUT.0001, ... */
+	size_t			flight_size;	/* > 0: a flight window of this many bytes */
+	uint64_t		switch_bytes;	/* rotation: next file at this size on disk (0: no) */
+	double			switch_secs;	/* rotation: next file after this long (0: no) */
+	unsigned int		max_files;	/* keep the newest max_files files (0: all) */
+};
+
+/* One file written: what the summary line says about it. */
+struct tm_longrec_file {
+	char		path[4096];
+	uint64_t	bytes;		/* its size */
+	bool		flight;		/* a flight dump: the fields below are set */
+	struct tm_flight_dump_info dump;
+	char		removed[4096];	/* the file --max-files removed, "" if none */
+	char		warning[256];	/* of the metadata collection, "" if none */
+};
+
+struct tm_longrec;
+
+/*
+ * The flight window or the rotating spools (OUTPUT.NNNN.cpuN.spool beside
+ * the output) of a recording in session s. OUTPUT may not be "-". NULL +
+ * message naming the file.
+ */
+struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
+				   const struct tm_session *s);
+/* The sink the recorder feeds. */
+struct tm_page_sink tm_longrec_sink(struct tm_longrec *lr);
+/*
+ * Rotation only: true once the current file's data plus its metadata
+ * reached switch_bytes, or switch_secs passed since it began. Cannot fail
+ * (a metadata estimate that cannot be made counts as 0 bytes).
+ */
+bool tm_longrec_due(struct tm_longrec *lr);
+/*
+ * While recording goes on: cut the recording (tm_recorder_cut()) and write
+ * the next numbered file: a dump of the flight window, or what was recorded
+ * since the last switch. -1 + message naming the file (nothing is left of a
+ * file that failed).
+ */
+int tm_longrec_write(struct tm_longrec *lr, struct tm_recorder *rec,
+		     struct tm_longrec_file *file);
+/* At stop, after the final drain (tm_recorder_stop()): the last file. -1 + message. */
+int tm_longrec_finish(struct tm_longrec *lr, struct tm_longrec_file *file);
+/* Files written so far. */
+unsigned int tm_longrec_count(const struct tm_longrec *lr);
+/* Remove spools, free the window (NULL is fine). Files written stay. */
+void tm_longrec_close(struct tm_longrec *lr);
+
+/* ---- event triggers (latch.c) ---- */
+
+struct tm_trigger;
+
+/*
+ * Arm --trigger "SYSTEM:EVENT[:FILTER]" in session s (before tracing
+ * starts): the event is enabled there with FILTER unless it already is, and
+ * a one-shot kernel trigger ("stacktrace:1 if FILTER") latches its first
+ * match, so a match costs nothing in user space; the kernel stack it
+ * records sits right after the event in the trace. NULL + message (bad
+ * spec, unknown event, a filter or trigger the kernel refuses).
+ */
+struct tm_trigger *tm_trigger_arm(struct tm_session *s, const char *spec);
+/* 1 once a matching event happened since the last (re-)arm, 0 if not; -1 + message. */
+int tm_trigger_fired(struct tm_trigger *t);
+/* Arm it again for the next match; -1 + message. */
+int tm_trigger_rearm(struct tm_trigger *t);
+/* Remove the trigger from the instance and free (NULL is fine). */
+void tm_trigger_free(struct tm_trigger *t);
+
+/* ---- extract (extract.c) ---- */
+
+struct tm_extract_opts {
+	const char		*tracefs;
+	const char		*instance;	/* NULL: the top-level buffer */
+	struct tm_output_opts	out;		/* path, version, compression, level */
+	bool			use_mmap;	/* map the buffers where the kernel lets us */
+};
+
+struct tm_extract_cpu {
+	uint64_t	pages;
+	uint64_t	events;
+	bool		mapped;
+	bool		full;		/* a writer kept filling it: stopped after a buffer's worth */
+	char		why[96];	/* why read() ran instead of the mapping */
+};
+
+struct tm_extract_stats {
+	int			ncpus;
+	size_t			page_size;
+	bool			last_boot_info;	/* a persistent buffer's LAST_BOOT_INFO stored */
+	char			warning[256];	/* of the metadata collection, "" if none */
+	struct tm_extract_cpu	*cpu;		/* [ncpus]; free with tm_extract_stats_free() */
+};
+
+/*
+ * Write what the buffer of instance o->instance (or the top level) holds
+ * now, every CPU, into o->out.path as a trace.dat: the formats of the
+ * enabled events and of every event met in the data, the instance's CPU
+ * stats and clock, and for a persistent (boot-mapped) buffer that holds a
+ * previous boot's data its last_boot_info as the LAST_BOOT_INFO option.
+ * Reads through the mapping, or read() where the kernel refuses it; the
+ * data read is consumed from the buffer; no setting changes. A CPU still
+ * being written to is read for one buffer's worth. -1 + message.
+ */
+int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st);
+/* Free what tm_extract() put in st. */
+void tm_extract_stats_free(struct tm_extract_stats *st);
+
+#endif /* TM_LONG_H */

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * out-chrome.c - the Chrome trace-event JSON output ({"traceEvents": [...]}),
+ * which chrome://tracing, Perfetto and speedscope-style viewers open. Each
+ * task is a thread (its own process row: trace.dat records no tgids): "X"
+ * slices for each stretch it ran on a CPU, from the top buffer's
+ * sched_switch records; an "i" instant with the fields as args for every
+ * other record; "M" records naming the threads. Times are microseconds with
+ * three decimals, so nanoseconds survive.
+ *
+ * A task's slices never overlap: a slice starts no earlier than the task's
+ * previous one ended (per-CPU clocks may disagree by a little), and a task
+ * switched in while still running elsewhere (its switch-out was lost) ends
+ * its old slice there. The idle tasks (pid 0) get no slices.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "print/field.h"
+#include "print/print-internal.h"
+#include "tm-evout.h"
+
+#define TM_COMM_LEN	16
+
+struct task {
+	int		tid;
+	int		open_cpu;	/* a slice runs there; -1: none */
+	uint64_t	last_end;	/* end of its last slice */
+	char		comm[TM_COMM_LEN + 1];	/* from its last sched_switch */
+};
+
+struct cpu_run {
+	int		tid;		/* -1: no slice open */
+	uint64_t	start;
+};
+
+struct chrome_output {
+	struct tm_evout		base;
+	FILE			*f;
+	struct tep_handle	*tep;
+	struct trace_seq	seq;
+	bool			any;		/* an element was written: comma first */
+	struct task		*tasks;		/* open addressing on tid */
+	size_t			ntasks, cap;
+	struct cpu_run		*cpus;
+	int			ncpus;
+	uint64_t		last_ts;
+	struct tep_event	*sw;		/* sched_switch, NULL if the file has none */
+	const struct tep_format_field *prev_pid, *prev_comm, *next_pid, *next_comm;
+};
+
+static struct chrome_output *to_chrome(struct tm_evout *out)
+{
+	return (struct chrome_output *)out;
+}
+
+/* ---- tasks ---- */
+
+static struct task *task_slot(struct task *tab, size_t cap, int tid)
+{
+	size_t i = ((unsigned int)tid * 2654435761u) & (cap - 1);
+
+	while (tab[i].tid != -1 && tab[i].tid != tid)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+static int tasks_grow(struct chrome_output *c)
+{
+	size_t cap = c->cap ? c->cap * 2 : 1024, i;
+	struct task *tab = malloc(cap * sizeof(*tab));
+
+	if (!tab)
+		return tm_fail(ENOMEM, "task table");
+	for (i = 0; i < cap; i++)
+		tab[i].tid = -1;
+	for (i = 0; i < c->cap; i++)
+		if (c->tasks[i].tid != -1)
+			*task_slot(tab, cap, c->tasks[i].tid) = c->tasks[i];
+	free(c->tasks);
+	c->tasks = tab;
+	c->cap = cap;
+	return 0;
+}
+
+static struct task *task_get(struct chrome_output *c, int tid)
+{
+	struct task *t;
+
+	if (c->ntasks * 2 >= c->cap && tasks_grow(c))
+		return NULL;
+	t = task_slot(c->tasks, c->cap, tid);
+	if (t->tid == -1) {
+		memset(t, 0, sizeof(*t));
+		t->tid = tid;
+		t->open_cpu = -1;
+		c->ntasks++;
+	}
+	return t;
+}
+
+/* ---- JSON elements ---- */
+
+static void put_ts(struct trace_seq *s, const char *key, uint64_t ns)
+{
+	trace_seq_printf(s, ",\"%s\":%" PRIu64 ".%03u", key, ns / 1000, (unsigned int)(ns % 1000));
+}
+
+static void element_start(struct chrome_output *c, const char *ph, const char *name, size_t len)
+{
+	trace_seq_reset(&c->seq);
+	trace_seq_puts(&c->seq, c->any ? ",\n{\"ph\":\"" : "\n{\"ph\":\"");
+	trace_seq_puts(&c->seq, ph);
+	trace_seq_puts(&c->seq, "\",\"name\":");
+	tm_json_str(&c->seq, name, len);
+	c->any = true;
+}
+
+static int element_end(struct chrome_output *c)
+{
+	trace_seq_putc(&c->seq, '}');
+	if (c->seq.state != TRACE_SEQ__GOOD)
+		return tm_fail(ENOMEM, "JSON element");
+	if (fwrite_unlocked(c->seq.buffer, 1, c->seq.len, c->f) != c->seq.len)
+		return tm_fail(errno, "write output");
+	return 0;
+}
+
+static int put_slice(struct chrome_output *c, struct task *t, int cpu, uint64_t start,
+		     uint64_t end)
+{
+	if (start < t->last_end)
+		start = t->last_end;
+	if (end < start)
+		end = start;
+	t->last_end = end;
+	t->open_cpu = -1;
+	element_start(c, "X", t->comm, strnlen(t->comm, TM_COMM_LEN));
+	trace_seq_printf(&c->seq, ",\"cat\":\"sched\",\"pid\":%d,\"tid\":%d", t->tid, t->tid);
+	put_ts(&c->seq, "ts", start);
+	put_ts(&c->seq, "dur", end - start);
+	trace_seq_printf(&c->seq, ",\"args\":{\"cpu\":%d}", cpu);
+	return element_end(c);
+}
+
+/* Close the slice open on cpu (if any) at ts. */
+static int close_cpu(struct chrome_output *c, int cpu, uint64_t ts)
+{
+	struct cpu_run *run = &c->cpus[cpu];
+	struct task *t;
+
+	if (run->tid < 0)
+		return 0;
+	t = task_get(c, run->tid);
+	run->tid = -1;
+	return t ? put_slice(c, t, cpu, run->start, ts) : -1;
+}
+
+static void copy_comm(struct chrome_output *c, char *dst, const struct tep_format_field *f,
+		      const struct tm_event_rec *rec)
+{
+	const uint8_t *p;
+	uint32_t len;
+
+	if (!f || !tm_field_bytes(c->tep, f, rec->data, rec->size, &p, &len))
+		return;
+	len = tm_field_strlen(p, len < TM_COMM_LEN ? len : TM_COMM_LEN);
+	memcpy(dst, p, len);
+	dst[len] = '\0';
+}
+
+static int on_switch(struct chrome_output *c, const struct tm_event_rec *rec)
+{
+	uint64_t prev = 0, next = 0;
+	struct task *t;
+	int cpu = rec->cpu;
+
+	if (cpu < 0 || cpu >= c->ncpus)
+		return tm_failx(EINVAL, "sched_switch of CPU %d outside the file's %d CPUs",
+				cpu, c->ncpus);
+	if (!tm_field_num(c->tep, c->prev_pid, rec->data, rec->size, &prev) ||
+	    !tm_field_num(c->tep, c->next_pid, rec->data, rec->size, &next))
+		return 0;	/* a short record: nothing to learn */
+	if ((int)prev && (t = task_get(c, (int)prev)))
+		copy_comm(c, t->comm, c->prev_comm, rec);
+	if (close_cpu(c, cpu, rec->ts))
+		return -1;
+	if (!(int)next)
+		return 0;
+	t = task_get(c, (int)next);
+	if (!t)
+		return -1;
+	copy_comm(c, t->comm, c->next_comm, rec);
+	if (t->open_cpu >= 0 && close_cpu(c, t->open_cpu, rec->ts))
+		return -1;
+	t->open_cpu = cpu;
+	c->cpus[cpu].tid = t->tid;
+	c->cpus[cpu].start = rec->ts;
+	return 0;
+}
+
+static int put_instant(struct chrome_output *c, const struct tm_event_rec *rec)
+{
+	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
+	struct tep_event *ev = tep_find_event_by_record(c->tep, &r);
+	int pid = tep_data_pid(c->tep, &r);
+	const char *name = ev ? ev->name : "unknown";
+
+	if (!task_get(c, pid))
+		return -1;
+	element_start(c, "i", name, strlen(name));
+	trace_seq_puts(&c->seq, ",\"cat\":");
+	tm_json_str(&c->seq, ev ? ev->system : "", ev ? strlen(ev->system) : 0);
+	trace_seq_printf(&c->seq, ",\"s\":\"t\",\"pid\":%d,\"tid\":%d", pid, pid);
+	put_ts(&c->seq, "ts", rec->ts);
+	trace_seq_printf(&c->seq, ",\"args\":");
+	tm_json_fields(c->tep, &c->seq, ev, rec->data, rec->size);
+	return element_end(c);
+}
+
+/* A loss: one global instant, count -1 when the kernel did not say how many. */
+static int put_lost(struct chrome_output *c, int buf, int cpu, int64_t missed, uint64_t ts)
+{
+	element_start(c, "i", "events lost", 11);
+	trace_seq_puts(&c->seq, ",\"cat\":\"tracemap\",\"s\":\"g\",\"pid\":0,\"tid\":0");
+	put_ts(&c->seq, "ts", ts);
+	trace_seq_printf(&c->seq, ",\"args\":{\"buffer\":%d,\"cpu\":%d,\"count\":%lld}", buf, cpu,
+			 (long long)missed);
+	return element_end(c);
+}
+
+/* ---- the output interface ---- */
+
+static int chrome_begin(struct tm_evout *out, const struct tm_evout_info *info)
+{
+	struct chrome_output *c = to_chrome(out);
+	const char *clock = info->nbuffers ? info->buffers[0].clock : NULL;
+	int i;
+
+	c->tep = info->tep;
+	c->ncpus = info->cpu_slots > 0 ? info->cpu_slots : 1;
+	c->cpus = calloc((size_t)c->ncpus, sizeof(*c->cpus));
+	if (!c->cpus || tasks_grow(c))
+		return tm_fail(ENOMEM, "Chrome JSON output");
+	for (i = 0; i < c->ncpus; i++)
+		c->cpus[i].tid = -1;
+	c->sw = tep_find_event_by_name(c->tep, "sched", "sched_switch");
+	if (c->sw) {
+		c->prev_pid = tep_find_field(c->sw, "prev_pid");
+		c->prev_comm = tep_find_field(c->sw, "prev_comm");
+		c->next_pid = tep_find_field(c->sw, "next_pid");
+		c->next_comm = tep_find_field(c->sw, "next_comm");
+		if (!c->prev_pid || !c->next_pid)
+			c->sw = NULL;
+	}
+	trace_seq_reset(&c->seq);
+	trace_seq_puts(&c->seq, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"tracemap "
+			TM_VERSION "\",\"clock\":");
+	clock = clock && *clock ? clock : "local";
+	tm_json_str(&c->seq, clock, strlen(clock));
+	trace_seq_puts(&c->seq, "},\"traceEvents\":[");
+	if (fwrite_unlocked(c->seq.buffer, 1, c->seq.len, c->f) != c->seq.len)
+		return tm_fail(errno, "write output");
+	return 0;
+}
+
+static int chrome_event(struct tm_evout *out, const struct tm_event_rec *rec)
+{
+	struct chrome_output *c = to_chrome(out);
+	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
+
+	c->last_ts = rec->ts;
+	if (rec->missed && put_lost(c, rec->buffer, rec->cpu, rec->missed, rec->ts))
+		return -1;
+	if (c->sw && rec->buffer == 0 && tep_data_type(c->tep, &r) == c->sw->id)
+		return on_switch(c, rec);
+	return put_instant(c, rec);
+}
+
+static int chrome_lost(struct tm_evout *out, int buf, int cpu, int64_t missed)
+{
+	struct chrome_output *c = to_chrome(out);
+
+	return missed ? put_lost(c, buf, cpu, missed, c->last_ts) : 0;
+}
+
+static int put_name(struct chrome_output *c, const struct task *t, const char *what)
+{
+	const char *comm = t->comm[0] ? t->comm : tep_data_comm_from_pid(c->tep, t->tid);
+
+	element_start(c, "M", what, strlen(what));
+	trace_seq_printf(&c->seq, ",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", t->tid, t->tid);
+	tm_json_str(&c->seq, comm, strlen(comm));
+	trace_seq_putc(&c->seq, '}');
+	return element_end(c);
+}
+
+static int chrome_end(struct tm_evout *out)
+{
+	struct chrome_output *c = to_chrome(out);
+	size_t i;
+	int cpu;
+
+	for (cpu = 0; cpu < c->ncpus; cpu++)
+		if (close_cpu(c, cpu, c->last_ts))
+			return -1;
+	for (i = 0; i < c->cap; i++) {
+		if (c->tasks[i].tid == -1)
+			continue;
+		if (put_name(c, &c->tasks[i], "process_name") ||
+		    put_name(c, &c->tasks[i], "thread_name"))
+			return -1;
+	}
+	if (fputs("\n]}\n", c->f) == EOF || fflush(c->f))
+		return tm_fail(errno, "write output");
+	return 0;
+}
+
+static void chrome_free(struct tm_evout *out)
+{
+	struct chrome_output *c = to_chrome(out);
+
+	trace_seq_destroy(&c->seq);
+	free(c->tasks);
+	free(c->cpus);
+	free(c);
+}
+
+static const struct tm_evout_ops chrome_ops = {
+	.begin = chrome_begin,
+	.event = chrome_event,
+	.lost = chrome_lost,
+	.end = chrome_end,
+	.free = chrome_free,
+};
+
+struct tm_evout *tm_evout_chrome_new(FILE *f)
+{
+	struct chrome_output *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		tm_fail(ENOMEM, "Chrome JSON output");
+		return NULL;
+	}
+	c->base.ops = &chrome_ops;
+	c->f = f;
+	trace_seq_init(&c->seq);
+	return &c->base;
+}

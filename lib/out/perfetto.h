@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * perfetto.h - records as Perfetto FtraceEvent messages (perfetto-event.c),
+ * private to the Perfetto output (out-perfetto.c). The messages are the
+ * protoc-c structs generated from lib/out/trace.proto.
+ */
+#ifndef TM_PERFETTO_H
+#define TM_PERFETTO_H
+
+#include "trace.pb-c.h"
+
+#include "util/arena.h"
+#include "util/internal.h"
+
+struct tep_handle;
+struct tm_pf_events;
+
+TM_HIDDEN struct tm_pf_events *tm_pf_events_new(struct tep_handle *tep);
+TM_HIDDEN void tm_pf_events_free(struct tm_pf_events *m);
+/*
+ * One record as an FtraceEvent (its typed message when Perfetto has one for
+ * the event, else a GenericFtraceEvent with every field), allocated in a, so
+ * it outlives the record. NULL when out of memory (message set).
+ */
+TM_HIDDEN Perfetto__Protos__FtraceEvent *tm_pf_event(struct tm_pf_events *m, struct tm_arena *a,
+						    const struct tm_event_rec *rec);
+
+#endif /* TM_PERFETTO_H */

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tm-evout.h - one interface for everything that consumes decoded events
+ * (out-*.c): trace-cmd text and JSON lines (wrapping struct tm_printer),
+ * Perfetto protobuf and Chrome trace-event JSON; and the loop that feeds a
+ * trace.dat file through the merge and the -F filters into one (out-run.c).
+ *
+ * An output sees: begin (what the source is), then every record in
+ * timestamp order, then end. A record carries the loss that precedes it on
+ * its CPU (rec->missed); lost() reports a loss no later record carries (a
+ * live source whose CPU ends right after a gap). Nothing here needs a file:
+ * a live source describes itself in struct tm_evout_info too, so `stream`
+ * can feed the same outputs (stream --perfetto -o FILE: begin with the live
+ * tep, the instance's clock and the tracefs saved_cmdlines; each record from
+ * its bounded-delay merge; lost() for its end-of-CPU drops; end with the
+ * per_cpu stats read at stop as cpustat).
+ */
+#ifndef TM_EVOUT_H
+#define TM_EVOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dat/tm-dat.h"
+#include "print/tm-events.h"
+
+struct tep_handle;
+
+struct tm_evout_buffer {
+	const char	*name;		/* "" or NULL: the top-level buffer */
+	const char	*clock;		/* trace clock; NULL: "local" */
+};
+
+/* What a source is; everything but tep may be empty. */
+struct tm_evout_info {
+	struct tep_handle		*tep;
+	int				ncpus;		/* the source's CPU count */
+	int				cpu_slots;	/* highest CPU of any buffer + 1 */
+	int				nbuffers;
+	const struct tm_evout_buffer	*buffers;
+	struct tm_blob			cmdlines;	/* saved_cmdlines text: "pid comm" lines */
+	struct tm_blob			cpustat;	/* per_cpu/cpuN/stats texts, "CPU: n" first */
+	bool				ts_in_ns;	/* a TSC2NSEC option turned counts into ns */
+};
+
+struct tm_evout;
+
+struct tm_evout_ops {
+	int	(*begin)(struct tm_evout *out, const struct tm_evout_info *info);
+	int	(*event)(struct tm_evout *out, const struct tm_event_rec *rec);
+	int	(*lost)(struct tm_evout *out, int buf, int cpu, int64_t missed);
+	/* Write what is still held; the output is complete once it returns 0. */
+	int	(*end)(struct tm_evout *out);
+	void	(*free)(struct tm_evout *out);
+};
+
+/* Every implementation embeds this first. */
+struct tm_evout {
+	const struct tm_evout_ops	*ops;
+	char				warning[160];	/* set by begin; "" if none */
+};
+
+/* Start: what the source is. */
+static inline int tm_evout_begin(struct tm_evout *out, const struct tm_evout_info *info)
+{
+	return out->ops->begin(out, info);
+}
+
+/* One record, in timestamp order, with the loss before it in rec->missed. */
+static inline int tm_evout_event(struct tm_evout *out, const struct tm_event_rec *rec)
+{
+	return out->ops->event(out, rec);
+}
+
+/* A loss no later record of that CPU carries. */
+static inline int tm_evout_lost(struct tm_evout *out, int buf, int cpu, int64_t missed)
+{
+	return out->ops->lost(out, buf, cpu, missed);
+}
+
+/* Write what is held: the output is complete once this returns 0. */
+static inline int tm_evout_end(struct tm_evout *out)
+{
+	return out->ops->end(out);
+}
+
+/* Free an output (NULL is fine); after end() or instead of it. */
+void tm_evout_free(struct tm_evout *out);
+
+/* What the user should know about a finished output (one line), or NULL. */
+const char *tm_evout_warning(const struct tm_evout *out);
+
+/* ---- implementations (each writes to a FILE the caller owns) ---- */
+
+/*
+ * out-text.c: `trace-cmd report` text (opts->json: one JSON object per line),
+ * the printer of ev's events (ev must outlive the output).
+ */
+struct tm_evout *tm_evout_text_new(const struct tm_events *ev, const struct tm_print_opts *opts,
+				   FILE *f);
+
+/* out-perfetto.c: a Perfetto trace (protobuf `Trace`, one TracePacket at a time). */
+struct tm_evout *tm_evout_perfetto_new(FILE *f);
+
+/* out-chrome.c: Chrome trace-event JSON ({"traceEvents": [...]}). */
+struct tm_evout *tm_evout_chrome_new(FILE *f);
+
+/* ---- out-run.c: a trace.dat file through the merge into an output ---- */
+
+struct tm_run_opts {
+	const uint64_t	*cpu_mask;	/* bit n = CPU n; NULL: all */
+	int		cpu_bits;
+	struct tm_filter *filter;	/* NULL: every record */
+	tm_warn_fn	warn;		/* NULL: records skipped silently */
+	void		*warn_ctx;
+	uint64_t	*skipped;	/* NULL, or set to the records the check skipped */
+};
+
+/*
+ * begin (the file's buffers, clocks, cmdlines and CPU stats), every record of
+ * every buffer in timestamp order through the filter, end. Trace-cmd's quirk
+ * is kept: with a CPU mask, instance buffers give no records. Every record is
+ * checked against its format before the filter or the output reads it
+ * (tm_merge_check_records()): one whose fields lie outside it is skipped with
+ * a warning, so no output hands libtraceevent a record it would read past.
+ */
+int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle *tep,
+		      const struct tm_run_opts *opts);
+
+#endif /* TM_EVOUT_H */

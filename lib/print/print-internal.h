@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * print-internal.h - what the printer (print.c) takes from its neighbours:
+ * the JSON form of a record (print-json.c), the latency flags
+ * (print-latency.c), current trace-cmd's sched_switch text (print-states.c)
+ * and the task-name generation of the events handle (events.c). Private to
+ * the library.
+ */
+#ifndef TM_PRINT_INTERNAL_H
+#define TM_PRINT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/internal.h"
+#include "print-buf.h"
+#include "tm-events.h"
+
+struct tep_event;
+struct tep_handle;
+struct tep_record;
+struct trace_seq;
+
+/* ---- print-json.c: a record as one JSON object ---- */
+
+/* What JSON takes from an event type, worked out once (NULL ev: an unknown event). */
+struct tm_jsonfmt;
+
+/* The seconds of the last "time" printed, as text: it changes once a second. */
+struct tm_json_clock {
+	bool		valid;
+	uint64_t	sec;
+	size_t		len;		/* 0: no date for it (null) */
+	char		day[32];	/* "2025-05-01T12:34:56" */
+};
+
+/* What the printer knows of a record beyond its bytes. */
+struct tm_json_rec {
+	const struct tm_event_rec	*rec;
+	int				pid;
+	const char			*comm;		/* the task's name as a JSON string */
+	size_t				comm_len;
+	const char			*buffer;	/* ",\"buffer\":\"name\"", or NULL */
+	size_t				buffer_len;
+	struct tm_json_clock		*clock;		/* NULL: no "time" */
+};
+
+/* NULL with ENOMEM (no message). */
+TM_HIDDEN struct tm_jsonfmt *tm_jsonfmt_new(struct tep_handle *tep, const struct tep_event *ev);
+TM_HIDDEN void tm_jsonfmt_free(struct tm_jsonfmt *f);
+/* The record's JSON object and a newline into b: 0, or -1 out of memory (no message). */
+TM_HIDDEN int tm_jsonfmt_put(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
+			     const struct tm_json_rec *jr);
+/* The fields of a record of event ev as one JSON object ({} for NULL ev). */
+TM_HIDDEN void tm_json_fields(struct tep_handle *tep, struct trace_seq *s,
+			      const struct tep_event *ev, const void *data, uint32_t size);
+/* A JSON string of the bytes up to the first NUL or n (bad UTF-8 escaped). */
+TM_HIDDEN void tm_json_str(struct trace_seq *s, const char *str, size_t n);
+
+/* ---- print-latency.c: the latency flags column, cached per flags/preempt-count pair ---- */
+struct tm_latency;
+
+/* NULL with ENOMEM. */
+TM_HIDDEN struct tm_latency *tm_latency_new(struct tep_handle *tep);
+TM_HIDDEN void tm_latency_free(struct tm_latency *l);
+/* libtraceevent's latency text of r ("d..2."), valid until the next call; known: r's event is. */
+TM_HIDDEN const char *tm_latency_text(struct tm_latency *l, struct tep_record *r, bool known,
+				      size_t *len);
+
+/* ---- print-states.c: sched_switch as trace-cmd >= 3.2 prints it ---- */
+
+/*
+ * The prev_state letters of ev's __print_flags table, by bit (malloc'd), or
+ * NULL: not sched_switch, no plugin handler to replace (-N), no table.
+ */
+TM_HIDDEN char *tm_sched_states(const struct tep_event *ev);
+/* The plugin's "comm:pid [prio] S ==> comm:pid [prio]" with these letters (registers comms). */
+TM_HIDDEN void tm_sched_switch_text(struct trace_seq *s, struct tep_event *ev,
+				    const char *states, struct tep_record *r);
+
+/* A counter bumped whenever a task got a new name; valid while ev lives. */
+TM_HIDDEN const uint64_t *tm_events_names_gen(const struct tm_events *ev);
+
+/*
+ * Printer functions only the unit tests call (nothing in cmd/ needs them
+ * yet): print one page's records in order, format a timestamp, count.
+ */
+TM_HIDDEN int tm_printer_page(struct tm_printer *p, int buf, int cpu, const void *page,
+			      size_t page_size, unsigned int commit_size, bool big_endian,
+			      struct tm_filter *filter);
+/* The timestamp as report prints it (" 1415.676476" style, no colon). */
+TM_HIDDEN void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_t ts,
+				    char *out, size_t len);
+/* Events printed so far. */
+TM_HIDDEN uint64_t tm_printer_count(const struct tm_printer *p);
+
+#endif /* TM_PRINT_INTERNAL_H */

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * recfile.c - record's page sink: per-CPU spools beside the output (and the
+ * note that says how they are written), then the trace.dat written in one
+ * pass at stop. A full disk stops the spools: what they hold goes into the
+ * file, or stays for `tracemap recover` when the file does not fit; every
+ * other path removes spools.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/internal.h"
+#include "dat/tm-write.h"
+#include "long/tm-recover.h"
+
+struct tm_output {
+	struct tm_output_opts	opts;
+	int			fd;
+	bool			is_stdout;
+	bool			created;	/* we made the file: unlink it on failure */
+	struct tm_spool		**spools;
+	char			prefix[PATH_MAX];	/* spools are prefix.cpuN.spool */
+	bool			noted;		/* we wrote prefix.spool-info */
+	int			full;		/* errno of the spool write that stopped us */
+	int			full_cpu;
+	bool			keep;		/* the file did not fit: spools stay */
+	char			stopped[PATH_MAX + 160];
+	char			warning[256];
+	char			date[32];	/* DATE option text, "" = none */
+};
+
+static int tm_output_open_file(struct tm_output *out, const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-")) {
+		out->fd = STDOUT_FILENO;
+		out->is_stdout = true;
+		if (isatty(out->fd))
+			return tm_failx(EINVAL, "refusing to write a binary trace.dat to a terminal "
+					"(redirect stdout or use -o FILE)");
+		return 0;
+	}
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return tm_failx(EISDIR, "cannot write output %s: it is a directory", path);
+	out->created = stat(path, &st) != 0;
+	out->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (out->fd < 0) {
+		out->created = false;
+		return tm_fail(errno, "cannot write output %s", path);
+	}
+	return 0;
+}
+
+/* The output's path, or $TMPDIR/tracemap-<pid> for stdout. */
+static int tm_output_set_prefix(struct tm_output *out)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (out->is_stdout)
+		snprintf(out->prefix, sizeof(out->prefix), "%s/tracemap-%d",
+			 tmp && *tmp ? tmp : "/tmp", (int)getpid());
+	else if (snprintf(out->prefix, sizeof(out->prefix), "%s", out->opts.path) >=
+		 (int)sizeof(out->prefix))
+		return tm_failx(ENAMETOOLONG, "output path too long: %s", out->opts.path);
+	return 0;
+}
+
+/* The note that lets `tracemap recover` read the spools of a killed recording. */
+static int tm_output_note(struct tm_output *out)
+{
+	const struct tm_output_opts *o = &out->opts;
+	struct tm_spool_opts so = tm_output_spool_opts(o);
+	struct tm_spool_info info = {
+		.pid = getpid(), .version = o->version, .compression = so.compression,
+		.level = o->level, .page_size = o->page_size, .ncpus = o->ncpus,
+	};
+
+	if (!o->instance)
+		return 0;
+	snprintf(info.instance, sizeof(info.instance), "%s", o->instance);
+	snprintf(info.clock, sizeof(info.clock), "%s", o->clock ? o->clock : "");
+	if (tm_spool_info_write(out->prefix, &info))
+		return -1;
+	out->noted = true;
+	return 0;
+}
+
+struct tm_spool_opts tm_output_spool_opts(const struct tm_output_opts *o)
+{
+	return (struct tm_spool_opts){
+		.compression = tm_dat_version_compressed(o->version) ? o->compression
+								     : TM_COMPRESS_NONE,
+		.level = o->level,
+		.adaptive = o->adaptive,
+		.page_size = o->page_size,
+		.chunk_pages = o->page_size < TM_SPOOL_DEFAULT_CHUNK_BYTES ?
+			       TM_SPOOL_DEFAULT_CHUNK_BYTES / o->page_size : 1,
+	};
+}
+
+struct tm_write_opts tm_output_write_opts(const struct tm_output_opts *o)
+{
+	return (struct tm_write_opts){
+		.version = o->version,
+		.compression = tm_dat_version_compressed(o->version) ? o->compression
+								     : TM_COMPRESS_NONE,
+		.level = o->level,
+		.page_size = o->page_size,
+		.last_boot_instance = o->last_boot_instance,
+		.last_boot_info = o->last_boot_info,
+		.date = o->date,
+	};
+}
+
+static int tm_output_make_spools(struct tm_output *out)
+{
+	const struct tm_output_opts *o = &out->opts;
+	struct tm_spool_opts so = tm_output_spool_opts(o);
+	char path[PATH_MAX];
+
+	out->spools = calloc(o->ncpus, sizeof(*out->spools));
+	if (!out->spools)
+		return tm_fail(ENOMEM, "output");
+	if (tm_output_set_prefix(out))
+		return -1;
+	for (int cpu = 0; cpu < o->ncpus; cpu++) {
+		if (!o->cpus[cpu])
+			continue;
+		if (tm_path(path, sizeof(path), "%s.cpu%d.spool", out->prefix, cpu))
+			return -1;
+		out->spools[cpu] = tm_spool_create(path, &so);
+		if (!out->spools[cpu])
+			return -1;
+	}
+	return 0;
+}
+
+struct tm_output *tm_output_open(const struct tm_output_opts *opts)
+{
+	struct tm_output *out = calloc(1, sizeof(*out));
+
+	if (!out) {
+		tm_fail(ENOMEM, "output");
+		return NULL;
+	}
+	out->opts = *opts;
+	out->fd = -1;
+	if (tm_output_open_file(out, opts->path) || tm_output_make_spools(out) ||
+	    tm_output_note(out)) {
+		tm_output_close(out, false);
+		return NULL;
+	}
+	return out;
+}
+
+/*
+ * A spool whose file write failed (a full disk) takes no more pages: they
+ * are dropped, and tm_output_full() tells the caller to stop recording.
+ */
+static int tm_output_page(void *ctx, int cpu, const void *page, size_t size)
+{
+	struct tm_output *out = ctx;
+	int err;
+
+	(void)size;
+	if (!tm_spool_add_page(out->spools[cpu], page))
+		return 0;
+	err = tm_spool_error(out->spools[cpu]);
+	if (!err)
+		return -1;
+	/* the first CPU whose write failed is named; read once the threads are joined */
+	if (__atomic_compare_exchange_n(&out->full, &(int){ 0 }, err, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		out->full_cpu = cpu;
+	return 0;
+}
+
+int tm_output_full(const struct tm_output *out)
+{
+	return __atomic_load_n(&out->full, __ATOMIC_ACQUIRE);
+}
+
+static void tm_output_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
+{
+	struct tm_output *out = ctx;
+
+	tm_spool_set_fill(out->spools[cpu], fill);
+}
+
+struct tm_page_sink tm_output_sink(struct tm_output *out)
+{
+	return (struct tm_page_sink){
+		.page = tm_output_page, .fill = tm_output_fill, .ctx = out,
+	};
+}
+
+/* Finish the spools; a failed write (now or before) keeps what was written. */
+static int tm_output_finish_spools(struct tm_output *out)
+{
+	for (int cpu = 0; cpu < out->opts.ncpus; cpu++) {
+		struct tm_spool *s = out->spools[cpu];
+
+		if (!s)
+			continue;
+		if (tm_spool_salvage(s))
+			return -1;
+		if (tm_spool_error(s) && !out->full) {
+			out->full = tm_spool_error(s);
+			out->full_cpu = cpu;
+		}
+	}
+	if (out->full)
+		snprintf(out->stopped, sizeof(out->stopped), "write spool %s: %s: recording "
+			 "stopped there", tm_spool_path(out->spools[out->full_cpu]),
+			 strerror(out->full));
+	return 0;
+}
+
+/*
+ * The file did not fit (or its disk filled up): it goes back to empty, and
+ * the spools and their note stay for `tracemap recover`.
+ */
+static int tm_output_keep_spools(struct tm_output *out)
+{
+	int err = errno;
+	char what[PATH_MAX + 160];
+
+	if (!out->noted || out->is_stdout || (err != ENOSPC && err != EDQUOT && !out->full))
+		return -1;
+	snprintf(what, sizeof(what), "%s", out->full ? out->stopped : tm_last_error());
+	/* its space back (close unlinks it if we created it) */
+	while (ftruncate(out->fd, 0) && errno == EINTR)
+		;
+	out->keep = true;
+	return tm_failx(err, "%s; the recorded data is kept in %s.cpu*.spool: "
+			"free space, then run 'tracemap recover %s'", what, out->prefix,
+			out->prefix);
+}
+
+int tm_output_write_meta(struct tm_output *out, const struct tm_meta *meta)
+{
+	const struct tm_output_opts *o = &out->opts;
+	struct tm_write_opts wo = tm_output_write_opts(o);
+
+	if (tm_output_finish_spools(out))
+		return -1;
+	if (out->date[0])
+		wo.date = out->date;
+	if (tm_meta_warning(meta))
+		snprintf(out->warning, sizeof(out->warning), "%s", tm_meta_warning(meta));
+	if (!out->is_stdout && (ftruncate(out->fd, 0) || lseek(out->fd, 0, SEEK_SET) < 0))
+		return tm_fail(errno, "truncate %s", o->path);
+	if (tm_dat_write(out->fd, meta, out->spools, o->ncpus, &wo)) {
+		tm_fail_prefix("write %s", out->is_stdout ? "stdout" : o->path);
+		return tm_output_keep_spools(out);
+	}
+	if (!out->is_stdout && fsync(out->fd) && errno != EINVAL) {
+		tm_fail(errno, "write %s", o->path);
+		return tm_output_keep_spools(out);
+	}
+	if (out->full)
+		snprintf(out->stopped + strlen(out->stopped), sizeof(out->stopped) -
+			 strlen(out->stopped), "; %s holds the events recorded until then",
+			 out->is_stdout ? "stdout" : o->path);
+	return 0;
+}
+
+const char *tm_output_stopped(const struct tm_output *out)
+{
+	return out->full && !out->keep ? out->stopped : NULL;
+}
+
+int tm_output_set_date(struct tm_output *out, const char *date)
+{
+	if (strlen(date) >= sizeof(out->date))
+		return tm_failx(EINVAL, "DATE option '%s' too long", date);
+	snprintf(out->date, sizeof(out->date), "%s", date);
+	return 0;
+}
+
+int tm_output_write(struct tm_output *out, const struct tm_session *s)
+{
+	struct tm_meta *meta;
+	int ret;
+
+	meta = tm_meta_collect(tm_session_tracefs(s), tm_session_name(s), out->opts.ncpus);
+	if (!meta)
+		return -1;
+	ret = tm_output_write_meta(out, meta);
+	tm_meta_free(meta);
+	return ret;
+}
+
+const char *tm_output_warning(const struct tm_output *out)
+{
+	return out->warning[0] ? out->warning : NULL;
+}
+
+uint64_t tm_output_written(const struct tm_output *out)
+{
+	uint64_t sum = 0;
+
+	for (int cpu = 0; cpu < out->opts.ncpus; cpu++)
+		if (out->spools[cpu])
+			sum += tm_spool_file_bytes(out->spools[cpu]);
+	return sum;
+}
+
+void tm_output_spool_stats(const struct tm_output *out, int cpu, struct tm_spool_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (cpu >= 0 && cpu < out->opts.ncpus && out->spools[cpu])
+		tm_spool_get_stats(out->spools[cpu], st);
+}
+
+void tm_output_close(struct tm_output *out, bool ok)
+{
+	if (!out)
+		return;
+	for (int cpu = 0; out->spools && cpu < out->opts.ncpus; cpu++)
+		tm_spool_destroy(out->spools[cpu], !out->keep);
+	free(out->spools);
+	if (out->noted && !out->keep)
+		tm_spool_info_remove(out->prefix);
+	if (!out->is_stdout && out->fd >= 0) {
+		close(out->fd);
+		if (!ok && out->created)
+			unlink(out->opts.path);
+	}
+	free(out);
+}

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * recorder.c - one thread per CPU: poll() until the buffer_percent watermark
+ * or a timeout, drain the ring into the sink, count pages and loss flags, and
+ * a final drain at stop.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "util/internal.h"
+#include "tm-record.h"
+#include "dat/dat-format.h"
+
+#define TM_DEFAULT_TIMEOUT_MS	250
+
+struct tm_rec_cpu {
+	struct tm_recorder		*rec;
+	int				cpu;
+	struct tm_ring			*ring;
+	pthread_t			thread;
+	bool				started;
+	pid_t				tid;
+	int				kick_fd;	/* eventfd: a cut request */
+	unsigned int			cut_done;	/* last cut served (under rec->lock) */
+	struct tm_cpu_record_stats	st;
+	char				err[512];
+};
+
+struct tm_recorder {
+	struct tm_page_sink	sink;
+	int			ncpus;
+	int			timeout_ms;
+	bool			pin;
+	bool			emit_partial;
+	int			wake_fd;	/* eventfd: stop request */
+	atomic_bool		stop;
+	atomic_bool		failed;
+	atomic_uint		cut_gen;	/* cuts asked for */
+	pthread_mutex_t		lock;		/* cut_done of the CPUs */
+	pthread_cond_t		cut_cond;	/* a cut was served, or a thread failed */
+	sem_t			ready;
+	bool			sem_ok;
+	struct tm_rec_cpu	*cpus;
+};
+
+/*
+ * Page accounting: the header's loss flags, and one pass over the record
+ * lengths so that a page a kernel bug or a racing writer made impossible
+ * (commit word or a record running past the commit) is counted and never
+ * reaches the file. The event count is not taken here: it comes from the
+ * kernel (per_cpu/cpuN/stats "read events", which counts exactly what the
+ * reader was handed). The pass reads one header word per record.
+ */
+bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size)
+{
+	struct tm_page pg;
+	struct tm_rec rec;
+	int r;
+
+	if (tm_page_init(&pg, page, size, sizeof(unsigned long), tm_host_is_big_endian())) {
+		st->corrupt_pages++;
+		return false;
+	}
+	while ((r = tm_page_next(&pg, &rec)) > 0)
+		;
+	if (r < 0) {
+		st->corrupt_pages++;
+		return false;
+	}
+	st->pages++;
+	st->raw_bytes += size;
+	if (pg.lost) {
+		st->lost_pages++;
+		if (pg.lost > 0)
+			st->lost_stored += pg.lost;
+		else
+			st->lost_unknown++;
+	}
+	return true;
+}
+
+/* Page accounting, then the sink; a corrupt page is counted and dropped. */
+static int tm_rec_emit(void *ctx, const void *page, size_t size)
+{
+	struct tm_rec_cpu *c = ctx;
+
+	if (!tm_record_stats_add_page(&c->st, page, size))
+		return 0;
+	if (c->rec->sink.fill) {
+		struct tm_ring_fill fill;
+
+		tm_ring_fill(c->ring, &fill);
+		c->rec->sink.fill(c->rec->sink.ctx, c->cpu, &fill);
+	}
+	return c->rec->sink.page(c->rec->sink.ctx, c->cpu, page, size);
+}
+
+static int tm_rec_round(struct tm_rec_cpu *c, bool final)
+{
+	struct tm_recorder *rec = c->rec;
+
+	if (tm_ring_drain(c->ring, final, tm_rec_emit, c) < 0)
+		return -1;
+	if (rec->sink.flush && rec->sink.flush(rec->sink.ctx, c->cpu))
+		return -1;
+	return 0;
+}
+
+/* Everything so far to the sink, the partial page too, then the sink's cut. */
+static int tm_rec_cut(struct tm_rec_cpu *c, unsigned int gen)
+{
+	struct tm_recorder *rec = c->rec;
+
+	if (tm_ring_set_partial(c->ring, true))
+		return -1;
+	if (tm_rec_round(c, false))
+		return -1;
+	if (!rec->emit_partial && tm_ring_set_partial(c->ring, false))
+		return -1;
+	if (rec->sink.cut && rec->sink.cut(rec->sink.ctx, c->cpu))
+		return -1;
+	pthread_mutex_lock(&rec->lock);
+	c->cut_done = gen;
+	pthread_cond_broadcast(&rec->cut_cond);
+	pthread_mutex_unlock(&rec->lock);
+	return 0;
+}
+
+static int tm_rec_loop(struct tm_rec_cpu *c)
+{
+	struct tm_recorder *rec = c->rec;
+	struct pollfd pfd[3] = {
+		{ .fd = tm_ring_fd(c->ring), .events = POLLIN },
+		{ .fd = rec->wake_fd, .events = POLLIN },
+		{ .fd = c->kick_fd, .events = POLLIN },
+	};
+	unsigned int gen;
+	uint64_t n;
+
+	while (!atomic_load(&rec->stop)) {
+		if (poll(pfd, 3, rec->timeout_ms) < 0 && errno != EINTR)
+			return tm_fail(errno, "cpu%d: poll", c->cpu);
+		if (atomic_load(&rec->stop))
+			break;
+		/* the request itself is cut_gen: the eventfd only wakes us */
+		if ((pfd[2].revents & POLLIN) && read(c->kick_fd, &n, sizeof(n)) < 0 &&
+		    errno != EAGAIN)
+			return tm_fail(errno, "cpu%d: cut request", c->cpu);
+		gen = atomic_load(&rec->cut_gen);
+		if (gen != c->cut_done ? tm_rec_cut(c, gen) : tm_rec_round(c, false))
+			return -1;
+	}
+	return tm_rec_round(c, true);
+}
+
+static void *tm_rec_thread(void *arg)
+{
+	struct tm_rec_cpu *c = arg;
+	struct tm_recorder *rec = c->rec;
+
+	c->tid = gettid();
+	if (rec->pin) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(c->cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	sem_post(&rec->ready);
+	if (tm_rec_loop(c)) {
+		c->st.error = errno ? errno : EIO;
+		snprintf(c->err, sizeof(c->err), "%s", tm_last_error());
+		atomic_store(&rec->failed, true);
+		pthread_mutex_lock(&rec->lock);
+		pthread_cond_broadcast(&rec->cut_cond);	/* a waiting cut gives up */
+		pthread_mutex_unlock(&rec->lock);
+	}
+	return NULL;
+}
+
+struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_size,
+				       const struct tm_recorder_opts *opts,
+				       const struct tm_page_sink *sink)
+{
+	struct tm_recorder *rec = calloc(1, sizeof(*rec));
+
+	if (!rec) {
+		tm_fail(ENOMEM, "recorder");
+		return NULL;
+	}
+	rec->wake_fd = -1;
+	rec->sink = *sink;
+	rec->ncpus = opts->ncpus;
+	rec->pin = opts->pin;
+	rec->emit_partial = opts->emit_partial;
+	pthread_mutex_init(&rec->lock, NULL);
+	pthread_cond_init(&rec->cut_cond, NULL);
+	rec->timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : TM_DEFAULT_TIMEOUT_MS;
+	rec->cpus = calloc(opts->ncpus, sizeof(*rec->cpus));
+	if (!rec->cpus) {
+		tm_fail(ENOMEM, "recorder");
+		goto fail;
+	}
+	for (int cpu = 0; cpu < opts->ncpus; cpu++)
+		rec->cpus[cpu].kick_fd = -1;
+	if (sem_init(&rec->ready, 0, 0)) {
+		tm_fail(errno, "recorder: sem_init");
+		goto fail;
+	}
+	rec->sem_ok = true;
+	rec->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (rec->wake_fd < 0) {
+		tm_fail(errno, "recorder: eventfd");
+		goto fail;
+	}
+	for (int cpu = 0; cpu < opts->ncpus; cpu++) {
+		struct tm_rec_cpu *c = &rec->cpus[cpu];
+
+		c->rec = rec;
+		c->cpu = cpu;
+		if (!opts->cpus[cpu])
+			continue;
+		c->kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (c->kick_fd < 0) {
+			tm_fail(errno, "recorder: eventfd");
+			goto fail;
+		}
+		c->ring = tm_ring_open(instance_dir, cpu, page_size, opts->use_mmap);
+		if (!c->ring)
+			goto fail;
+		if (opts->emit_partial && tm_ring_set_partial(c->ring, true))
+			goto fail;
+		c->st.traced = true;
+		c->st.mapped = tm_ring_mapped(c->ring);
+	}
+	return rec;
+fail:
+	tm_recorder_destroy(rec);
+	return NULL;
+}
+
+int tm_recorder_start(struct tm_recorder *rec, pid_t *tids, size_t *ntids)
+{
+	sigset_t all, old;
+	int started = 0, err = 0;
+
+	*ntids = 0;
+	/* signals belong to the main thread (cmd/), never to a recorder thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (int cpu = 0; cpu < rec->ncpus && !err; cpu++) {
+		struct tm_rec_cpu *c = &rec->cpus[cpu];
+
+		if (!c->ring)
+			continue;
+		err = pthread_create(&c->thread, NULL, tm_rec_thread, c);
+		if (err)
+			break;
+		c->started = true;
+		started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (int i = 0; i < started; i++)
+		while (sem_wait(&rec->ready) && errno == EINTR)
+			;
+	for (int cpu = 0; cpu < rec->ncpus; cpu++)
+		if (rec->cpus[cpu].started)
+			tids[(*ntids)++] = rec->cpus[cpu].tid;
+	if (err)
+		return tm_fail(err, "recorder: start thread");
+	return 0;
+}
+
+/* The message of the first CPU whose thread failed. */
+static const char *recorder_error(const struct tm_recorder *rec)
+{
+	for (int cpu = 0; cpu < rec->ncpus; cpu++)
+		if (rec->cpus[cpu].st.error)
+			return rec->cpus[cpu].err;
+	return NULL;
+}
+
+/* True once every running thread served cut gen (or one failed); under rec->lock. */
+static bool tm_rec_cut_served(const struct tm_recorder *rec, unsigned int gen)
+{
+	for (int cpu = 0; cpu < rec->ncpus; cpu++)
+		if (rec->cpus[cpu].started && rec->cpus[cpu].cut_done != gen)
+			return false;
+	return true;
+}
+
+int tm_recorder_cut(struct tm_recorder *rec)
+{
+	unsigned int gen = atomic_fetch_add(&rec->cut_gen, 1) + 1;
+	uint64_t one = 1;
+
+	for (int cpu = 0; cpu < rec->ncpus; cpu++) {
+		struct tm_rec_cpu *c = &rec->cpus[cpu];
+
+		if (c->started && write(c->kick_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+			return tm_fail(errno, "recorder: cut cpu%d", cpu);
+	}
+	pthread_mutex_lock(&rec->lock);
+	while (!tm_rec_cut_served(rec, gen) && !tm_recorder_failed(rec))
+		pthread_cond_wait(&rec->cut_cond, &rec->lock);
+	pthread_mutex_unlock(&rec->lock);
+	if (tm_recorder_failed(rec))
+		return tm_failx(EIO, "%s", recorder_error(rec));
+	return 0;
+}
+
+int tm_recorder_stop(struct tm_recorder *rec)
+{
+	uint64_t one = 1;
+
+	atomic_store(&rec->stop, true);
+	if (write(rec->wake_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		return tm_fail(errno, "recorder: wake threads");
+	for (int cpu = 0; cpu < rec->ncpus; cpu++) {
+		struct tm_rec_cpu *c = &rec->cpus[cpu];
+
+		if (c->started)
+			pthread_join(c->thread, NULL);
+		c->started = false;
+	}
+	if (tm_recorder_failed(rec))
+		return tm_failx(EIO, "%s", recorder_error(rec));
+	return 0;
+}
+
+bool tm_recorder_failed(const struct tm_recorder *rec)
+{
+	return atomic_load(&((struct tm_recorder *)rec)->failed);
+}
+
+void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,
+			   struct tm_cpu_record_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (cpu >= 0 && cpu < rec->ncpus) {
+		*st = rec->cpus[cpu].st;
+		if (rec->cpus[cpu].ring)
+			st->corrupt_pages += tm_ring_corrupt_pages(rec->cpus[cpu].ring);
+	}
+}
+
+uint64_t tm_recorder_raw_bytes(const struct tm_recorder *rec, int cpu)
+{
+	if (cpu < 0 || cpu >= rec->ncpus)
+		return 0;
+	/* the CPU's thread adds to it; an aligned 64-bit load sees whole values */
+	return __atomic_load_n(&rec->cpus[cpu].st.raw_bytes, __ATOMIC_RELAXED);
+}
+
+const char *tm_recorder_fallback_reason(const struct tm_recorder *rec, int cpu)
+{
+	if (cpu < 0 || cpu >= rec->ncpus || !rec->cpus[cpu].ring)
+		return NULL;
+	return tm_ring_fallback_reason(rec->cpus[cpu].ring);
+}
+
+void tm_recorder_destroy(struct tm_recorder *rec)
+{
+	if (!rec)
+		return;
+	if (rec->cpus) {
+		bool running = false;
+
+		for (int cpu = 0; cpu < rec->ncpus; cpu++)
+			running |= rec->cpus[cpu].started;
+		if (running)
+			tm_recorder_stop(rec);
+		for (int cpu = 0; cpu < rec->ncpus; cpu++) {
+			tm_ring_close(rec->cpus[cpu].ring);
+			if (rec->cpus[cpu].kick_fd >= 0)
+				close(rec->cpus[cpu].kick_fd);
+		}
+		free(rec->cpus);
+	}
+	if (rec->wake_fd >= 0)
+		close(rec->wake_fd);
+	pthread_mutex_destroy(&rec->lock);
+	pthread_cond_destroy(&rec->cut_cond);
+	if (rec->sem_ok)
+		sem_destroy(&rec->ready);
+	free(rec);
+}

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ring.c - one CPU's ring buffer: map it (Linux >= 6.10), stage the reader
+ * sub-buffer and hand out whole pages; the read() path behind the same API.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "util/internal.h"
+#include "tm-record.h"
+#include "trace-mmap.h"
+#include "dat/dat-format.h"
+
+/* The kernel's commit word is a long: 8 bytes on 64-bit kernels. */
+#define TM_COMMIT_SIZE	sizeof(unsigned long)
+#define TM_PAGE_HDR	(8 + TM_COMMIT_SIZE)
+
+struct tm_ring {
+	int				fd;
+	int				cpu;
+	size_t				page_size;
+	bool				mapped;
+	char				reason[96];
+	struct tm_trace_buffer_meta	*meta;
+	size_t				meta_len;
+	uint8_t				*data;
+	size_t				data_len;
+	uint8_t				*stage;		/* private copy of the reader sub-buffer */
+	bool				staged;
+	bool				done;		/* reader page already handed out whole */
+	uint32_t			stage_id;
+	size_t				cursor;		/* data bytes copied into stage */
+	unsigned long			commit;		/* commit word matching cursor */
+	uint64_t			stage_lost;	/* meta reader.lost_events at the swap */
+	bool				partial;	/* live: hand out the staged tail each round */
+	uint8_t				*tail;		/* the tail page being handed out */
+	size_t				emitted;	/* data bytes of stage already handed out */
+	uint64_t			emitted_ts;	/* running time after them */
+	bool				stage_bad;	/* impossible commit or records: drop it */
+	uint64_t			corrupt;	/* sub-buffers dropped so */
+	uint64_t			bytes_out;	/* record bytes handed out (fill estimate) */
+};
+
+static bool tm_mmap_unsupported(int err)
+{
+	return err == ENODEV || err == EINVAL || err == EBUSY || err == EOPNOTSUPP ||
+	       err == ENOTTY;
+}
+
+/* Map meta page and sub-buffers. 1: mapped, 0: use read() (reason set), -1: error. */
+static int tm_ring_map(struct tm_ring *r, const char *path)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, r->fd, 0);
+	if (p == MAP_FAILED)
+		goto fail;
+	r->meta = p;
+	r->meta_len = pg;
+	if (r->meta->meta_page_size > (uint32_t)pg) {
+		size_t len = r->meta->meta_page_size;
+
+		munmap(r->meta, r->meta_len);
+		r->meta = NULL;
+		p = mmap(NULL, len, PROT_READ, MAP_SHARED, r->fd, 0);
+		if (p == MAP_FAILED)
+			goto fail;
+		r->meta = p;
+		r->meta_len = len;
+	}
+	r->page_size = r->meta->subbuf_size;
+	r->data_len = (size_t)r->meta->subbuf_size * r->meta->nr_subbufs;
+	p = mmap(NULL, r->data_len, PROT_READ, MAP_SHARED, r->fd, r->meta->meta_page_size);
+	if (p == MAP_FAILED)
+		goto fail;
+	r->data = p;
+	return 1;
+fail:
+	if (!tm_mmap_unsupported(errno))
+		return tm_fail(errno, "mmap %s (raise 'ulimit -l' or use --no-mmap)", path);
+	snprintf(r->reason, sizeof(r->reason), "mmap: %s", strerror(errno));
+	if (r->meta)
+		munmap(r->meta, r->meta_len);
+	r->meta = NULL;
+	return 0;
+}
+
+struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_size, bool use_mmap)
+{
+	struct tm_ring *r = calloc(1, sizeof(*r));
+	char path[PATH_MAX];
+	int m = 0;
+
+	if (!r) {
+		tm_fail(ENOMEM, "ring cpu%d", cpu);
+		return NULL;
+	}
+	r->cpu = cpu;
+	r->page_size = page_size;
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu);
+	r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (r->fd < 0) {
+		tm_fail(errno, "open %s", path);
+		goto fail;
+	}
+	if (use_mmap)
+		m = tm_ring_map(r, path);
+	else
+		snprintf(r->reason, sizeof(r->reason), "--no-mmap");
+	if (m < 0)
+		goto fail;
+	r->mapped = m == 1;
+	if (r->page_size < TM_PAGE_HDR + 8) {
+		tm_failx(EINVAL, "%s: bad sub-buffer size %zu", path, r->page_size);
+		goto fail;
+	}
+	r->stage = calloc(1, r->page_size);
+	if (!r->stage) {
+		tm_fail(ENOMEM, "ring cpu%d", cpu);
+		goto fail;
+	}
+	return r;
+fail:
+	tm_ring_close(r);
+	return NULL;
+}
+
+void tm_ring_close(struct tm_ring *r)
+{
+	if (!r)
+		return;
+	if (r->data)
+		munmap(r->data, r->data_len);
+	if (r->meta)
+		munmap(r->meta, r->meta_len);
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->stage);
+	free(r->tail);
+	free(r);
+}
+
+int tm_ring_set_partial(struct tm_ring *r, bool on)
+{
+	if (on && !r->tail) {
+		r->tail = calloc(1, r->page_size);
+		if (!r->tail)
+			return tm_fail(ENOMEM, "ring cpu%d", r->cpu);
+	}
+	r->partial = on;
+	return 0;
+}
+
+int tm_ring_fd(const struct tm_ring *r)
+{
+	return r->fd;
+}
+
+bool tm_ring_mapped(const struct tm_ring *r)
+{
+	return r->mapped;
+}
+
+const char *tm_ring_fallback_reason(const struct tm_ring *r)
+{
+	return r->mapped ? NULL : r->reason;
+}
+
+uint64_t tm_ring_corrupt_pages(const struct tm_ring *r)
+{
+	return r->corrupt;
+}
+
+/* The staged sub-buffer cannot be walked: count it once, hand out nothing more of it. */
+static void tm_ring_stage_corrupt(struct tm_ring *r)
+{
+	if (!r->stage_bad)
+		r->corrupt++;
+	r->stage_bad = true;
+}
+
+/*
+ * How full the ring is, per mille, as of the last GET_READER: the events
+ * not yet read (meta page: written - overrun - read) times the mean bytes
+ * per event handed out so far, over the ring's data capacity; and all the
+ * events written (meta page `entries`, which reads never lower) in the same
+ * unit. The read() path has no meta page: 0.
+ */
+void tm_ring_fill(const struct tm_ring *r, struct tm_ring_fill *fill)
+{
+	const volatile struct tm_trace_buffer_meta *m = r->meta;
+	uint64_t written, overrun, read;
+	double per_event, backlog;
+
+	*fill = (struct tm_ring_fill){ 0 };
+	if (!r->mapped || m->nr_subbufs < 2)
+		return;
+	written = m->entries;
+	overrun = m->overrun;
+	read = m->read;
+	if (!read || !r->bytes_out)
+		return;
+	/* per mille of the data capacity per event */
+	per_event = (double)r->bytes_out / read * 1000 /
+		    ((double)(m->nr_subbufs - 1) * (r->page_size - TM_PAGE_HDR));
+	fill->written = (double)written * per_event;
+	if (written <= overrun + read)
+		return;
+	backlog = (double)(written - overrun - read) * per_event;
+	fill->permille = backlog >= 1000 ? 1000 : (unsigned int)backlog;
+}
+
+/*
+ * Hand out stage bytes [emitted, cursor) as a page of their own (spec §7.7):
+ * its time stamp is the running time before the first of them, so every
+ * delta stays right. The lost flags belong to the first piece only.
+ */
+static int tm_ring_time_after(struct tm_ring *r, const uint8_t *page, uint64_t *ts);
+
+static int tm_ring_emit_tail(struct tm_ring *r, bool complete, tm_ring_emit_fn emit, void *ctx)
+{
+	size_t len = r->cursor - r->emitted;
+	unsigned long commit = len;
+
+	memcpy(r->tail, &r->emitted_ts, 8);
+	memcpy(r->tail + TM_PAGE_HDR, r->stage + TM_PAGE_HDR + r->emitted, len);
+	memset(r->tail + TM_PAGE_HDR + len, 0, r->page_size - TM_PAGE_HDR - len);
+	memcpy(r->tail + 8, &commit, TM_COMMIT_SIZE);
+	if (tm_ring_time_after(r, r->tail, &r->emitted_ts)) {
+		tm_ring_stage_corrupt(r);
+		return 0;
+	}
+	r->emitted = r->cursor;
+	if (complete) {
+		r->staged = false;
+		r->cursor = 0;
+		r->emitted = 0;
+	}
+	return emit(ctx, r->tail, r->page_size);
+}
+
+/* The running time after the last record of a page. */
+static int tm_ring_time_after(struct tm_ring *r, const uint8_t *page, uint64_t *ts)
+{
+	struct tm_page pg;
+	struct tm_rec rec;
+	int ret;
+
+	if (tm_page_init(&pg, page, r->page_size, TM_COMMIT_SIZE, tm_host_is_big_endian()))
+		return tm_fail_prefix("cpu%d", r->cpu);
+	while ((ret = tm_page_next(&pg, &rec)) > 0)
+		;
+	if (ret < 0)
+		return tm_fail_prefix("cpu%d", r->cpu);
+	*ts = pg.ts;
+	return 0;
+}
+
+/*
+ * Finish the staged page: our commit word, a lost count if the kernel left
+ * none, zeros. With complete false (live mode) the page is handed out as it
+ * is so far and the stage stays: later rounds hand out only what follows.
+ */
+static int tm_ring_emit_stage(struct tm_ring *r, bool complete, tm_ring_emit_fn emit, void *ctx)
+{
+	unsigned long commit = r->commit;
+	size_t end = TM_PAGE_HDR + r->cursor;
+	uint32_t flags = (uint32_t)commit;
+
+	if (r->emitted)
+		return tm_ring_emit_tail(r, complete, emit, ctx);
+
+	if (r->stage_lost && !(flags & TM_PAGE_MISSED_EVENTS)) {
+		/* early mmap kernels did not flag the page: do it as read() would */
+		commit |= (unsigned long)TM_PAGE_MISSED_EVENTS;
+		if (end + TM_COMMIT_SIZE <= r->page_size) {
+			unsigned long n = r->stage_lost;
+
+			memcpy(r->stage + end, &n, TM_COMMIT_SIZE);
+			commit |= TM_PAGE_MISSED_STORED;
+		}
+		flags = (uint32_t)commit;
+	}
+	if ((flags & TM_PAGE_MISSED_STORED) && end + TM_COMMIT_SIZE <= r->page_size)
+		end += TM_COMMIT_SIZE;
+	if (!complete) {
+		/* a copy: new data lands in the stage right after the cursor */
+		memcpy(r->tail, r->stage, end);
+		memset(r->tail + end, 0, r->page_size - end);
+		memcpy(r->tail + 8, &commit, TM_COMMIT_SIZE);
+		if (tm_ring_time_after(r, r->tail, &r->emitted_ts)) {
+			tm_ring_stage_corrupt(r);
+			return 0;
+		}
+		r->emitted = r->cursor;
+		return emit(ctx, r->tail, r->page_size);
+	}
+	memset(r->stage + end, 0, r->page_size - end);
+	memcpy(r->stage + 8, &commit, TM_COMMIT_SIZE);
+	r->staged = false;
+	r->cursor = 0;
+	return emit(ctx, r->stage, r->page_size);
+}
+
+/*
+ * A new reader sub-buffer the writer has left (commit == data capacity, the
+ * tail padded by the kernel) is final and, while it is the reader, nothing
+ * writes to it: hand it out straight from the mapping, with no staging copy.
+ * A lost count the kernel did not store needs the staged path.
+ */
+static bool tm_ring_direct(const struct tm_ring *r, unsigned long commit, size_t len)
+{
+	return len == r->page_size - TM_PAGE_HDR &&
+	       (!r->meta->reader.lost_events || ((uint32_t)commit & TM_PAGE_MISSED_EVENTS));
+}
+
+/*
+ * Copy what is new on the reader sub-buffer id. 2: the page was handed out
+ * whole, 1: bytes copied, 0: none, -1: error.
+ */
+static int tm_ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, void *ctx)
+{
+	const uint8_t *sub = r->data + (size_t)id * r->page_size;
+	unsigned long commit;
+	size_t len, end;
+
+	commit = __atomic_load_n((const unsigned long *)(sub + 8), __ATOMIC_ACQUIRE);
+	len = (uint32_t)commit & TM_PAGE_COMMIT_LEN_MASK;
+	if (!r->staged && tm_ring_direct(r, commit, len)) {
+		r->staged = true;
+		r->stage_bad = false;
+		r->done = true;
+		r->stage_id = id;
+		r->cursor = len;
+		r->bytes_out += len;
+		return emit(ctx, sub, r->page_size) ? -1 : 2;
+	}
+	if (!r->staged) {
+		r->staged = true;
+		r->stage_bad = false;
+		r->stage_id = id;
+		r->cursor = 0;
+		r->stage_lost = r->meta->reader.lost_events;
+		/* an empty page may still carry lost-event flags; never keep a stale word */
+		r->commit = commit;
+		memcpy(r->stage, sub, 8);
+	}
+	/* a commit past the sub-buffer: never copy from it (counted, dropped) */
+	if (len > r->page_size - TM_PAGE_HDR)
+		tm_ring_stage_corrupt(r);
+	if (r->stage_bad || len <= r->cursor)
+		return 0;
+	r->bytes_out += len - r->cursor;
+	memcpy(r->stage, sub, 8);	/* page timestamp */
+	memcpy(r->stage + TM_PAGE_HDR + r->cursor, sub + TM_PAGE_HDR + r->cursor, len - r->cursor);
+	end = TM_PAGE_HDR + len;
+	if (((uint32_t)commit & TM_PAGE_MISSED_STORED) && end + TM_COMMIT_SIZE <= r->page_size)
+		memcpy(r->stage + end, sub + end, TM_COMMIT_SIZE);
+	r->cursor = len;
+	r->commit = commit;
+	return 1;
+}
+
+static int tm_ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx)
+{
+	int pages = 0, ret;
+
+	for (;;) {
+		bool swapped = false;
+		uint32_t id;
+
+		if (ioctl(r->fd, TM_TRACE_MMAP_IOCTL_GET_READER) < 0) {
+			if (errno == EINTR)
+				continue;
+			return tm_fail(errno, "cpu%d: GET_READER ioctl", r->cpu);
+		}
+		id = __atomic_load_n(&r->meta->reader.id, __ATOMIC_ACQUIRE);
+		if (id >= r->meta->nr_subbufs)
+			return tm_failx(EIO, "cpu%d: reader sub-buffer %u out of range", r->cpu, id);
+		if (r->staged && id != r->stage_id) {
+			/* the kernel swapped: the staged page is complete */
+			if (!r->stage_bad && !r->done && (r->cursor > r->emitted || !r->emitted)) {
+				if (tm_ring_emit_stage(r, true, emit, ctx))
+					return -1;
+				pages++;
+			}
+			r->staged = false;
+			r->done = false;
+			r->cursor = 0;
+			r->emitted = 0;
+			swapped = true;
+		}
+		ret = tm_ring_copy(r, id, emit, ctx);
+		if (ret < 0)
+			return -1;
+		pages += ret == 2;
+		if (!ret && !swapped)
+			break;
+	}
+	if ((final || r->partial) && r->staged && !r->stage_bad && !r->done &&
+	    r->cursor > r->emitted) {
+		if (tm_ring_emit_stage(r, final, emit, ctx))
+			return -1;
+		pages++;
+	}
+	return pages;
+}
+
+static int tm_ring_drain_read(struct tm_ring *r, tm_ring_emit_fn emit, void *ctx)
+{
+	int pages = 0;
+	ssize_t n;
+
+	while ((n = tm_ring_read_page(r->fd, r->stage, r->page_size)) > 0) {
+		if (emit(ctx, r->stage, r->page_size))
+			return -1;
+		pages++;
+	}
+	if (n < 0)
+		return tm_fail_prefix("cpu%d", r->cpu);
+	return pages;
+}
+
+int tm_ring_drain(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx)
+{
+	if (r->mapped)
+		return tm_ring_drain_mapped(r, final, emit, ctx);
+	return tm_ring_drain_read(r, emit, ctx);
+}

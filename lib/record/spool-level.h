@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * spool-level.h - the zstd level of each chunk of one CPU's spool, from how
+ * full its ring is now and how full it will be by the time the chunk is
+ * compressed (spool-level.c). Times are passed in, so tests choose them.
+ */
+#ifndef TM_SPOOL_LEVEL_H
+#define TM_SPOOL_LEVEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "util/internal.h"
+#include "tm-spool.h"
+
+/* The steps: 0 the chosen level, 1 zstd's -1, 2 its lowest level. */
+#define TM_LEVEL_STEPS	3
+
+struct tm_level_policy {
+	int		level;			/* the chosen level */
+	bool		adaptive;		/* false: always level */
+	unsigned int	fill;			/* latest ring fill, per mille */
+	uint64_t	fill_ns;		/* when it was sampled */
+	unsigned int	last_fill;		/* fill at the last chunk */
+	int		step;			/* step of the last chunk */
+	int		calm;			/* chunks in a row at a low fill */
+	/* projection */
+	double		rate;			/* data written to the ring, per mille/ns; 0: unknown */
+	uint64_t	win_ns;			/* the rate's current window began then, */
+	double		win_written;		/* when this much had been written; 0: not begun */
+	double		cost[TM_LEVEL_STEPS];	/* ns per raw byte at each step; 0: unknown */
+	uint32_t	vetoed;			/* chunks made faster by the projection */
+	uint32_t	stopped;		/* chunks stopped part way, done again faster */
+	bool		begun;			/* a chunk was compressed */
+	bool		probe;			/* the last chunk measured a cost, not a fall-behind */
+};
+
+TM_HIDDEN void tm_level_init(struct tm_level_policy *p, int level, bool adaptive);
+/* The level of a step (clamped to zstd's range through tm_codec_min_level()). */
+TM_HIDDEN int tm_level_of_step(const struct tm_level_policy *p, int step);
+/* The rate is measured over windows of at least this long. */
+#define TM_LEVEL_RATE_WINDOW_NS	(10 * 1000 * 1000)
+
+/* A fill sample taken at now_ns, after a GET_READER. */
+TM_HIDDEN void tm_level_sample(struct tm_level_policy *p, const struct tm_ring_fill *fill,
+			       uint64_t now_ns);
+/* ns per raw byte expected at a step: measured, or scaled from a measured step; 0: unknown. */
+TM_HIDDEN double tm_level_cost(const struct tm_level_policy *p, int step);
+/* The level for the next chunk of raw bytes; the chunk's step is p->step. */
+TM_HIDDEN int tm_level_pick(struct tm_level_policy *p, size_t raw);
+/*
+ * A chunk at the step picked last may be stopped part way (tm_level_overdue()):
+ * a slow level's, whose chunk spans many time slices on a loaded machine.
+ */
+TM_HIDDEN bool tm_level_may_stop(const struct tm_level_policy *p);
+/* Is the ring projected past FILL_HIGH by now_ns (the last fill plus the rate since)? */
+TM_HIDDEN bool tm_level_overdue(const struct tm_level_policy *p, uint64_t now_ns);
+/*
+ * The chunk picked last was stopped after done raw bytes in [start_ns, end_ns):
+ * its step's cost is learnt from them, and the chunk is to go again at the
+ * lowest step; returns that level.
+ */
+TM_HIDDEN int tm_level_stopped(struct tm_level_policy *p, size_t done, uint64_t start_ns,
+			       uint64_t end_ns);
+/* The chunk picked last took [start_ns, end_ns) to compress. */
+TM_HIDDEN void tm_level_done(struct tm_level_policy *p, size_t raw, uint64_t start_ns,
+			     uint64_t end_ns);
+
+#endif

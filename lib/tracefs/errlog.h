@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* errlog.h - the kernel's reason for a refused tracefs write, from error_log (errlog.c). Private. */
+#ifndef TM_ERRLOG_H
+#define TM_ERRLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/internal.h"
+
+/* Empty <dir>/error_log (0 when the kernel has none); -1 + message. */
+TM_HIDDEN int tm_errlog_clear(const char *dir);
+/*
+ * The newest entry of <dir>/error_log as one line into out:
+ * "REASON (position N: CMD-before^CMD-after)", or just REASON when the
+ * entry has no command. false when the log is empty or unreadable.
+ */
+TM_HIDDEN bool tm_errlog_last(const char *dir, char *out, size_t len);
+/*
+ * tm_file_write() of <dir>/<file> with the kernel's reason: error_log is
+ * cleared first, and on failure why gets its newest entry ("" if the
+ * kernel logged nothing). -1 with errno and tm_file_write()'s message.
+ */
+TM_HIDDEN int tm_file_write_why(const char *dir, const char *file, const char *text,
+				char *why, size_t len);
+
+#endif /* TM_ERRLOG_H */

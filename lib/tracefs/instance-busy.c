@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * instance-busy.c - removing an instance directory that may be busy: the
+ * kernel refuses rmdir (EBUSY) while any process holds one of its files
+ * open, so retry for a while, then name the processes that hold it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/internal.h"
+
+#define TM_BUSY_STEP_MS		50
+#define TM_BUSY_MAX_NAMED	4	/* holders named in the message */
+
+/* True when one of pid's open files lies under dir. */
+static bool tm_pid_holds(const char *pid, const char *dir, size_t dir_len)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	struct dirent *d;
+	bool found = false;
+	DIR *fds;
+
+	snprintf(path, sizeof(path), "/proc/%s/fd", pid);
+	fds = opendir(path);
+	if (!fds)
+		return false;
+	while (!found && (d = readdir(fds))) {
+		ssize_t n;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd/%s", pid, d->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		found = !strncmp(target, dir, dir_len) && target[dir_len] == '/';
+	}
+	closedir(fds);
+	return found;
+}
+
+/* ", pid N (comm)" appended to buf (cut at len). */
+static void tm_name_holder(char *buf, size_t len, const char *pid)
+{
+	char path[PATH_MAX], comm[64] = "?";
+	size_t used = strlen(buf);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/comm", pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(buf + used, len - used, "%spid %s (%s)", used ? ", " : "", pid, comm);
+}
+
+void tm_dir_holders(const char *dir, char *buf, size_t len)
+{
+	size_t dir_len = strlen(dir);
+	struct dirent *d;
+	int named = 0, more = 0;
+	DIR *proc;
+
+	buf[0] = '\0';
+	proc = opendir("/proc");
+	if (!proc)
+		return;
+	while ((d = readdir(proc))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9' || !tm_pid_holds(d->d_name, dir, dir_len))
+			continue;
+		if (named++ < TM_BUSY_MAX_NAMED)
+			tm_name_holder(buf, len, d->d_name);
+		else
+			more++;
+	}
+	closedir(proc);
+	if (more)
+		snprintf(buf + strlen(buf), len - strlen(buf), " and %d more", more);
+}
+
+static void tm_sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int tm_dir_remove(const char *dir, const char *what, int wait_ms)
+{
+	char holders[256];
+
+	for (int waited = 0;; waited += TM_BUSY_STEP_MS) {
+		if (!rmdir(dir) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			return tm_fail(errno, "remove %s %s", what, dir);
+		if (waited >= wait_ms)
+			break;
+		tm_sleep_ms(TM_BUSY_STEP_MS);
+	}
+	tm_dir_holders(dir, holders, sizeof(holders));
+	if (!holders[0])
+		return tm_failx(EBUSY, "remove %s %s: %s (a file of it is open or mapped)", what,
+				dir, strerror(EBUSY));
+	return tm_failx(EBUSY, "remove %s %s: %s (held open by %s)", what, dir, strerror(EBUSY),
+			holders);
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * instance-restore.c - the settings of an instance tracemap records through but did
+ * not create (--reuse-instance): each file's text before the first change,
+ * written back in reverse order at the end.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/internal.h"
+
+struct tm_journal_entry {
+	char	*rel;		/* path below the instance directory */
+	char	*text;		/* its content before our first write */
+};
+
+struct tm_journal {
+	char			*dir;
+	struct tm_journal_entry	*e;
+	size_t			n;
+};
+
+struct tm_journal *tm_journal_new(const char *dir)
+{
+	struct tm_journal *j = calloc(1, sizeof(*j));
+
+	if (!j || !(j->dir = strdup(dir))) {
+		free(j);
+		tm_fail(ENOMEM, "instance %s", dir);
+		return NULL;
+	}
+	return j;
+}
+
+int tm_journal_save(struct tm_journal *j, const char *rel)
+{
+	struct tm_journal_entry *e;
+	char path[PATH_MAX];
+	char *text;
+
+	if (!j)
+		return 0;
+	for (size_t i = 0; i < j->n; i++)
+		if (!strcmp(j->e[i].rel, rel))
+			return 0;
+	if (tm_path(path, sizeof(path), "%s/%s", j->dir, rel))
+		return -1;
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	e = realloc(j->e, (j->n + 1) * sizeof(*e));
+	if (!e || !(e[j->n].rel = strdup(rel))) {
+		if (e)
+			j->e = e;
+		free(text);
+		return tm_fail(ENOMEM, "instance %s", j->dir);
+	}
+	j->e = e;
+	e[j->n++].text = text;
+	return 0;
+}
+
+/* The selected clock of trace_clock text: the bracketed word. */
+static int tm_journal_clock(const char *dir, const char *text)
+{
+	const char *open = strchr(text, '['), *close = open ? strchr(open, ']') : NULL;
+	char clock[64];
+
+	if (!close || close - open - 1 >= (long)sizeof(clock))
+		return tm_failx(EINVAL, "%s/trace_clock: cannot tell its clock from '%.40s'",
+				dir, text);
+	snprintf(clock, sizeof(clock), "%.*s", (int)(close - open - 1), open + 1);
+	return tm_file_write(dir, "trace_clock", clock);
+}
+
+/* set_event: cleared when opened for writing, then each line appended. */
+static int tm_journal_set_event(const char *dir, char *text)
+{
+	char *save = NULL, *line;
+
+	if (tm_file_write(dir, "set_event", ""))
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (tm_file_append(dir, "set_event", line))
+			return -1;
+	return 0;
+}
+
+/* pid lists: written whole, one line each becomes a space-separated list. */
+static int tm_journal_pids(const char *dir, const char *rel, char *text)
+{
+	for (char *p = text; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return tm_file_write(dir, rel, text);
+}
+
+static bool tm_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Write one saved text back, in the form its file takes. */
+static int tm_journal_put(const char *dir, struct tm_journal_entry *e)
+{
+	char *nl;
+
+	if (!strcmp(e->rel, "trace_clock"))
+		return tm_journal_clock(dir, e->text);
+	if (!strcmp(e->rel, "set_event"))
+		return tm_journal_set_event(dir, e->text);
+	if (!strcmp(e->rel, "set_event_pid") || !strcmp(e->rel, "set_event_notrace_pid"))
+		return tm_journal_pids(dir, e->rel, e->text);
+	if (tm_ends_with(e->rel, "/filter") && !strncmp(e->text, "none", 4))
+		return tm_file_write(dir, e->rel, "0");
+	if (!strcmp(e->rel, "buffer_size_kb"))
+		e->text[strspn(e->text, "0123456789")] = '\0';	/* "7 (expanded: 1408)" */
+	nl = strchr(e->text, '\n');
+	if (nl)
+		*nl = '\0';
+	return tm_file_write(dir, e->rel, e->text);
+}
+
+int tm_journal_restore(struct tm_journal *j)
+{
+	int ret = 0;
+
+	if (!j)
+		return 0;
+	/*
+	 * Newest first: what was changed later may depend on what came before.
+	 * The buffer size goes last: setting the sub-buffer size resizes the
+	 * buffer to whole sub-buffers of the new size.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = j->n; i-- > 0;) {
+			if ((pass == 1) != !strcmp(j->e[i].rel, "buffer_size_kb"))
+				continue;
+			if (tm_journal_put(j->dir, &j->e[i]) && !ret)
+				ret = tm_fail_prefix("restore instance %s", j->dir);
+		}
+	}
+	return ret;
+}
+
+void tm_journal_free(struct tm_journal *j)
+{
+	if (!j)
+		return;
+	for (size_t i = 0; i < j->n; i++) {
+		free(j->e[i].rel);
+		free(j->e[i].text);
+	}
+	free(j->e);
+	free(j->dir);
+	free(j);
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * session-date.c - record --date: the offset between the instance's trace
+ * clock and the wall clock, measured with trace_marker writes bracketed by
+ * CLOCK_REALTIME reads before recording starts (the DATE option, spec §5).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dat/dat-format.h"
+#include "util/internal.h"
+#include "record/tm-record.h"
+
+#define TM_DATE_TRIES	16
+#define TM_DATE_STAMP	"tracemap-date-"
+
+struct tm_date_try {
+	uint64_t	before, after;	/* CLOCK_REALTIME ns around the write */
+	uint64_t	ts;		/* the marker's trace-clock time, 0: not seen */
+};
+
+static uint64_t tm_realtime_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+/* A CPU we may run on that the instance traces; -1 if none. */
+static int tm_date_cpu(const cpu_set_t *allowed, const bool *cpus, int ncpus)
+{
+	for (int cpu = 0; cpu < ncpus && cpu < CPU_SETSIZE; cpu++)
+		if (cpus[cpu] && CPU_ISSET(cpu, allowed))
+			return cpu;
+	return -1;
+}
+
+/* Write the numbered markers, each between two wall-clock reads, with tracing on. */
+static int tm_date_write(const char *dir, struct tm_date_try *t)
+{
+	char path[PATH_MAX], line[64];
+	int fd, n, ret = 0;
+
+	if (tm_path(path, sizeof(path), "%s/trace_marker", dir))
+		return -1;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tm_fail(errno, "--date: open %s", path);
+	if (tm_file_write(dir, "tracing_on", "1")) {
+		close(fd);
+		return -1;
+	}
+	for (int i = 0; i < TM_DATE_TRIES && !ret; i++) {
+		n = snprintf(line, sizeof(line), TM_DATE_STAMP "%d\n", i);
+		t[i].before = tm_realtime_ns();
+		if (write(fd, line, n) != n)
+			ret = tm_fail(errno, "--date: write %s", path);
+		t[i].after = tm_realtime_ns();
+	}
+	close(fd);
+	if (tm_file_write(dir, "tracing_on", "0"))
+		return -1;
+	return ret;
+}
+
+/* The markers' times from one page of the CPU's buffer. */
+static int tm_date_scan_page(const void *page, size_t size, struct tm_date_try *t)
+{
+	struct tm_page pg;
+	struct tm_rec rec;
+	int r;
+
+	if (tm_page_init(&pg, page, size, sizeof(unsigned long), tm_host_is_big_endian()))
+		return -1;
+	while ((r = tm_page_next(&pg, &rec)) > 0) {
+		const char *hit = memmem(rec.data, rec.size, TM_DATE_STAMP, strlen(TM_DATE_STAMP));
+		const char *end = (const char *)rec.data + rec.size;
+		int i = 0;
+
+		if (!hit)
+			continue;
+		for (hit += strlen(TM_DATE_STAMP); hit < end && *hit >= '0' && *hit <= '9'; hit++)
+			i = i * 10 + (*hit - '0');
+		if (i < TM_DATE_TRIES)
+			t[i].ts = rec.ts;
+	}
+	return r;
+}
+
+/* Read the CPU's buffer empty (read() path, no mapping), noting the markers. */
+static int tm_date_read(const char *dir, int cpu, size_t page_size, struct tm_date_try *t)
+{
+	char path[PATH_MAX];
+	void *page;
+	ssize_t n;
+	int fd, ret = 0;
+
+	if (tm_path(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu))
+		return -1;
+	page = malloc(page_size);
+	if (!page)
+		return tm_fail(ENOMEM, "--date");
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		free(page);
+		return tm_fail(errno, "--date: open %s", path);
+	}
+	while (!ret && (n = tm_ring_read_page(fd, page, page_size)) > 0)
+		ret = tm_date_scan_page(page, page_size, t) < 0 ? -1 : 0;
+	if (n < 0)
+		ret = -1;
+	close(fd);
+	free(page);
+	return ret;
+}
+
+/* Wall clock minus trace clock in µs, from the try with the narrowest bracket. */
+static int tm_date_pick(const struct tm_date_try *t, char *out, size_t len)
+{
+	uint64_t best = UINT64_MAX, offset = 0;
+
+	for (int i = 0; i < TM_DATE_TRIES; i++) {
+		uint64_t width = t[i].after - t[i].before;
+
+		if (!t[i].ts || width >= best)
+			continue;
+		best = width;
+		offset = t[i].before + width / 2 - t[i].ts;
+	}
+	if (best == UINT64_MAX)
+		return tm_failx(EIO, "--date: none of the trace_marker lines came back");
+	snprintf(out, len, "0x%llx", (unsigned long long)(offset / 1000));
+	return 0;
+}
+
+int tm_session_date_offset(struct tm_session *s, const bool *cpus, int ncpus, char *out,
+			   size_t len)
+{
+	struct tm_date_try t[TM_DATE_TRIES] = { 0 };
+	const char *dir = tm_session_dir(s);
+	cpu_set_t saved, one;
+	int cpu, ret;
+
+	/* markers land in the writer's CPU buffer: stay on one the instance traces */
+	if (sched_getaffinity(0, sizeof(saved), &saved))
+		return tm_fail(errno, "--date: sched_getaffinity");
+	cpu = tm_date_cpu(&saved, cpus, ncpus);
+	if (cpu < 0)
+		return tm_failx(EINVAL, "--date: no traced CPU is in this process's affinity");
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return tm_fail(errno, "--date: sched_setaffinity to CPU %d", cpu);
+	ret = tm_date_write(dir, t);
+	if (sched_setaffinity(0, sizeof(saved), &saved) && !ret)
+		ret = tm_fail(errno, "--date: restore the CPU affinity");
+	if (!ret)
+		ret = tm_date_read(dir, cpu, tm_session_page_size(s), t);
+	/* whatever else the instance saw meanwhile goes too: recording starts empty */
+	if (tm_file_write(dir, "trace", "") && !ret)
+		ret = -1;
+	return ret ? -1 : tm_date_pick(t, out, len);
+}

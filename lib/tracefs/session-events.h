@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* session-events.h - enabling the -e specs of a session (session-events.c). Private. */
+#ifndef TM_SESSION_EVENTS_H
+#define TM_SESSION_EVENTS_H
+
+#include "util/internal.h"
+#include "record/tm-record.h"
+
+/*
+ * Enable the events of specs in instance dir and set their filters; the
+ * system of each enabled event is added to *systems (a NULL-terminated
+ * malloc'ed list, unique names). A spec naming ftrace:print sets the
+ * instance's copy_trace_marker option (where the kernel has it), so markers
+ * written to the top-level trace_marker are recorded too. With a journal (a
+ * reused instance), set_event and every filter are saved before they change.
+ * -1 + message.
+ */
+TM_HIDDEN int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs,
+				    size_t n, char ***systems, struct tm_journal *journal);
+
+/*
+ * Enable, where they are not on already, the events that carry new task
+ * names (sched_process_exec, task_rename, task_newtask), for a live
+ * decoder that follows names as they change. Their systems go to *systems,
+ * their "system:event" names to *quiet (a NULL-terminated malloc'ed list
+ * the caller prints nothing of). With a journal (a reused instance),
+ * set_event is saved first. -1 + message.
+ */
+TM_HIDDEN int tm_sess_enable_name_events(const char *dir, char ***systems, char ***quiet,
+					 struct tm_journal *journal);
+
+#endif /* TM_SESSION_EVENTS_H */
