@@ -137,7 +137,7 @@ int cmd_extract(int argc, char **argv)
 		return tm_cmd_fail(SUB);
 	xo.instance = o.instance;
 	xo.use_mmap = !o.no_mmap;
-	xo.out = (struct tm_output_opts){
+	xo.out = (struct tm_recfile_opts){
 		.path = o.output,
 		.version = (int)o.file_version,
 		.compression = tm_dat_version_compressed((int)o.file_version) ? o.compression

@@ -19,7 +19,7 @@ struct longrun {
 	const struct record_opts	*o;
 	struct capture			*c;
 	struct tm_longrec		*lr;
-	struct tm_trigger		*trig;
+	struct tm_latch		*trig;
 	int				usr2_seen;
 	double				post_until;	/* a trigger fired: write then; 0 = none */
 	long				dumps;		/* files written on a trigger or SIGUSR2 */
@@ -101,7 +101,7 @@ static int check_trigger(struct longrun *r, double now)
 	int fired;
 
 	if (!r->post_until) {
-		fired = tm_trigger_fired(r->trig);
+		fired = tm_latch_fired(r->trig);
 		if (fired < 0)
 			goto fail;
 		if (fired) {
@@ -118,7 +118,7 @@ static int check_trigger(struct longrun *r, double now)
 	 * Armed again before the file is written and named: an event that follows
 	 * the summary line (a script waiting for it) must find the trigger armed.
 	 */
-	if (tm_trigger_rearm(r->trig))
+	if (tm_latch_rearm(r->trig))
 		goto fail;
 	return write_next(r, true);
 fail:
@@ -219,7 +219,7 @@ int record_long_run(const struct record_opts *o)
 	if (long_date(&c, o, date, sizeof(date)) || open_long(&c, o, date, &r.lr))
 		goto out;
 	if (o->trigger) {
-		r.trig = tm_trigger_arm(c.sess, o->trigger);
+		r.trig = tm_latch_arm(c.sess, o->trigger);
 		if (!r.trig) {
 			tm_cmd_fail(SUB);
 			goto out;
@@ -234,7 +234,7 @@ int record_long_run(const struct record_opts *o)
 	lost = capture_summary(&c, NULL);
 	ret = lost && o->fail_on_loss ? TM_EXIT_LOST : TM_EXIT_OK;
 out:
-	tm_trigger_free(r.trig);
+	tm_latch_free(r.trig);
 	ret = capture_close(&c, ret);
 	tm_longrec_close(r.lr);
 	return ret;

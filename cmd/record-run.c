@@ -12,9 +12,9 @@
 
 #define SUB	"record"
 
-static int open_output(struct capture *c, const struct record_opts *o, struct tm_output **out)
+static int open_output(struct capture *c, const struct record_opts *o, struct tm_recfile **out)
 {
-	struct tm_output_opts oo = {
+	struct tm_recfile_opts oo = {
 		.path = o->output,
 		.version = (int)o->file_version,
 		.compression = o->compression,
@@ -27,7 +27,7 @@ static int open_output(struct capture *c, const struct record_opts *o, struct tm
 		.clock = o->cap.clock,
 	};
 
-	*out = tm_output_open(&oo);
+	*out = tm_recfile_open(&oo);
 	if (!*out) {
 		tm_cmd_fail(SUB);
 		return -1;
@@ -36,12 +36,12 @@ static int open_output(struct capture *c, const struct record_opts *o, struct tm
 }
 
 /* --date: measure the wall-clock offset before the buffers are mapped. */
-static int store_date(struct capture *c, struct tm_output *out)
+static int store_date(struct capture *c, struct tm_recfile *out)
 {
 	char date[32];
 
 	if (tm_session_date_offset(c->sess, c->cpus, c->ncpus, date, sizeof(date)) ||
-	    tm_output_set_date(out, date)) {
+	    tm_recfile_set_date(out, date)) {
 		tm_cmd_fail(SUB);
 		return -1;
 	}
@@ -50,26 +50,26 @@ static int store_date(struct capture *c, struct tm_output *out)
 
 static uint64_t written(void *ctx)
 {
-	return tm_output_written(ctx);
+	return tm_recfile_written(ctx);
 }
 
 static double file_mb(void *ctx, int cpu)
 {
 	struct tm_spool_stats sp;
 
-	tm_output_spool_stats(ctx, cpu, &sp);
+	tm_recfile_spool_stats(ctx, cpu, &sp);
 	return sp.file_bytes / 1048576.0;
 }
 
 /* Say which CPUs' chunks were compressed at a faster level to keep up. */
-static void report_fast_chunks(const struct capture *c, const struct tm_output *out)
+static void report_fast_chunks(const struct capture *c, const struct tm_recfile *out)
 {
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		struct tm_spool_stats sp;
 
 		if (!c->cpus[cpu])
 			continue;
-		tm_output_spool_stats(out, cpu, &sp);
+		tm_recfile_spool_stats(out, cpu, &sp);
 		if (sp.fast_chunks)
 			fprintf(stderr, "    cpu%d: %u of %u chunks at a faster zstd level (down to %d; "
 				"%u of them chosen ahead from the projected fill, %u stopped part "
@@ -83,27 +83,27 @@ static void report_fast_chunks(const struct capture *c, const struct tm_output *
 static int stop_when_full(void *ctx, int ms)
 {
 	tm_signals_wait(ms);
-	return tm_output_full(ctx) != 0;
+	return tm_recfile_full(ctx) != 0;
 }
 
 /* Tracing off, final drain, kernel stats, the file. */
-static int finish(struct capture *c, struct tm_output *out, bool quiet)
+static int finish(struct capture *c, struct tm_recfile *out, bool quiet)
 {
 	if (capture_stop(c))
 		return -1;
-	if (tm_output_write(out, c->sess)) {
+	if (tm_recfile_write(out, c->sess)) {
 		tm_cmd_fail(SUB);
 		return -1;
 	}
-	if (tm_output_warning(out) && !quiet)
-		tm_cmd_err(SUB, "warning: %s", tm_output_warning(out));
+	if (tm_recfile_warning(out) && !quiet)
+		tm_cmd_err(SUB, "warning: %s", tm_recfile_warning(out));
 	return 0;
 }
 
 int record_run(const struct record_opts *o)
 {
 	struct capture c;
-	struct tm_output *out = NULL;
+	struct tm_recfile *out = NULL;
 	struct capture_sink cs = { 0 };
 	struct capture_column col = { .title = "file MB", .value = file_mb };
 	struct capture_status st;
@@ -114,7 +114,7 @@ int record_run(const struct record_opts *o)
 		goto out;
 	if (o->date && store_date(&c, out))
 		goto out;
-	cs.sink = tm_output_sink(out);
+	cs.sink = tm_recfile_sink(out);
 	if (capture_start(&c, &cs))
 		goto out;
 	status_init(&st, &c, status_wanted(o->cap.quiet, false));
@@ -130,15 +130,15 @@ int record_run(const struct record_opts *o)
 		report_fast_chunks(&c, out);
 	ret = lost && o->fail_on_loss ? TM_EXIT_LOST : TM_EXIT_OK;
 	/* the file holds what fitted: still a failure, the recording is cut short */
-	cut_short = tm_output_stopped(out) != NULL;
+	cut_short = tm_recfile_stopped(out) != NULL;
 	if (cut_short) {
-		tm_cmd_err(SUB, "%s", tm_output_stopped(out));
+		tm_cmd_err(SUB, "%s", tm_recfile_stopped(out));
 		ret = TM_EXIT_FAIL;
 	}
 out:
-	if (out && tm_output_full(out))
+	if (out && tm_recfile_full(out))
 		capture_wait_command(&c);
 	ret = capture_close(&c, ret);
-	tm_output_close(out, ret != TM_EXIT_FAIL || cut_short);
+	tm_recfile_close(out, ret != TM_EXIT_FAIL || cut_short);
 	return ret;
 }

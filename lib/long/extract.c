@@ -97,7 +97,7 @@ static char *tm_extract_last_boot(const char *dir)
 	return text;
 }
 
-static int tm_extract_meta(const struct tm_extract_opts *o, struct tm_output *out,
+static int tm_extract_meta(const struct tm_extract_opts *o, struct tm_recfile *out,
 			   const uint8_t *ids, int ncpus)
 {
 	struct tm_meta_opts mo = {
@@ -108,17 +108,17 @@ static int tm_extract_meta(const struct tm_extract_opts *o, struct tm_output *ou
 
 	if (!meta)
 		return -1;
-	ret = tm_output_write_meta(out, meta);
+	ret = tm_recfile_write_meta(out, meta);
 	tm_meta_free(meta);
 	return ret;
 }
 
 /* Open the output with every CPU; NULL + message. */
-static struct tm_output *tm_extract_output(const struct tm_extract_opts *o, const char *dir,
+static struct tm_recfile *tm_extract_output(const struct tm_extract_opts *o, const char *dir,
 					   struct tm_extract_stats *st, bool *cpus,
 					   char **last_boot)
 {
-	struct tm_output_opts oo = o->out;
+	struct tm_recfile_opts oo = o->out;
 
 	if (tm_instance_page_size(dir, &oo.page_size))
 		return NULL;
@@ -133,13 +133,13 @@ static struct tm_output *tm_extract_output(const struct tm_extract_opts *o, cons
 		st->last_boot_info = true;
 	}
 	st->page_size = oo.page_size;
-	return tm_output_open(&oo);
+	return tm_recfile_open(&oo);
 }
 
 int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 {
 	struct tm_extract_run x = { 0 };
-	struct tm_output *out = NULL;
+	struct tm_recfile *out = NULL;
 	char dir[PATH_MAX], *last_boot = NULL;
 	bool *cpus = NULL;
 	struct stat sb;
@@ -162,7 +162,7 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 	out = tm_extract_output(o, dir, st, cpus, &last_boot);
 	if (!out)
 		goto out;
-	x.sink = tm_output_sink(out);
+	x.sink = tm_recfile_sink(out);
 	/*
 	 * buffer_size_kb counts the data bytes of the sub-buffers (without
 	 * their 8-byte time stamp and commit field); add the reader sub-buffer, the rounding and the page
@@ -178,10 +178,10 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 		st->cpu[cpu].full = x.full;
 	}
 	ret = tm_extract_meta(o, out, x.ids, st->ncpus);
-	if (!ret && tm_output_warning(out))
-		snprintf(st->warning, sizeof(st->warning), "%s", tm_output_warning(out));
+	if (!ret && tm_recfile_warning(out))
+		snprintf(st->warning, sizeof(st->warning), "%s", tm_recfile_warning(out));
 out:
-	tm_output_close(out, !ret);
+	tm_recfile_close(out, !ret);
 	free(last_boot);
 	free(x.ids);
 	free(cpus);

@@ -41,7 +41,7 @@ static double tm_now(void)
 struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 				   const struct tm_session *s)
 {
-	struct tm_spool_opts so = tm_output_spool_opts(&opts->out);
+	struct tm_spool_opts so = tm_recfile_spool_opts(&opts->out);
 	struct tm_longrec *lr;
 
 	if (!strcmp(opts->out.path, "-")) {
@@ -104,7 +104,7 @@ static struct tm_meta *tm_longrec_meta(const struct tm_longrec *lr)
 /* The size of a file's metadata without data, written to memory once. */
 static int64_t tm_longrec_meta_bytes(struct tm_longrec *lr)
 {
-	struct tm_write_opts wo = tm_output_write_opts(&lr->opts.out);
+	struct tm_write_opts wo = tm_recfile_write_opts(&lr->opts.out);
 	struct tm_meta *meta;
 	struct stat st;
 	int fd, ret;
@@ -152,7 +152,7 @@ static void tm_longrec_prune(struct tm_longrec *lr, struct tm_longrec_file *file
 static int tm_longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, bool final,
 			   struct tm_longrec_file *file)
 {
-	struct tm_write_opts wo = tm_output_write_opts(&lr->opts.out);
+	struct tm_write_opts wo = tm_recfile_write_opts(&lr->opts.out);
 	struct tm_spool **spools;
 	int ret;
 

@@ -2,7 +2,7 @@
 /*
  * tm-long.h - long recordings: numbered output files written on a flight
  * dump or an output switch while the recording goes on (numbered.c over
- * flight.c and rotate.c), event triggers armed in the instance
+ * flight.c and rotate.c), the --trigger latch armed in the instance
  * (latch.c), and extracting an existing instance's buffer (extract.c).
  */
 #ifndef TM_LONG_H
@@ -27,7 +27,7 @@ struct tm_flight_dump_info {
 };
 
 struct tm_longrec_opts {
-	struct tm_output_opts	out;		/* out.path OUTPUT: files OUTPUT.0001, ... */
+	struct tm_recfile_opts	out;		/* out.path OUTPUT: files OUTPUT.0001, ... */
 	size_t			flight_size;	/* > 0: a flight window of this many bytes */
 	uint64_t		switch_bytes;	/* rotation: next file at this size on disk (0: no) */
 	double			switch_secs;	/* rotation: next file after this long (0: no) */
@@ -76,9 +76,9 @@ unsigned int tm_longrec_count(const struct tm_longrec *lr);
 /* Remove spools, free the window (NULL is fine). Files written stay. */
 void tm_longrec_close(struct tm_longrec *lr);
 
-/* ---- event triggers (latch.c) ---- */
+/* ---- the --trigger latch: a dump when an event matches (latch.c) ---- */
 
-struct tm_trigger;
+struct tm_latch;
 
 /*
  * Arm --trigger "SYSTEM:EVENT[:FILTER]" in session s (before tracing
@@ -88,20 +88,20 @@ struct tm_trigger;
  * records sits right after the event in the trace. NULL + message (bad
  * spec, unknown event, a filter or trigger the kernel refuses).
  */
-struct tm_trigger *tm_trigger_arm(struct tm_session *s, const char *spec);
+struct tm_latch *tm_latch_arm(struct tm_session *s, const char *spec);
 /* 1 once a matching event happened since the last (re-)arm, 0 if not; -1 + message. */
-int tm_trigger_fired(struct tm_trigger *t);
+int tm_latch_fired(struct tm_latch *t);
 /* Arm it again for the next match; -1 + message. */
-int tm_trigger_rearm(struct tm_trigger *t);
+int tm_latch_rearm(struct tm_latch *t);
 /* Remove the trigger from the instance and free (NULL is fine). */
-void tm_trigger_free(struct tm_trigger *t);
+void tm_latch_free(struct tm_latch *t);
 
 /* ---- extract (extract.c) ---- */
 
 struct tm_extract_opts {
 	const char		*tracefs;
 	const char		*instance;	/* NULL: the top-level buffer */
-	struct tm_output_opts	out;		/* path, version, compression, level */
+	struct tm_recfile_opts	out;		/* path, version, compression, level */
 	bool			use_mmap;	/* map the buffers where the kernel lets us */
 };
 

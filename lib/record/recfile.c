@@ -19,8 +19,8 @@
 #include "dat/tm-write.h"
 #include "long/tm-recover.h"
 
-struct tm_output {
-	struct tm_output_opts	opts;
+struct tm_recfile {
+	struct tm_recfile_opts	opts;
 	int			fd;
 	bool			is_stdout;
 	bool			created;	/* we made the file: unlink it on failure */
@@ -35,7 +35,7 @@ struct tm_output {
 	char			date[32];	/* DATE option text, "" = none */
 };
 
-static int tm_output_open_file(struct tm_output *out, const char *path)
+static int tm_recfile_open_file(struct tm_recfile *out, const char *path)
 {
 	struct stat st;
 
@@ -59,7 +59,7 @@ static int tm_output_open_file(struct tm_output *out, const char *path)
 }
 
 /* The output's path, or $TMPDIR/tracemap-<pid> for stdout. */
-static int tm_output_set_prefix(struct tm_output *out)
+static int tm_recfile_set_prefix(struct tm_recfile *out)
 {
 	const char *tmp = getenv("TMPDIR");
 
@@ -73,10 +73,10 @@ static int tm_output_set_prefix(struct tm_output *out)
 }
 
 /* The note that lets `tracemap recover` read the spools of a killed recording. */
-static int tm_output_note(struct tm_output *out)
+static int tm_recfile_note(struct tm_recfile *out)
 {
-	const struct tm_output_opts *o = &out->opts;
-	struct tm_spool_opts so = tm_output_spool_opts(o);
+	const struct tm_recfile_opts *o = &out->opts;
+	struct tm_spool_opts so = tm_recfile_spool_opts(o);
 	struct tm_spool_info info = {
 		.pid = getpid(), .version = o->version, .compression = so.compression,
 		.level = o->level, .page_size = o->page_size, .ncpus = o->ncpus,
@@ -92,7 +92,7 @@ static int tm_output_note(struct tm_output *out)
 	return 0;
 }
 
-struct tm_spool_opts tm_output_spool_opts(const struct tm_output_opts *o)
+struct tm_spool_opts tm_recfile_spool_opts(const struct tm_recfile_opts *o)
 {
 	return (struct tm_spool_opts){
 		.compression = tm_dat_version_compressed(o->version) ? o->compression
@@ -105,7 +105,7 @@ struct tm_spool_opts tm_output_spool_opts(const struct tm_output_opts *o)
 	};
 }
 
-struct tm_write_opts tm_output_write_opts(const struct tm_output_opts *o)
+struct tm_write_opts tm_recfile_write_opts(const struct tm_recfile_opts *o)
 {
 	return (struct tm_write_opts){
 		.version = o->version,
@@ -119,16 +119,16 @@ struct tm_write_opts tm_output_write_opts(const struct tm_output_opts *o)
 	};
 }
 
-static int tm_output_make_spools(struct tm_output *out)
+static int tm_recfile_make_spools(struct tm_recfile *out)
 {
-	const struct tm_output_opts *o = &out->opts;
-	struct tm_spool_opts so = tm_output_spool_opts(o);
+	const struct tm_recfile_opts *o = &out->opts;
+	struct tm_spool_opts so = tm_recfile_spool_opts(o);
 	char path[PATH_MAX];
 
 	out->spools = calloc(o->ncpus, sizeof(*out->spools));
 	if (!out->spools)
 		return tm_fail(ENOMEM, "output");
-	if (tm_output_set_prefix(out))
+	if (tm_recfile_set_prefix(out))
 		return -1;
 	for (int cpu = 0; cpu < o->ncpus; cpu++) {
 		if (!o->cpus[cpu])
@@ -142,9 +142,9 @@ static int tm_output_make_spools(struct tm_output *out)
 	return 0;
 }
 
-struct tm_output *tm_output_open(const struct tm_output_opts *opts)
+struct tm_recfile *tm_recfile_open(const struct tm_recfile_opts *opts)
 {
-	struct tm_output *out = calloc(1, sizeof(*out));
+	struct tm_recfile *out = calloc(1, sizeof(*out));
 
 	if (!out) {
 		tm_fail(ENOMEM, "output");
@@ -152,9 +152,9 @@ struct tm_output *tm_output_open(const struct tm_output_opts *opts)
 	}
 	out->opts = *opts;
 	out->fd = -1;
-	if (tm_output_open_file(out, opts->path) || tm_output_make_spools(out) ||
-	    tm_output_note(out)) {
-		tm_output_close(out, false);
+	if (tm_recfile_open_file(out, opts->path) || tm_recfile_make_spools(out) ||
+	    tm_recfile_note(out)) {
+		tm_recfile_close(out, false);
 		return NULL;
 	}
 	return out;
@@ -162,11 +162,11 @@ struct tm_output *tm_output_open(const struct tm_output_opts *opts)
 
 /*
  * A spool whose file write failed (a full disk) takes no more pages: they
- * are dropped, and tm_output_full() tells the caller to stop recording.
+ * are dropped, and tm_recfile_full() tells the caller to stop recording.
  */
-static int tm_output_page(void *ctx, int cpu, const void *page, size_t size)
+static int tm_recfile_page(void *ctx, int cpu, const void *page, size_t size)
 {
-	struct tm_output *out = ctx;
+	struct tm_recfile *out = ctx;
 	int err;
 
 	(void)size;
@@ -182,27 +182,27 @@ static int tm_output_page(void *ctx, int cpu, const void *page, size_t size)
 	return 0;
 }
 
-int tm_output_full(const struct tm_output *out)
+int tm_recfile_full(const struct tm_recfile *out)
 {
 	return __atomic_load_n(&out->full, __ATOMIC_ACQUIRE);
 }
 
-static void tm_output_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
+static void tm_recfile_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
 {
-	struct tm_output *out = ctx;
+	struct tm_recfile *out = ctx;
 
 	tm_spool_set_fill(out->spools[cpu], fill);
 }
 
-struct tm_page_sink tm_output_sink(struct tm_output *out)
+struct tm_page_sink tm_recfile_sink(struct tm_recfile *out)
 {
 	return (struct tm_page_sink){
-		.page = tm_output_page, .fill = tm_output_fill, .ctx = out,
+		.page = tm_recfile_page, .fill = tm_recfile_fill, .ctx = out,
 	};
 }
 
 /* Finish the spools; a failed write (now or before) keeps what was written. */
-static int tm_output_finish_spools(struct tm_output *out)
+static int tm_recfile_finish_spools(struct tm_recfile *out)
 {
 	for (int cpu = 0; cpu < out->opts.ncpus; cpu++) {
 		struct tm_spool *s = out->spools[cpu];
@@ -227,7 +227,7 @@ static int tm_output_finish_spools(struct tm_output *out)
  * The file did not fit (or its disk filled up): it goes back to empty, and
  * the spools and their note stay for `tracemap recover`.
  */
-static int tm_output_keep_spools(struct tm_output *out)
+static int tm_recfile_keep_spools(struct tm_recfile *out)
 {
 	int err = errno;
 	char what[PATH_MAX + 160];
@@ -244,12 +244,12 @@ static int tm_output_keep_spools(struct tm_output *out)
 			out->prefix);
 }
 
-int tm_output_write_meta(struct tm_output *out, const struct tm_meta *meta)
+int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta)
 {
-	const struct tm_output_opts *o = &out->opts;
-	struct tm_write_opts wo = tm_output_write_opts(o);
+	const struct tm_recfile_opts *o = &out->opts;
+	struct tm_write_opts wo = tm_recfile_write_opts(o);
 
-	if (tm_output_finish_spools(out))
+	if (tm_recfile_finish_spools(out))
 		return -1;
 	if (out->date[0])
 		wo.date = out->date;
@@ -259,11 +259,11 @@ int tm_output_write_meta(struct tm_output *out, const struct tm_meta *meta)
 		return tm_fail(errno, "truncate %s", o->path);
 	if (tm_dat_write(out->fd, meta, out->spools, o->ncpus, &wo)) {
 		tm_fail_prefix("write %s", out->is_stdout ? "stdout" : o->path);
-		return tm_output_keep_spools(out);
+		return tm_recfile_keep_spools(out);
 	}
 	if (!out->is_stdout && fsync(out->fd) && errno != EINVAL) {
 		tm_fail(errno, "write %s", o->path);
-		return tm_output_keep_spools(out);
+		return tm_recfile_keep_spools(out);
 	}
 	if (out->full)
 		snprintf(out->stopped + strlen(out->stopped), sizeof(out->stopped) -
@@ -272,12 +272,12 @@ int tm_output_write_meta(struct tm_output *out, const struct tm_meta *meta)
 	return 0;
 }
 
-const char *tm_output_stopped(const struct tm_output *out)
+const char *tm_recfile_stopped(const struct tm_recfile *out)
 {
 	return out->full && !out->keep ? out->stopped : NULL;
 }
 
-int tm_output_set_date(struct tm_output *out, const char *date)
+int tm_recfile_set_date(struct tm_recfile *out, const char *date)
 {
 	if (strlen(date) >= sizeof(out->date))
 		return tm_failx(EINVAL, "DATE option '%s' too long", date);
@@ -285,7 +285,7 @@ int tm_output_set_date(struct tm_output *out, const char *date)
 	return 0;
 }
 
-int tm_output_write(struct tm_output *out, const struct tm_session *s)
+int tm_recfile_write(struct tm_recfile *out, const struct tm_session *s)
 {
 	struct tm_meta *meta;
 	int ret;
@@ -293,17 +293,17 @@ int tm_output_write(struct tm_output *out, const struct tm_session *s)
 	meta = tm_meta_collect(tm_session_tracefs(s), tm_session_name(s), out->opts.ncpus);
 	if (!meta)
 		return -1;
-	ret = tm_output_write_meta(out, meta);
+	ret = tm_recfile_write_meta(out, meta);
 	tm_meta_free(meta);
 	return ret;
 }
 
-const char *tm_output_warning(const struct tm_output *out)
+const char *tm_recfile_warning(const struct tm_recfile *out)
 {
 	return out->warning[0] ? out->warning : NULL;
 }
 
-uint64_t tm_output_written(const struct tm_output *out)
+uint64_t tm_recfile_written(const struct tm_recfile *out)
 {
 	uint64_t sum = 0;
 
@@ -313,14 +313,14 @@ uint64_t tm_output_written(const struct tm_output *out)
 	return sum;
 }
 
-void tm_output_spool_stats(const struct tm_output *out, int cpu, struct tm_spool_stats *st)
+void tm_recfile_spool_stats(const struct tm_recfile *out, int cpu, struct tm_spool_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	if (cpu >= 0 && cpu < out->opts.ncpus && out->spools[cpu])
 		tm_spool_get_stats(out->spools[cpu], st);
 }
 
-void tm_output_close(struct tm_output *out, bool ok)
+void tm_recfile_close(struct tm_recfile *out, bool ok)
 {
 	if (!out)
 		return;

@@ -281,9 +281,9 @@ const char *tm_recorder_fallback_reason(const struct tm_recorder *rec, int cpu);
 /* Close every ring (unmap) and free (NULL is fine). */
 void tm_recorder_destroy(struct tm_recorder *rec);
 
-/* ---- record's sink: per-CPU spools, then one trace.dat (recfile.c) ---- */
+/* ---- the recording file: per-CPU spools, then one trace.dat (recfile.c) ---- */
 
-struct tm_output_opts {
+struct tm_recfile_opts {
 	const char		*path;		/* output file, "-" = stdout */
 	int			version;	/* tm_dat_version_supported() */
 	enum tm_compression	compression;	/* if tm_dat_version_compressed() */
@@ -303,7 +303,7 @@ struct tm_output_opts {
 	const char		*clock;		/* its trace clock, NULL: "local" */
 };
 
-struct tm_output;
+struct tm_recfile;
 
 /*
  * Open (create, not truncate) the output so an unwritable path fails before
@@ -311,37 +311,37 @@ struct tm_output;
  * ($TMPDIR/tracemap-<pid>.cpuN.spool for stdout). NULL + message naming the
  * file (a terminal on stdout is refused too).
  */
-struct tm_output *tm_output_open(const struct tm_output_opts *opts);
+struct tm_recfile *tm_recfile_open(const struct tm_recfile_opts *opts);
 /* The sink that appends each CPU's pages to its spool. */
-struct tm_page_sink tm_output_sink(struct tm_output *out);
+struct tm_page_sink tm_recfile_sink(struct tm_recfile *out);
 /*
  * Non-zero (the errno, e.g. ENOSPC) once a spool's file write failed: the
  * spools take no more pages (they are dropped) and recording should stop.
  * Read while the recorder threads write.
  */
-int tm_output_full(const struct tm_output *out);
+int tm_recfile_full(const struct tm_recfile *out);
 /*
  * At stop, with the instance still there: finish spools, collect metadata,
  * write the file. -1 + message naming the output. After a full disk the file
- * holds what the spools hold (tm_output_stopped() says so); if the file
+ * holds what the spools hold (tm_recfile_stopped() says so); if the file
  * itself does not fit (ENOSPC, EDQUOT) it is left empty and the spools and
  * their note stay for `tracemap recover`, which the message names.
  */
-int tm_output_write(struct tm_output *out, const struct tm_session *s);
+int tm_recfile_write(struct tm_recfile *out, const struct tm_session *s);
 /* After a successful write cut short by a full disk: one line saying so; else NULL. */
-const char *tm_output_stopped(const struct tm_output *out);
+const char *tm_recfile_stopped(const struct tm_recfile *out);
 /* Store a DATE option (text of tm_session_date_offset()) in the file; -1 with EINVAL if too long. */
-int tm_output_set_date(struct tm_output *out, const char *date);
+int tm_recfile_set_date(struct tm_recfile *out, const char *date);
 /* A warning of the metadata collection (kallsyms addresses zero), or NULL. */
-const char *tm_output_warning(const struct tm_output *out);
+const char *tm_recfile_warning(const struct tm_recfile *out);
 /* Bytes in the spools so far, read while the recorder threads write them (live status). */
-uint64_t tm_output_written(const struct tm_output *out);
+uint64_t tm_recfile_written(const struct tm_recfile *out);
 /* Spool statistics of cpu (zeroes when it has no spool). */
-void tm_output_spool_stats(const struct tm_output *out, int cpu, struct tm_spool_stats *st);
+void tm_recfile_spool_stats(const struct tm_recfile *out, int cpu, struct tm_spool_stats *st);
 /*
  * Remove the spools and their note (unless the file did not fit: then they
  * stay); unless ok, also remove an output file we created (NULL is fine).
  */
-void tm_output_close(struct tm_output *out, bool ok);
+void tm_recfile_close(struct tm_recfile *out, bool ok);
 
 #endif /* TM_RECORD_H */

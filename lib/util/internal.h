@@ -191,12 +191,12 @@ TM_HIDDEN void tm_journal_free(struct tm_journal *j);
 TM_HIDDEN int tm_session_set(struct tm_session *s, const char *rel, const char *text);
 TM_HIDDEN int tm_session_append(struct tm_session *s, const char *rel, const char *text);
 
-/* recfile.c: tm_output_write() with metadata the caller collected. */
-TM_HIDDEN int tm_output_write_meta(struct tm_output *out, const struct tm_meta *meta);
+/* recfile.c: tm_recfile_write() with metadata the caller collected. */
+TM_HIDDEN int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta);
 /* recfile.c: how record's spools are made for the output options o. */
-TM_HIDDEN struct tm_spool_opts tm_output_spool_opts(const struct tm_output_opts *o);
+TM_HIDDEN struct tm_spool_opts tm_recfile_spool_opts(const struct tm_recfile_opts *o);
 /* recfile.c: how record's trace.dat is written for the output options o. */
-TM_HIDDEN struct tm_write_opts tm_output_write_opts(const struct tm_output_opts *o);
+TM_HIDDEN struct tm_write_opts tm_recfile_write_opts(const struct tm_recfile_opts *o);
 
 
 /* instance.c: append a copy of s to the NULL-terminated list *v of *n strings; -1 (ENOMEM). */
