@@ -13,7 +13,9 @@
 
 #include "status.h"
 #include "tracemap.h"
-#include "record/tm-record.h"
+#include "tracefs/tm-session.h"
+#include "record/tm-recorder.h"
+#include "record/tm-recfile.h"
 
 struct capture_opts {
 	struct tm_event_spec	*events;

@@ -11,9 +11,10 @@
 #include <string.h>
 
 #include "dat-internal.h"
-#include "tm-page.h"
+#include "page.h"
 #include "dat-format.h"
 #include "record/rec-check.h"
+#include "record/codec.h"
 
 #define TM_TEXT_BLOCK	(64u << 10)
 /*

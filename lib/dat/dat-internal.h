@@ -240,4 +240,116 @@ TM_HIDDEN struct tm_cursor *tm_cursor_open_text(struct tm_dat *dat, int buf);
  */
 TM_HIDDEN const void *tm_cursor_next_block(struct tm_cursor *cur, size_t *len);
 
+/* ---- lib-only part of tm-dat.h ---- */
+
+/* Free the cursor (NULL is fine). */
+void tm_cursor_close(struct tm_cursor *cur);
+/*
+ * Next page (page_size bytes, valid until the next call), NULL at the end
+ * (errno 0), or NULL on a bad chunk or page (errno and message set).
+ */
+const void *tm_cursor_next_page(struct tm_cursor *cur);
+/* A cursor over CPU cpu of buffer buf; NULL with errno 0 when it has no data, else + message. */
+struct tm_cursor *tm_cursor_open(struct tm_dat *dat, int buf, int cpu);
+/*
+ * The current page for messages: "FILE: top buffer CPU 0 data: page at
+ * offset N", or "...: page K of the chunk at offset N" when compressed;
+ * snprintf()'s return value.
+ */
+int tm_cursor_where(const struct tm_cursor *cur, char *buf, size_t len);
+/*
+ * A record's time as `trace-cmd report` shows it: TSC2NSEC's (ts * mult) >>
+ * shift, then + DATE (us -> ns) + OFFSET. Cursors hand out raw pages: apply
+ * this to each record's time.
+ */
+uint64_t tm_dat_adjust_ts(const struct tm_dat *dat, uint64_t ts);
+/* True when the file's numbers (and its pages) are big-endian. */
+bool tm_dat_big_endian(const struct tm_dat *dat);
+/* Trace clock of buffer buf (else the file's), NULL when unknown. */
+const char *tm_dat_buffer_clock(const struct tm_dat *dat, int buf);
+/* Number of buffers, at least 1. */
+int tm_dat_buffer_count(const struct tm_dat *dat);
+/* Name of buffer buf ("" for the top level), NULL for an unknown buf. */
+const char *tm_dat_buffer_name(const struct tm_dat *dat, int buf);
+/* Page size of buffer buf in bytes, 0 for an unknown buf. */
+uint32_t tm_dat_buffer_page_size(const struct tm_dat *dat, int buf);
+/* The trace clock ("local"): TRACECLOCK option or the top buffer's; NULL if none. */
+const char *tm_dat_clock(const struct tm_dat *dat);
+/* The stored saved_cmdlines text. */
+struct tm_blob tm_dat_cmdlines(const struct tm_dat *dat);
+/* Width of a page's commit word: size of "commit" in header_page, else the long size. */
+unsigned int tm_dat_commit_size(const struct tm_dat *dat);
+/* Format text i of system sys (empty past the counts). */
+struct tm_blob tm_dat_event_format(const struct tm_dat *dat, size_t sys, size_t i);
+/* Number of event formats of system sys (0 past the count). */
+size_t tm_dat_event_format_count(const struct tm_dat *dat, size_t sys);
+/* Format text i of the ftrace events (empty past the count). */
+struct tm_blob tm_dat_ftrace_format(const struct tm_dat *dat, size_t i);
+/* Number of ftrace event formats. */
+size_t tm_dat_ftrace_format_count(const struct tm_dat *dat);
+/* The header_page format text. */
+struct tm_blob tm_dat_header_page(const struct tm_dat *dat);
+/* The stored /proc/kallsyms text. */
+struct tm_blob tm_dat_kallsyms(const struct tm_dat *dat);
+/* Size of a long on the recording machine: 4 or 8. */
+int tm_dat_long_size(const struct tm_dat *dat);
+/* Page (sub-buffer) size of the prologue, in bytes. */
+uint32_t tm_dat_page_size(const struct tm_dat *dat);
+/* The name messages use: the path given, or "standard input". */
+const char *tm_dat_path(const struct tm_dat *dat);
+/* The stored printk_formats text. */
+struct tm_blob tm_dat_printk(const struct tm_dat *dat);
+/* Number of event systems with formats. */
+size_t tm_dat_system_count(const struct tm_dat *dat);
+/* Name of event system sys, NULL past the count. */
+const char *tm_dat_system_name(const struct tm_dat *dat, size_t sys);
+/*
+ * The stored /proc/kallsyms text handed over (*b describes it): malloc'ed,
+ * b->len bytes and a NUL, free() it; NULL when there is none. The file
+ * keeps an empty text.
+ */
+char *tm_dat_take_kallsyms(struct tm_dat *dat, struct tm_blob *b);
+
+/* ---- lib-only part of tm-write.h ---- */
+
+/*
+ * Write a complete trace.dat to out_fd strictly sequentially (works on a pipe):
+ * metadata from meta, then the top buffer's CPU data taken from spools[cpu]
+ * (NULL = no data for that CPU; spools were made with the matching
+ * compression: none for v6/v7-none, zstd for v7-zstd) and finished with
+ * tm_spool_finish. Uses copy_file_range where the output allows, read/write
+ * otherwise. File offsets count from the first byte written: a regular file
+ * must be positioned at 0. Layout (spec §9.2 layout 1): v7 header, sections
+ * 16-21, options (DONE -> second options), BUFFER section, options with the
+ * BUFFER option, strings. v6: spec §3 with an options block. -1 + message
+ * (bad options or spools: EINVAL; a failed read or write: its errno).
+ */
+int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spools,
+		 int ncpus, const struct tm_write_opts *opts);
+/*
+ * Like tm_dat_write() with the CPU data given as n sources (CPU ids below
+ * ncpus, each once, any order; empty ones are left out of the file). The
+ * caller vouches that the data matches the file's compression and page
+ * size. -1 + message, also when a source hands out more or fewer bytes
+ * than its size (EIO).
+ */
+int tm_dat_write_data(int out_fd, const struct tm_meta *meta, const struct tm_cpu_data *cpus,
+		      int n, int ncpus, const struct tm_write_opts *opts);
+/* A finished spool as a tm_dat_write_data() source for cpu (its fd from offset 0). */
+void tm_spool_data(const struct tm_spool *spool, int cpu, struct tm_cpu_data *data);
+
+/* ---- lib-only part of tm-events.h ---- */
+
+/*
+ * Check every record against its event's format in tep before handing it
+ * out (libtraceevent reads fields where the format puts them, unchecked):
+ * one whose fields do not fit inside it is skipped, and warn (may be NULL)
+ * gets a line naming the file, buffer, CPU, page and record offsets and the
+ * field. Call before the first tm_merge_next(); -1 with ENOMEM or EBUSY.
+ */
+int tm_merge_check_records(struct tm_merge *m, struct tep_handle *tep, tm_warn_fn warn,
+			   void *warn_ctx);
+/* Records the check skipped so far. */
+uint64_t tm_merge_skipped(const struct tm_merge *m);
+
 #endif /* TM_DAT_INTERNAL_H */

@@ -14,6 +14,10 @@
 #include "dat-version.h"
 #include "dat-write-internal.h"
 #include "tm-write.h"
+#include "dat-internal.h"
+#include "tracefs/tracefs-internal.h"
+#include "record/spool.h"
+#include "record/codec.h"
 
 /* §2: the six metadata payloads, the same bytes in v6 and v7. */
 static void tm_build_payloads(struct tm_write_ctx *w)

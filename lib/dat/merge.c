@@ -15,6 +15,8 @@
 #include "record/rec-check.h"
 #include "tm-dat.h"
 #include "print/tm-events.h"
+#include "dat-internal.h"
+#include "page.h"
 
 struct merge_src {
 	struct tm_page_source	src;

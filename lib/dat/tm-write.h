@@ -14,24 +14,6 @@
 
 struct tm_meta;
 
-/*
- * Read everything the file needs from tracefs for the instance (NULL = top
- * level): header_page/header_event, all ftrace formats, the formats of every
- * event enabled in the instance (its set_event; ftrace events are always
- * stored in their own section), the whole /proc/kallsyms (tm_meta_warning()
- * says when its addresses read as zero; kptr_restrict is never changed),
- * printk_formats, saved_cmdlines, uname, trace_clock, and per-CPU stats for
- * cpus [0, ncpus). Call after tracing stopped, so stats are final. NULL +
- * message naming the file that could not be read.
- */
-struct tm_meta *tm_meta_collect(const char *tracefs, const char *instance, int ncpus);
-/* Selected trace clock ("local"), NULL if trace_clock had none. */
-const char *tm_meta_clock(const struct tm_meta *meta);
-/* A warning collected on the way (e.g. kallsyms addresses zero), or NULL. */
-const char *tm_meta_warning(const struct tm_meta *meta);
-/* Free the metadata (NULL is fine). */
-void tm_meta_free(struct tm_meta *meta);
-
 /* ---- trace.dat versions (dat-version.c) ---- */
 
 /* True when this library writes (and reads) files of version: 6 and 7. Cannot fail. */
@@ -77,31 +59,5 @@ struct tm_cpu_data {
 	int		(*next)(void *ctx, const void **data, size_t *len);
 	void		*ctx;
 };
-
-/*
- * Write a complete trace.dat to out_fd strictly sequentially (works on a pipe):
- * metadata from meta, then the top buffer's CPU data taken from spools[cpu]
- * (NULL = no data for that CPU; spools were made with the matching
- * compression: none for v6/v7-none, zstd for v7-zstd) and finished with
- * tm_spool_finish. Uses copy_file_range where the output allows, read/write
- * otherwise. File offsets count from the first byte written: a regular file
- * must be positioned at 0. Layout (spec §9.2 layout 1): v7 header, sections
- * 16-21, options (DONE -> second options), BUFFER section, options with the
- * BUFFER option, strings. v6: spec §3 with an options block. -1 + message
- * (bad options or spools: EINVAL; a failed read or write: its errno).
- */
-int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spools,
-		 int ncpus, const struct tm_write_opts *opts);
-/*
- * Like tm_dat_write() with the CPU data given as n sources (CPU ids below
- * ncpus, each once, any order; empty ones are left out of the file). The
- * caller vouches that the data matches the file's compression and page
- * size. -1 + message, also when a source hands out more or fewer bytes
- * than its size (EIO).
- */
-int tm_dat_write_data(int out_fd, const struct tm_meta *meta, const struct tm_cpu_data *cpus,
-		      int n, int ncpus, const struct tm_write_opts *opts);
-/* A finished spool as a tm_dat_write_data() source for cpu (its fd from offset 0). */
-void tm_spool_data(const struct tm_spool *spool, int cpu, struct tm_cpu_data *data);
 
 #endif /* TM_WRITE_H */

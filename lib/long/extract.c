@@ -16,6 +16,9 @@
 #include "tracefs/meta-internal.h"
 #include "dat/dat-format.h"
 #include "tm-long.h"
+#include "tracefs/tracefs-internal.h"
+#include "record/ring.h"
+#include "long-internal.h"
 
 #define TM_COMMIT_SIZE	sizeof(unsigned long)
 

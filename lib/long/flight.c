@@ -15,6 +15,10 @@
 #include "tracefs/meta-internal.h"
 #include "dat/dat-format.h"
 #include "long-internal.h"
+#include "dat/dat-internal.h"
+#include "record/ring.h"
+#include "record/spool.h"
+#include "record/codec.h"
 
 #define TM_COMMIT_SIZE	sizeof(unsigned long)
 

@@ -20,6 +20,7 @@
 
 #include "util/internal.h"
 #include "tm-long.h"
+#include "long-internal.h"
 
 struct tm_latch {
 	struct tm_session	*sess;

@@ -16,6 +16,9 @@
 #include <unistd.h>
 
 #include "long-internal.h"
+#include "dat/dat-internal.h"
+#include "record/record-internal.h"
+#include "tracefs/tracefs-internal.h"
 
 #define TM_FLIGHT_CHUNK_BYTES	(128u << 10)	/* of pages per flight chunk, at most */
 
@@ -88,11 +91,6 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 struct tm_page_sink tm_longrec_sink(struct tm_longrec *lr)
 {
 	return lr->flight ? tm_flight_sink(lr->flight) : tm_rotor_sink(lr->rotor);
-}
-
-unsigned int tm_longrec_count(const struct tm_longrec *lr)
-{
-	return lr->written;
 }
 
 static struct tm_meta *tm_longrec_meta(const struct tm_longrec *lr)

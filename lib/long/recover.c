@@ -15,6 +15,11 @@
 #include "util/internal.h"
 #include "tracefs/meta-internal.h"
 #include "tm-recover.h"
+#include "dat/dat-internal.h"
+#include "record/record-internal.h"
+#include "tracefs/tracefs-internal.h"
+#include "record/spool.h"
+#include "long-internal.h"
 
 #define TM_RECOVER_NOTE	"(recovered: metadata read from tracefs at recovery time)"
 

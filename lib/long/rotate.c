@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "long-internal.h"
+#include "record/ring.h"
+#include "record/spool.h"
 
 struct tm_rotor {
 	char			*path;		/* OUTPUT */

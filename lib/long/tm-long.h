@@ -12,7 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "record/tm-codec.h"
-#include "record/tm-record.h"
+#include "tracefs/tm-session.h"
+#include "record/tm-recorder.h"
+#include "record/tm-recfile.h"
 #include "dat/tm-write.h"
 
 /* ---- numbered output files: flight dumps or rotation (numbered.c) ---- */
@@ -71,8 +73,6 @@ int tm_longrec_write(struct tm_longrec *lr, struct tm_recorder *rec,
 		     struct tm_longrec_file *file);
 /* At stop, after the final drain (tm_recorder_stop()): the last file. -1 + message. */
 int tm_longrec_finish(struct tm_longrec *lr, struct tm_longrec_file *file);
-/* Files written so far. */
-unsigned int tm_longrec_count(const struct tm_longrec *lr);
 /* Remove spools, free the window (NULL is fine). Files written stay. */
 void tm_longrec_close(struct tm_longrec *lr);
 

@@ -30,13 +30,6 @@ struct tm_spool_info {
 	char			clock[64];	/* trace clock of the instance */
 };
 
-/* Write PREFIX.spool-info (replacing one) and sync it; -1 + message. */
-int tm_spool_info_write(const char *prefix, const struct tm_spool_info *info);
-/* Read PREFIX.spool-info; -1 + message (ENOENT: there is none). */
-int tm_spool_info_read(const char *prefix, struct tm_spool_info *info);
-/* Remove PREFIX.spool-info (a missing one is fine). Cannot fail. */
-void tm_spool_info_remove(const char *prefix);
-
 /* A spool set whose recorder is gone (tm_spools_orphaned()). */
 struct tm_orphan {
 	char	*prefix;	/* dir/NAME, dir made absolute; NULL ends the list */

@@ -9,6 +9,7 @@
 
 #include "util/internal.h"
 #include "tm-evout.h"
+#include "print/print-internal.h"
 
 struct text_output {
 	struct tm_evout	base;

@@ -16,6 +16,7 @@
 #include "print-internal.h"
 #include "dat/tm-dat.h"
 #include "tm-events.h"
+#include "dat/dat-internal.h"
 
 struct tm_events {
 	struct tep_handle	*tep;

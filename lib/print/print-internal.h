@@ -95,4 +95,31 @@ TM_HIDDEN void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_
 /* Events printed so far. */
 TM_HIDDEN uint64_t tm_printer_count(const struct tm_printer *p);
 
+/* ---- lib-only part of tm-events.h ---- */
+
+/*
+ * Re-read saved_cmdlines (live use: tasks appear and are renamed while
+ * streaming): new pids get their names, renamed ones the new name, and
+ * printers made from ev print them from their next record on. -1 with a
+ * message when the file cannot be read or parsed (names read so far stay).
+ */
+int tm_events_reload_cmdlines(struct tm_events *ev, const char *tracefs_dir);
+/* True when the record should be printed (f NULL: always). */
+bool tm_filter_pass(struct tm_filter *f, const struct tm_event_rec *rec);
+/*
+ * Print only a "CPU:n [N EVENTS DROPPED]" line (a JSON object with --json):
+ * for a loss no later record of that CPU can carry (stream, at its end).
+ * -1 with ENOMEM.
+ */
+int tm_printer_dropped(struct tm_printer *p, int buf, int cpu, int64_t missed);
+/*
+ * Print one record (with its "CPU:n [.. EVENTS DROPPED]" line if any) into
+ * the printer's buffer, handed to out in large writes: call
+ * tm_printer_flush() before writing to out directly. -1 + message (ENOMEM,
+ * a failed write).
+ */
+int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec);
+/* Hand the buffered text to out; -1 + message when the write fails. */
+int tm_printer_flush(struct tm_printer *p);
+
 #endif /* TM_PRINT_INTERNAL_H */

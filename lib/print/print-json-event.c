@@ -13,6 +13,7 @@
 #include "field.h"
 #include "util/json-str.h"
 #include "print-json.h"
+#include "print-internal.h"
 
 static bool is_stack_field(const struct tep_event *ev, const struct tep_format_field *f)
 {

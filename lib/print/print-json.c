@@ -16,6 +16,7 @@
 
 #include "util/json-str.h"
 #include "print-json.h"
+#include "print-internal.h"
 
 static char *put_bool(char *o, bool v)
 {

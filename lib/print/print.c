@@ -23,6 +23,8 @@
 #include "print-columns.h"
 #include "print-fast.h"
 #include "print-internal.h"
+#include "dat/dat-internal.h"
+#include "dat/page.h"
 
 #define TM_MAX_BUFFERS	64
 #define TM_NAME_COLS	20	/* event names are padded to this width */

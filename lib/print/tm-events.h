@@ -51,13 +51,6 @@ struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins, tm_war
  */
 struct tm_events *tm_events_from_tracefs(const char *tracefs_dir, const char *const *systems,
 					 const char *kallsyms, bool no_plugins);
-/*
- * Re-read saved_cmdlines (live use: tasks appear and are renamed while
- * streaming): new pids get their names, renamed ones the new name, and
- * printers made from ev print them from their next record on. -1 with a
- * message when the file cannot be read or parsed (names read so far stay).
- */
-int tm_events_reload_cmdlines(struct tm_events *ev, const char *tracefs_dir);
 /* The libtraceevent handle (owned by ev). */
 struct tep_handle *tm_events_tep(const struct tm_events *ev);
 /* Free the handle and unload its plugins (NULL is fine). */
@@ -82,8 +75,6 @@ struct tm_filter;
 struct tm_filter *tm_filter_new(struct tep_handle *tep);
 /* Add one -F expression; invert puts it in the "hide matches" set (-v). -1 + message. */
 int tm_filter_add(struct tm_filter *f, const char *expr, bool invert);
-/* True when the record should be printed (f NULL: always). */
-bool tm_filter_pass(struct tm_filter *f, const struct tm_event_rec *rec);
 /* Free the filters (NULL is fine). */
 void tm_filter_free(struct tm_filter *f);
 
@@ -101,21 +92,10 @@ struct tm_merge *tm_merge_new(void);
 int tm_merge_add_dat(struct tm_merge *m, struct tm_dat *dat, int buf,
 		     const uint64_t *cpu_mask, int nbits);
 /*
- * Check every record against its event's format in tep before handing it
- * out (libtraceevent reads fields where the format puts them, unchecked):
- * one whose fields do not fit inside it is skipped, and warn (may be NULL)
- * gets a line naming the file, buffer, CPU, page and record offsets and the
- * field. Call before the first tm_merge_next(); -1 with ENOMEM or EBUSY.
- */
-int tm_merge_check_records(struct tm_merge *m, struct tep_handle *tep, tm_warn_fn warn,
-			   void *warn_ctx);
-/*
  * The next record, its time adjusted as tm_dat_adjust_ts(): 1 with *rec
  * filled (valid until the next call), 0 at the end, -1 on a bad page (message set).
  */
 int tm_merge_next(struct tm_merge *m, struct tm_event_rec *rec);
-/* Records the check skipped so far. */
-uint64_t tm_merge_skipped(const struct tm_merge *m);
 /* Free the merge and close its cursors (NULL is fine). */
 void tm_merge_free(struct tm_merge *m);
 
@@ -152,21 +132,6 @@ struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_pr
  * prefix. -1 + message: buf >= 64, a name over 256 bytes, ENOMEM.
  */
 int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const char *clock);
-/*
- * Print one record (with its "CPU:n [.. EVENTS DROPPED]" line if any) into
- * the printer's buffer, handed to out in large writes: call
- * tm_printer_flush() before writing to out directly. -1 + message (ENOMEM,
- * a failed write).
- */
-int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec);
-/* Hand the buffered text to out; -1 + message when the write fails. */
-int tm_printer_flush(struct tm_printer *p);
-/*
- * Print only a "CPU:n [N EVENTS DROPPED]" line (a JSON object with --json):
- * for a loss no later record of that CPU can carry (stream, at its end).
- * -1 with ENOMEM.
- */
-int tm_printer_dropped(struct tm_printer *p, int buf, int cpu, int64_t missed);
 /* Flush and free the printer (NULL is fine). */
 void tm_printer_free(struct tm_printer *p);
 

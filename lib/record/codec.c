@@ -6,6 +6,7 @@
 #include <zstd.h>
 
 #include "util/internal.h"
+#include "codec.h"
 
 struct tm_codec {
 	enum tm_compression kind;

@@ -17,6 +17,9 @@
 #include "util/internal.h"
 #include "tm-live.h"
 #include "dat/dat-format.h"
+#include "dat/dat-internal.h"
+#include "print/print-internal.h"
+#include "dat/page.h"
 
 #define TM_LIVE_MAX_BYTES	(32u << 20)
 #define TM_LIVE_STEP_RECORDS	65536	/* per step, so the caller sees signals */

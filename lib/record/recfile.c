@@ -18,6 +18,12 @@
 #include "util/internal.h"
 #include "dat/tm-write.h"
 #include "long/tm-recover.h"
+#include "dat/dat-internal.h"
+#include "record-internal.h"
+#include "tracefs/tracefs-internal.h"
+#include "ring.h"
+#include "spool.h"
+#include "long/long-internal.h"
 
 struct tm_recfile {
 	struct tm_recfile_opts	opts;

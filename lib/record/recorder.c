@@ -18,8 +18,14 @@
 #include <unistd.h>
 
 #include "util/internal.h"
-#include "tm-record.h"
+#include "tracefs/tm-session.h"
+#include "ring.h"
+#include "tm-recorder.h"
+#include "tm-recfile.h"
 #include "dat/dat-format.h"
+#include "dat/dat-internal.h"
+#include "record-internal.h"
+#include "dat/page.h"
 
 #define TM_DEFAULT_TIMEOUT_MS	250
 

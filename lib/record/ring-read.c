@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "util/internal.h"
-#include "tm-record.h"
+#include "ring.h"
 
 ssize_t tm_ring_read_page(int fd, void *buf, size_t size)
 {

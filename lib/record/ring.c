@@ -13,9 +13,12 @@
 #include <unistd.h>
 
 #include "util/internal.h"
-#include "tm-record.h"
+#include "ring.h"
+#include "tm-recorder.h"
 #include "trace-mmap.h"
 #include "dat/dat-format.h"
+#include "dat/dat-internal.h"
+#include "dat/page.h"
 
 /* The kernel's commit word is a long: 8 bytes on 64-bit kernels. */
 #define TM_COMMIT_SIZE	sizeof(unsigned long)

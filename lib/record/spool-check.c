@@ -14,6 +14,8 @@
 
 #include "dat/dat-format.h"
 #include "util/internal.h"
+#include "spool.h"
+#include "codec.h"
 
 #define TM_CHECK_MAX_CHUNK	(256u << 20)	/* larger sizes in a header are damage */
 

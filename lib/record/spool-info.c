@@ -17,6 +17,8 @@
 
 #include "util/internal.h"
 #include "long/tm-recover.h"
+#include "record-internal.h"
+#include "codec.h"
 
 #define TM_INFO_SUFFIX	".spool-info"
 #define TM_INFO_MAGIC	"tracemap-spools 1"

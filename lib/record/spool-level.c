@@ -20,6 +20,8 @@
 #include "spool-level.h"
 #include "tm-codec.h"
 #include "tm-spool.h"
+#include "ring.h"
+#include "codec.h"
 
 void tm_level_init(struct tm_level_policy *p, int level, bool adaptive)
 {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "util/internal.h"
 #include "tm-spool.h"
+#include "ring.h"
 
 /* The steps: 0 the chosen level, 1 zstd's -1, 2 its lowest level. */
 #define TM_LEVEL_STEPS	3

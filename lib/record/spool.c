@@ -10,6 +10,9 @@
 #include "util/internal.h"
 #include "dat/dat-format.h"
 #include "spool-level.h"
+#include "ring.h"
+#include "spool.h"
+#include "codec.h"
 
 static uint64_t tm_spool_monotonic_ns(void)
 {

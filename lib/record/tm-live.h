@@ -13,7 +13,9 @@
 #include <stdio.h>
 
 #include "print/tm-events.h"
-#include "tm-record.h"
+#include "tracefs/tm-session.h"
+#include "tm-recorder.h"
+#include "tm-recfile.h"
 
 /* ---- live-names.c: task names that follow exec, renames and new tasks ---- */
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/internal.h"
+#include "long/long-internal.h"
 
 struct tm_journal_entry {
 	char	*rel;		/* path below the instance directory */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "meta-internal.h"
+#include "long/long-internal.h"
 
 static int tm_text_read(struct tm_text *t, const char *path)
 {

@@ -7,6 +7,8 @@
 #include <sys/utsname.h>
 
 #include "meta-internal.h"
+#include "tracefs-internal.h"
+#include "long/long-internal.h"
 
 #define TM_KALLSYMS_DEFAULT	"/proc/kallsyms"
 

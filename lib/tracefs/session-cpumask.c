@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "util/internal.h"
-#include "record/tm-record.h"
+#include "tm-session.h"
 
 static int tm_hex_digit(char c)
 {

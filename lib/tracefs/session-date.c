@@ -16,7 +16,12 @@
 
 #include "dat/dat-format.h"
 #include "util/internal.h"
-#include "record/tm-record.h"
+#include "tm-session.h"
+#include "record/ring.h"
+#include "record/tm-recfile.h"
+#include "dat/dat-internal.h"
+#include "dat/page.h"
+#include "long/long-internal.h"
 
 #define TM_DATE_TRIES	16
 #define TM_DATE_STAMP	"tracemap-date-"

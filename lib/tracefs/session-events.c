@@ -11,6 +11,7 @@
 
 #include "errlog.h"
 #include "session-events.h"
+#include "long/long-internal.h"
 
 struct tm_ev_match {
 	const char	*dir;		/* instance directory */

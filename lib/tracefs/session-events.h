@@ -4,7 +4,7 @@
 #define TM_SESSION_EVENTS_H
 
 #include "util/internal.h"
-#include "record/tm-record.h"
+#include "tm-session.h"
 
 /*
  * Enable the events of specs in instance dir and set their filters; the

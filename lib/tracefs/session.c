@@ -10,6 +10,8 @@
 
 #include "session-events.h"
 #include "uprobe.h"
+#include "tracefs-internal.h"
+#include "long/long-internal.h"
 
 struct tm_session {
 	char			*tracefs;

@@ -18,8 +18,6 @@
  */
 const char *tm_tracefs_open(bool need_write);
 
-/* "tracemap-<pid>" into buf (cut at len). */
-void tm_instance_name(char *buf, size_t len, pid_t pid);
 /*
  * Names of stale tracemap instances under tracefs dir (their owner process
  * is gone, or is not tracemap), as a NULL-terminated malloc'ed array (free

@@ -13,6 +13,7 @@
 #include "dat/dat-internal.h"
 #include "util/internal.h"
 #include "tracemap.h"
+#include "dat/page.h"
 
 /* Read every byte of a blob so the sanitizers see any bad length. */
 static unsigned int touch(struct tm_blob b)

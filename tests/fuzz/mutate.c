@@ -17,6 +17,7 @@
 
 #include "dat/dat-internal.h"
 #include "tracemap.h"
+#include "dat/page.h"
 
 #define HEADER_END	64	/* magic, version, endianness, long and page size */
 

@@ -12,6 +12,9 @@
 #include "util/internal.h"
 #include "tm_test.h"
 #include "dat/dat-format.h"
+#include "dat/dat-internal.h"
+#include "record/record-internal.h"
+#include "dat/page.h"
 
 #define SMALL	64	/* page size: 16 header bytes, 48 of data */
 

@@ -8,6 +8,7 @@
 #include "util/internal.h"
 #include "tm_test.h"
 #include "dat/dat-format.h"
+#include "dat/page.h"
 
 enum { SET_A, SET_B };
 

@@ -15,6 +15,7 @@
 #include "util/internal.h"
 #include "tm_test.h"
 #include "dat/dat-format.h"
+#include "dat/page.h"
 
 static const char *const all_fixtures[] = {
 	"sched-v6.dat", "sched-v7.dat", "sched-v7-zstd.dat", "sched-v6.convert.dat",

@@ -16,6 +16,8 @@
 #include "util/internal.h"
 #include "record/tm-codec.h"
 #include "tm_test.h"
+#include "record/codec.h"
+#include "dat/page.h"
 
 /*
  * sched-v7-zstd.dat (trace-cmd dump): options section 2 at 15763 holds the

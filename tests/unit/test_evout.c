@@ -10,6 +10,7 @@
 #include "util/internal.h"
 #include "out/tm-evout.h"
 #include "tm_test.h"
+#include "dat/dat-internal.h"
 
 /* An output that only counts what it is handed. */
 struct count_output {

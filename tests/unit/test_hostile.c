@@ -19,6 +19,8 @@
 #include "record/rec-check.h"
 #include "tm_test.h"
 #include "dat/dat-format.h"
+#include "dat/dat-internal.h"
+#include "print/print-internal.h"
 
 struct warnings {
 	int	n;

@@ -6,6 +6,7 @@
 
 #include "util/internal.h"
 #include "tm_test.h"
+#include "tracefs/tracefs-internal.h"
 
 TM_TEST(instance_name_and_owner)
 {

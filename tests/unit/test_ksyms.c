@@ -17,6 +17,7 @@
 #include "print/ksyms.h"
 #include "dat/tm-dat.h"
 #include "tm_test.h"
+#include "dat/dat-internal.h"
 
 /* An event printing one address both ways, and ftrace's kernel_stack (as this kernel has it). */
 static const char sym_format[] =

@@ -19,6 +19,8 @@
 #include "tracefs/meta-internal.h"
 #include "tm_fixtures.h"
 #include "tm_test.h"
+#include "tracefs/tracefs-internal.h"
+#include "dat/page.h"
 
 #define PAGE	4096
 #define NCPUS	TM_FIXTURE_CPUS

@@ -5,6 +5,8 @@
 #include "util/internal.h"
 #include "tm_test.h"
 #include "dat/dat-format.h"
+#include "dat/dat-internal.h"
+#include "dat/page.h"
 
 /* Count records and check that timestamps never go backwards. */
 static int count_raw(struct tm_test *t, const char *name, int *lost_pages)

@@ -11,6 +11,7 @@
 #include "out/tm-evout.h"
 #include "trace.pb-c.h"
 #include "tm_test.h"
+#include "dat/dat-internal.h"
 
 /*
  * Hands a file's records to the Perfetto output with the instance buffer's

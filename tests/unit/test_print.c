@@ -13,6 +13,8 @@
 #include "print/print-internal.h"
 #include "print/tm-events.h"
 #include "tm_test.h"
+#include "dat/dat-internal.h"
+#include "dat/page.h"
 
 struct raw_pages {
 	char	*data;

@@ -10,6 +10,9 @@
 #include "tm_test.h"
 #include "dat/dat-format.h"
 #include "record/spool-level.h"
+#include "record/ring.h"
+#include "record/spool.h"
+#include "record/codec.h"
 
 #define PAGE 4096
 

@@ -16,6 +16,7 @@
 #include "util/internal.h"
 #include "tm_test.h"
 #include "tracefs/meta-internal.h"
+#include "record/spool.h"
 
 #define PAGE 4096
 

@@ -16,6 +16,9 @@
 #include "tm_test.h"
 #include "tm_fixtures.h"
 #include "tracefs/meta-internal.h"
+#include "tracefs/tracefs-internal.h"
+#include "record/spool.h"
+#include "record/codec.h"
 
 #define PAGE	4096
 #define NCPUS	2

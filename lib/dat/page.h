@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tm-page.h - walking one ring-buffer sub-buffer ("page", spec §7) record by
- * record: timestamps, time extends, absolute stamps, padding, lost-event flags.
+ * page.h - walking one ring-buffer sub-buffer ("page", spec §7) record by
+ * record: timestamps, time extends, absolute stamps, padding, lost-event
+ * flags (page.c). Used by the readers, the recorder and the printers.
  */
-#ifndef TM_PAGE_H
-#define TM_PAGE_H
+#ifndef TM_PAGE_PRIV_H
+#define TM_PAGE_PRIV_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,6 +32,11 @@ struct tm_rec {
 	uint32_t	offset;		/* record header offset within the page */
 };
 
+/* Offset of the first record (8 + commit_size). */
+static inline size_t tm_page_header_size(unsigned int commit_size)
+{
+	return 8 + commit_size;
+}
 /*
  * Check the page header and prepare iteration. Returns -1 + message
  * (EINVAL) when the commit length exceeds the page.
@@ -39,10 +45,5 @@ int tm_page_init(struct tm_page *pg, const void *page, size_t page_size,
 		 unsigned int commit_size, bool big_endian);
 /* Next data record: 1 with *rec filled, 0 at the end, -1 + message on a corrupt record. */
 int tm_page_next(struct tm_page *pg, struct tm_rec *rec);
-/* Offset of the first record (8 + commit_size). */
-static inline size_t tm_page_header_size(unsigned int commit_size)
-{
-	return 8 + commit_size;
-}
 
-#endif /* TM_PAGE_H */
+#endif /* TM_PAGE_PRIV_H */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * spool.h - one CPU's pages gathered into zstd chunks and appended to its
+ * spool file (spool*.c): the functions only lib/ and the tests call; the
+ * types cmd/ sees are in tm-spool.h.
+ */
+#ifndef TM_SPOOL_PRIV_H
+#define TM_SPOOL_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "record/tm-spool.h"
+#include "record/codec.h"
+#include "ring.h"
+
+/* Append one whole page (page_size bytes); compresses when a chunk fills. -1 + message. */
+int tm_spool_add_page(struct tm_spool *spool, const void *page);
+/*
+ * spool-check.c: check the spool file at path (pages and chunks as opts say)
+ * chunk by chunk, decompressing each and parsing its pages, and cut it after
+ * the last whole, sound chunk. *st gets what it holds then, *dropped the
+ * bytes cut off; the event ids met are set in ids (a bitmap of 65536 bits).
+ * -1 + message when it cannot be opened or cut.
+ */
+int tm_spool_check_file(const char *path, const struct tm_spool_opts *opts,
+			struct tm_spool_stats *st, uint64_t *dropped, uint8_t *ids);
+/* How its chunks are stored. */
+enum tm_compression tm_spool_compression(const struct tm_spool *spool);
+/*
+ * Create (O_EXCL, mode 0600) the spool file at path (with opts->sink: no
+ * file, path may be NULL, chunks go to the sink). Spool file contents:
+ * compressed: chunks back to back, each u32 compressed size, u32 uncompressed
+ * size (host order), one independent zstd frame of whole pages; none: the raw
+ * pages. Either way it is exactly a trace.dat CPU blob minus the chunk count.
+ * NULL + message naming the path (EEXIST: a spool is left from an earlier run).
+ */
+struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *opts);
+/*
+ * Compress and write the pages gathered so far as a (short) chunk of their
+ * own now; the spool goes on. -1 + message.
+ */
+int tm_spool_cut(struct tm_spool *spool);
+/* Close; unlink the file too when remove is true (NULL is fine). */
+void tm_spool_destroy(struct tm_spool *spool, bool remove);
+/* errno of the file write that failed (ENOSPC, EDQUOT, ...), 0 while none did. */
+int tm_spool_error(const struct tm_spool *spool);
+/* fd of the spool file, for the writer (read from offset 0); -1 without a file. */
+int tm_spool_fd(const struct tm_spool *spool);
+/* Bytes written so far, read while another thread appends (live status). */
+uint64_t tm_spool_file_bytes(const struct tm_spool *s);
+/* Compress and write a partial last chunk. Call once, at stop. -1 + message. */
+int tm_spool_finish(struct tm_spool *spool);
+/* True once tm_spool_finish succeeded (the writer requires it). */
+bool tm_spool_finished(const struct tm_spool *spool);
+/* Pages, bytes and chunks so far. */
+void tm_spool_get_stats(const struct tm_spool *spool, struct tm_spool_stats *st);
+/* Size of the pages it holds. */
+size_t tm_spool_page_size(const struct tm_spool *spool);
+/* The spool file's path ("memory" without a file). */
+const char *tm_spool_path(const struct tm_spool *spool);
+/*
+ * At stop, for a spool whose file write failed (a full disk), now or
+ * before: finish it as its file stands, the whole chunks written before the
+ * failure (pages not written are dropped; tm_spool_error() says why). Any
+ * other spool is finished by tm_spool_finish(). -1 + message when that fails
+ * for another reason than a write.
+ */
+int tm_spool_salvage(struct tm_spool *spool);
+/* The CPU's ring-buffer fill level in per mille, for the adaptive level. Cannot fail. */
+void tm_spool_set_fill(struct tm_spool *spool, const struct tm_ring_fill *fill);
+
+#endif /* TM_SPOOL_PRIV_H */

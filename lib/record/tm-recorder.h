@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tm-recorder.h - the recorder: one thread per CPU that drains its ring
+ * and hands whole pages to a sink (recorder.c).
+ */
+#ifndef TM_RECORDER_H
+#define TM_RECORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ring.h"
+#include "tracefs/tm-session.h"
+
+/*
+ * Where pages go. page() gets each whole page of a CPU in order; flush() (may
+ * be NULL) runs after each drain round and once after the final drain. Calls
+ * for one CPU come from one thread; different CPUs come concurrently.
+ */
+struct tm_page_sink {
+	int	(*page)(void *ctx, int cpu, const void *page, size_t size);
+	int	(*flush)(void *ctx, int cpu);
+	/* may be NULL: the CPU's ring fill level, before each page() */
+	void	(*fill)(void *ctx, int cpu, const struct tm_ring_fill *fill);
+	/*
+	 * May be NULL: at tm_recorder_cut(), on the CPU's thread, once every
+	 * record committed so far (the partial page included) went to page():
+	 * what came before belongs to the old side of the cut.
+	 */
+	int	(*cut)(void *ctx, int cpu);
+	void	*ctx;
+};
+
+struct tm_recorder_opts {
+	const bool	*cpus;		/* cpus[0..ncpus): record this CPU */
+	int		ncpus;
+	bool		use_mmap;
+	int		timeout_ms;	/* poll() timeout so quiet CPUs flush, default 250 */
+	bool		pin;		/* pin each thread to its CPU */
+	bool		emit_partial;	/* stream: hand out partial pages each round */
+};
+
+struct tm_cpu_record_stats {
+	bool		traced;
+	bool		mapped;
+	uint64_t	pages;
+	uint64_t	raw_bytes;
+	uint64_t	lost_pages;	/* pages flagged MISSED_EVENTS */
+	uint64_t	lost_stored;	/* sum of the counts stored on them */
+	uint64_t	lost_unknown;	/* flagged pages without a stored count */
+	/* pages dropped: commit word or a record length impossible (kernel bug, racing writer) */
+	uint64_t	corrupt_pages;
+	int		error;		/* errno of a thread failure, 0 if none */
+};
+
+struct tm_recorder;
+
+/* Open every selected CPU's ring (no threads yet); NULL + message naming the CPU. */
+struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_size,
+				       const struct tm_recorder_opts *opts,
+				       const struct tm_page_sink *sink);
+/*
+ * Start the threads (with every signal blocked in them). tids gets the
+ * thread ids (n filled in *ntids) for set_event_notrace_pid. -1 + message.
+ */
+int tm_recorder_start(struct tm_recorder *rec, pid_t *tids, size_t *ntids);
+/* Wake the threads for a final drain and join them (tracing off first); -1: a thread's message. */
+int tm_recorder_stop(struct tm_recorder *rec);
+/* True once a thread failed (its errno is in the stats; tm_recorder_stop() returns its message). */
+bool tm_recorder_failed(const struct tm_recorder *rec);
+/* What the thread of cpu saw so far (zeroes for an unknown cpu). */
+void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,
+			   struct tm_cpu_record_stats *st);
+/*
+ * While the threads run (the live status): raw bytes cpu has drained so far,
+ * read without stopping its thread (0 for an unknown cpu). Its events are
+ * the kernel's "read events" (tm_session_cpu_stats()).
+ */
+uint64_t tm_recorder_raw_bytes(const struct tm_recorder *rec, int cpu);
+/* Why cpu runs the read() path (tm_ring_fallback_reason()), NULL when mapped or unknown. */
+const char *tm_recorder_fallback_reason(const struct tm_recorder *rec, int cpu);
+/* Close every ring (unmap) and free (NULL is fine). */
+void tm_recorder_destroy(struct tm_recorder *rec);
+
+#endif /* TM_RECORDER_H */

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tm-session.h - the private tracefs instance a recording works in
+ * (instances/tracemap-<pid>): events, filters, triggers, buffer geometry,
+ * start and stop (session*.c).
+ */
+#ifndef TM_SESSION_H
+#define TM_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* One -e with the -f and -R that followed it (filter may be NULL). */
+struct tm_event_spec {
+	const char	*event;		/* "all", "system", "system:event", "event", globs */
+	const char	*filter;
+	const char	**triggers;	/* written to each matched event's trigger file */
+	size_t		nr_triggers;
+};
+
+struct tm_session_opts {
+	unsigned long		buffer_kb;	/* per-CPU buffer_size_kb, 0 = kernel default */
+	unsigned long		subbuf_kb;	/* buffer_subbuf_size_kb, 0 = default_subbuf_kb */
+	unsigned long		default_subbuf_kb;	/* where the kernel can set it, 0 = its own */
+	const char		*clock;		/* trace_clock, NULL = kernel default */
+	const char * const	*options;	/* tracefs options ("nooverwrite"), NULL-terminated */
+	const struct tm_event_spec *events;
+	size_t			nr_events;
+	const pid_t		*pids;		/* set_event_pid, may be empty */
+	size_t			nr_pids;
+	bool			follow_children;	/* options/event-fork */
+	int			wakeup_percent;	/* buffer_percent, -1 = leave */
+	const char		*cpumask;	/* tracing_cpumask text, NULL = all */
+	const char * const	*uprobes;	/* "PATH:SYMBOL[+OFF][%return]" specs */
+	size_t			nr_uprobes;
+	const char		*name;		/* instance name, NULL = tracemap-<pid> */
+	bool			reuse;		/* name may exist: record through it, restore it */
+	bool			name_events;	/* also sched_process_exec, task_rename,
+						 * task_newtask: see tm_session_quiet_events() */
+};
+
+/*
+ * tracemap's sub-buffer size for its private instance when none is asked for
+ * (docs/PERFORMANCE.md: fewer GET_READER ioctls and reads per byte).
+ */
+#define TM_DEFAULT_SUBBUF_KB	16
+
+/*
+ * Functions returning a pointer give NULL, those returning int -1, with
+ * errno set and a one-line message in tm_last_error() naming the tracefs
+ * file, CPU or spool that failed. Accessors cannot fail.
+ */
+
+struct tm_session;
+
+/*
+ * Create instances/tracemap-<our pid> (or opts->name) under tracefs and
+ * configure it with tracing off. An existing name fails (EEXIST) unless
+ * opts->reuse: then tracemap records through that instance, and saves each
+ * setting before changing it. Anything refused (unknown event, bad filter or
+ * trigger, clock, option) fails with a one-line message and leaves no
+ * instance behind (a reused one gets its settings back): NULL. A filter or
+ * trigger the kernel refuses carries the kernel's reason from the instance's
+ * error_log. Each uprobe spec becomes an event of group tracemap_<pid> in
+ * uprobe_events (SYMBOL looked up in PATH with libelf), enabled in the
+ * instance like an -e event.
+ */
+struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts);
+/*
+ * Tracing off and remove the instance now, or give a reused one its
+ * settings back (every mapping and fd of ours closed first), retrying the
+ * rmdir for up to wait_ms while it is busy. -1 + message; EBUSY: another
+ * process holds a file of it open, named in the message.
+ */
+int tm_session_remove(struct tm_session *s, int wait_ms);
+/*
+ * tm_session_remove() unless done, then remove the session's uprobes (group
+ * tracemap_<pid>, global), and free s; -1 + message if either
+ * failed.
+ */
+int tm_session_destroy(struct tm_session *s);
+/* The tracefs directory the session was created under. */
+const char *tm_session_tracefs(const struct tm_session *s);
+/* The instance name, "tracemap-<pid>" or the one asked for. */
+const char *tm_session_name(const struct tm_session *s);
+/* The instance directory, <tracefs>/instances/<name>. */
+const char *tm_session_dir(const struct tm_session *s);
+/* Sub-buffer size in bytes as the kernel uses it. */
+size_t tm_session_page_size(const struct tm_session *s);
+/*
+ * The event systems that have an event enabled in the instance, as a
+ * NULL-terminated list (empty without events) owned by the session.
+ */
+const char *const *tm_session_event_systems(const struct tm_session *s);
+/*
+ * The events enabled only because of opts->name_events (the caller asked
+ * for none of them), as "system:event", NULL-terminated, owned by the session.
+ */
+const char *const *tm_session_quiet_events(const struct tm_session *s);
+/* Append pids to set_event_pid (one write); -1 + message. */
+int tm_session_add_pids(struct tm_session *s, const pid_t *pids, size_t n);
+/* Append pids to set_event_notrace_pid (one write); -1 + message. */
+int tm_session_add_notrace_pids(struct tm_session *s, const pid_t *pids, size_t n);
+/* tracing_on 1 in the instance; -1 + message. */
+int tm_session_start(struct tm_session *s);
+/* tracing_on 0 in the instance; -1 + message. */
+int tm_session_stop(struct tm_session *s);
+
+/*
+ * record --date (session-date.c): with tracing off and before the buffers
+ * are mapped, write numbered trace_marker lines between CLOCK_REALTIME
+ * reads on a CPU of cpus[0..ncpus) the process may run on, read them back
+ * from that CPU's buffer, clear the instance's buffers, and put the
+ * wall-clock minus trace-clock offset in microseconds into out as the DATE
+ * option's text ("0x<hex>"). -1 + message.
+ */
+int tm_session_date_offset(struct tm_session *s, const bool *cpus, int ncpus, char *out,
+			   size_t len);
+
+/* per_cpu/cpuN/stats of the instance. */
+struct tm_cpu_kstats {
+	uint64_t	entries;
+	uint64_t	overrun;
+	uint64_t	commit_overrun;
+	uint64_t	dropped;
+	uint64_t	read;
+	uint64_t	bytes;		/* unread bytes in the buffer */
+};
+
+/* buffer_size_kb of the instance (per CPU) into *kb; -1 + message. */
+int tm_session_buffer_kb(const struct tm_session *s, unsigned long *kb);
+/* Read per_cpu/cpu<cpu>/stats of the instance into *st; -1 + message. */
+int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_kstats *st);
+
+/*
+ * Parse a hex CPU mask ("3", "0x3", "ff,ffffffff") into set[0..ncpus): true
+ * for each CPU selected. -1 + message (EINVAL) on bad text, on bits >= ncpus
+ * set, or when no CPU is selected.
+ */
+int tm_cpumask_parse(const char *text, bool *set, int ncpus);
+
+#endif /* TM_SESSION_H */
