@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * stream.c - `tracemap stream`: the capture (capture.c) feeding the live
- * merge (lib/record/live.c) instead of a file; events on stdout in timestamp order,
+ * merge (lib/out/out-live.c) instead of a file; events on stdout in timestamp order,
  * as text like `tracemap report` or as JSON lines.
  */
 #include <argp.h>
@@ -16,7 +16,7 @@
 #include "capture.h"
 #include "cmd.h"
 #include "signals.h"
-#include "record/tm-live.h"
+#include "out/tm-live.h"
 
 #define SUB			"stream"
 #define STREAM_POLL_MS		50	/* recorder poll timeout: quiet CPUs flush this often */
@@ -38,7 +38,7 @@ struct stream {
 	const struct stream_opts	*o;
 	struct capture			cap;
 	struct tm_events		*ev;
-	struct tm_printer		*printer;
+	struct tm_evout			*out;
 	struct tm_names			*names;
 	struct tm_live			*live;
 	uint64_t			cmdlines_at;
@@ -114,20 +114,24 @@ static int open_decoder(struct stream *s)
 		.page_size = tm_session_page_size(s->cap.sess),
 		.out = stdout,
 	};
+	struct tm_evout_buffer top = { .name = NULL, .clock = s->o->cap.clock };
+	struct tm_evout_info info = {
+		.ncpus = s->cap.ncpus, .cpu_slots = s->cap.ncpus,
+		.nbuffers = 1, .buffers = &top, .live = true,
+	};
 
 	s->ev = tm_events_from_tracefs(tracefs, tm_session_event_systems(s->cap.sess),
 				       "/proc/kallsyms", false);
 	if (!s->ev)
 		return -1;
-	s->printer = tm_printer_new(s->ev, &po, stdout);
-	if (!s->printer)
-		return -1;
-	if (s->o->cap.clock && tm_printer_set_buffer(s->printer, 0, NULL, s->o->cap.clock))
+	info.tep = tm_events_tep(s->ev);
+	s->out = tm_evout_text_new(s->ev, &po, stdout);
+	if (!s->out || tm_evout_begin(s->out, &info))
 		return -1;
 	s->names = tm_names_new(s->ev, tm_session_quiet_events(s->cap.sess));
 	if (!s->names)
 		return -1;
-	lo.printer = s->printer;
+	lo.output = s->out;
 	lo.names = s->names;
 	s->live = tm_live_new(&lo);
 	s->cmdlines_at = mono_ns();
@@ -239,7 +243,10 @@ static int stream_run(const struct stream_opts *o)
 		goto out;
 	if (!s.gone && !s.failed) {
 		tm_names_reload(s.names, tm_session_tracefs(s.cap.sess));
-		stream_print(&s, true);
+		if (!stream_print(&s, true) && tm_evout_end(s.out)) {
+			cmd_fail(SUB);
+			s.failed = true;
+		}
 	}
 	if (s.failed)
 		goto out;
@@ -249,7 +256,7 @@ out:
 	ret = capture_close(&s.cap, ret);
 	tm_live_free(s.live);
 	tm_names_free(s.names);
-	tm_printer_free(s.printer);
+	tm_evout_free(s.out);
 	tm_events_free(s.ev);
 	if (fflush(stdout) && !s.gone && !reader_gone(errno) && ret == TM_EXIT_OK)
 		ret = cmd_fail(SUB);

@@ -28,7 +28,7 @@ const char *tm_last_error(void);
 #include "tracefs/tm-session.h"
 #include "record/tm-recorder.h"
 #include "record/tm-recfile.h"
-#include "record/tm-live.h"
+#include "out/tm-live.h"
 #include "long/tm-long.h"
 #include "long/tm-recover.h"
 

@@ -2,7 +2,7 @@
 /*
  * merge.c - k-way merge by timestamp over per-CPU page sources that hand out
  * every page on demand (a file's cursors), with trace-cmd's tie order:
- * lower buffer, then lower CPU. Live pages are merged by live.c: their
+ * lower buffer, then lower CPU. Live pages are merged by out-live.c: their
  * sources are never exhausted and a record may only print once no page
  * still in the ring buffers can precede it.
  */

@@ -6,6 +6,7 @@
 #include "dat/dat-internal.h"
 #include "util/internal.h"
 #include "tm-evout.h"
+#include "out-internal.h"
 #include "print/print-internal.h"
 
 void tm_evout_free(struct tm_evout *out)

@@ -32,7 +32,7 @@ static int text_begin(struct tm_evout *out, const struct tm_evout_info *info)
 		if (tm_printer_set_buffer(t->p, i, info->buffers[i].name, info->buffers[i].clock))
 			return -1;
 	/* trace-cmd's first line; the printer has written nothing yet */
-	if (!t->json && fprintf(t->f, "cpus=%d\n", info->ncpus) < 0)
+	if (!t->json && !info->live && fprintf(t->f, "cpus=%d\n", info->ncpus) < 0)
 		return tm_fail(errno, "write output");
 	return 0;
 }
@@ -52,6 +52,11 @@ static int text_end(struct tm_evout *out)
 	return tm_printer_flush(to_text(out)->p);
 }
 
+static int text_flush(struct tm_evout *out)
+{
+	return tm_printer_flush(to_text(out)->p);
+}
+
 static void text_free(struct tm_evout *out)
 {
 	struct text_output *t = to_text(out);
@@ -65,6 +70,7 @@ static const struct tm_evout_ops text_ops = {
 	.event = text_event,
 	.lost = text_lost,
 	.end = text_end,
+	.flush = text_flush,
 	.free = text_free,
 };
 

@@ -13,7 +13,9 @@
  * can feed the same outputs (stream --perfetto -o FILE: begin with the live
  * tep, the instance's clock and the tracefs saved_cmdlines; each record from
  * its bounded-delay merge; lost() for its end-of-CPU drops; end with the
- * per_cpu stats read at stop as cpustat).
+ * per_cpu stats read at stop as cpustat). `stream` prints through the text
+ * output this way (lib/out/out-live.c), so any output report has, stream
+ * can have.
  */
 #ifndef TM_EVOUT_H
 #define TM_EVOUT_H
@@ -42,6 +44,7 @@ struct tm_evout_info {
 	struct tm_blob			cmdlines;	/* saved_cmdlines text: "pid comm" lines */
 	struct tm_blob			cpustat;	/* per_cpu/cpuN/stats texts, "CPU: n" first */
 	bool				ts_in_ns;	/* a TSC2NSEC option turned counts into ns */
+	bool				live;		/* stream: events only, no file header */
 };
 
 struct tm_evout;
@@ -50,6 +53,8 @@ struct tm_evout_ops {
 	int	(*begin)(struct tm_evout *out, const struct tm_evout_info *info);
 	int	(*event)(struct tm_evout *out, const struct tm_event_rec *rec);
 	int	(*lost)(struct tm_evout *out, int buf, int cpu, int64_t missed);
+	/* May be NULL: hand on what is held so far; more records follow (live). */
+	int	(*flush)(struct tm_evout *out);
 	/* Write what is still held; the output is complete once it returns 0. */
 	int	(*end)(struct tm_evout *out);
 	void	(*free)(struct tm_evout *out);
@@ -65,18 +70,6 @@ struct tm_evout {
 static inline int tm_evout_begin(struct tm_evout *out, const struct tm_evout_info *info)
 {
 	return out->ops->begin(out, info);
-}
-
-/* One record, in timestamp order, with the loss before it in rec->missed. */
-static inline int tm_evout_event(struct tm_evout *out, const struct tm_event_rec *rec)
-{
-	return out->ops->event(out, rec);
-}
-
-/* A loss no later record of that CPU carries. */
-static inline int tm_evout_lost(struct tm_evout *out, int buf, int cpu, int64_t missed)
-{
-	return out->ops->lost(out, buf, cpu, missed);
 }
 
 /* Write what is held: the output is complete once this returns 0. */

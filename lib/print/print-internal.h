@@ -82,6 +82,8 @@ TM_HIDDEN void tm_sched_switch_text(struct trace_seq *s, struct tep_event *ev,
 /* A counter bumped whenever a task got a new name; valid while ev lives. */
 TM_HIDDEN const uint64_t *tm_events_names_gen(const struct tm_events *ev);
 
+struct tm_printer;
+
 /*
  * Printer functions only the unit tests call (nothing in cmd/ needs them
  * yet): print one page's records in order, format a timestamp, count.
@@ -96,6 +98,22 @@ TM_HIDDEN void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_
 TM_HIDDEN uint64_t tm_printer_count(const struct tm_printer *p);
 
 /* ---- lib-only part of tm-events.h ---- */
+
+/*
+ * A printer of ev's events to out (task names follow tm_events_reload_cmdlines()).
+ * ev must outlive it. NULL with ENOMEM.
+ */
+struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_print_opts *opts,
+				  FILE *out);
+/*
+ * Describe buffer number buf: its name ("" or NULL for the top level) and
+ * trace clock (NULL: "local"). Records of unknown buffers print as the top
+ * one. Once a named buffer exists, every line gets trace-cmd's "name: "
+ * prefix. -1 + message: buf >= 64, a name over 256 bytes, ENOMEM.
+ */
+int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const char *clock);
+/* Flush and free the printer (NULL is fine). */
+void tm_printer_free(struct tm_printer *p);
 
 /*
  * Re-read saved_cmdlines (live use: tasks appear and are renamed while

@@ -117,22 +117,4 @@ struct tm_print_opts {
 	enum tm_text_compat	compat;
 };
 
-struct tm_printer;
-
-/*
- * A printer of ev's events to out (task names follow tm_events_reload_cmdlines()).
- * ev must outlive it. NULL with ENOMEM.
- */
-struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_print_opts *opts,
-				  FILE *out);
-/*
- * Describe buffer number buf: its name ("" or NULL for the top level) and
- * trace clock (NULL: "local"). Records of unknown buffers print as the top
- * one. Once a named buffer exists, every line gets trace-cmd's "name: "
- * prefix. -1 + message: buf >= 64, a name over 256 bytes, ENOMEM.
- */
-int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const char *clock);
-/* Flush and free the printer (NULL is fine). */
-void tm_printer_free(struct tm_printer *p);
-
 #endif /* TM_EVENTS_H */

@@ -99,7 +99,7 @@ struct tm_page_source {
 /* Add a source before the first tm_merge_next(); -1 + message (EBUSY after it, ENOMEM). */
 TM_HIDDEN int tm_merge_add(struct tm_merge *m, const struct tm_page_source *src);
 
-/* live.c: what the live merge saw of one CPU. */
+/* out-live.c: what the live merge saw of one CPU. */
 struct tm_live_cpu_stats {
 	uint64_t	pages;		/* pages received */
 	uint64_t	records;	/* data records decoded */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_live.c - stream's live merge (lib/record/live.c) on the fixtures' raw pages:
+ * test_live.c - stream's live merge (lib/out/out-live.c) on the fixtures' raw pages:
  * pages fed through the sink as two recorder threads would, printed output
  * compared with trace-cmd's report, and the flush rule that holds records
  * back until every other CPU finished a later drain round.
@@ -9,14 +9,49 @@
 
 #include "util/internal.h"
 #include "print/print-internal.h"
-#include "record/tm-live.h"
+#include "out/tm-live.h"
+#include "out/out-internal.h"
 #include "tm_test.h"
 
 #define PAGE	4096
 
+/* The text output, counting the records it is handed (what stream prints). */
+struct counting_out {
+	struct tm_evout		base;
+	struct tm_evout		*text;
+	unsigned long		events;
+};
+
+static int count_begin(struct tm_evout *out, const struct tm_evout_info *info)
+{
+	return tm_evout_begin(((struct counting_out *)out)->text, info);
+}
+
+static int count_event(struct tm_evout *out, const struct tm_event_rec *rec)
+{
+	struct counting_out *c = (struct counting_out *)out;
+
+	c->events++;
+	return tm_evout_event(c->text, rec);
+}
+
+static int count_lost(struct tm_evout *out, int buf, int cpu, int64_t missed)
+{
+	return tm_evout_lost(((struct counting_out *)out)->text, buf, cpu, missed);
+}
+
+static int count_flush(struct tm_evout *out)
+{
+	return tm_evout_flush(((struct counting_out *)out)->text);
+}
+
+static const struct tm_evout_ops count_ops = {
+	.begin = count_begin, .event = count_event, .lost = count_lost, .flush = count_flush,
+};
+
 struct live_fixture {
 	struct tm_events	*ev;
-	struct tm_printer	*p;
+	struct counting_out	p;
 	struct tm_live		*lv;
 	struct tm_page_sink	sink;
 	FILE			*f;
@@ -41,8 +76,11 @@ static int live_setup(struct live_fixture *x, const char *set, bool json,
 	x->f = open_memstream(&x->out, &x->out_len);
 	if (!x->f)
 		return -1;
-	x->p = tm_printer_new(x->ev, &po, x->f);
-	if (!x->p)
+	struct tm_evout_info info = { .tep = tm_events_tep(x->ev), .ncpus = 2, .live = true };
+
+	x->p.base.ops = &count_ops;
+	x->p.text = tm_evout_text_new(x->ev, &po, x->f);
+	if (!x->p.text || tm_evout_begin(&x->p.base, &info))
 		return -1;
 	for (int cpu = 0; cpu < 2; cpu++) {
 		snprintf(path, sizeof(path), "raw/%s.cpu%d.raw", set, cpu);
@@ -52,7 +90,7 @@ static int live_setup(struct live_fixture *x, const char *set, bool json,
 		x->cpus[cpu] = true;
 	}
 	struct tm_live_opts lo = {
-		.ncpus = 2, .cpus = x->cpus, .page_size = PAGE, .printer = x->p, .out = x->f,
+		.ncpus = 2, .cpus = x->cpus, .page_size = PAGE, .output = &x->p.base, .out = x->f,
 	};
 	x->lv = tm_live_new(&lo);
 	if (!x->lv)
@@ -64,7 +102,7 @@ static int live_setup(struct live_fixture *x, const char *set, bool json,
 static void live_teardown(struct live_fixture *x)
 {
 	tm_live_free(x->lv);
-	tm_printer_free(x->p);
+	tm_evout_free(x->p.text);
 	if (x->f)
 		fclose(x->f);
 	free(x->out);
@@ -163,14 +201,14 @@ TM_TEST(live_holds_records_until_other_cpus_flushed_twice)
 	TM_REQUIRE(live_setup(&x, "A", false, TM_TEXT_CURRENT) == 0);
 	TM_CHECK(feed_round(&x, 0, 0) == 0);
 	TM_CHECK_INT(tm_live_step(x.lv, false), 0);
-	TM_CHECK_INT(tm_printer_count(x.p), 0);
+	TM_CHECK_INT(x.p.events, 0);
 	TM_CHECK(x.sink.flush(x.sink.ctx, 1) == 0);
 	TM_CHECK_INT(tm_live_step(x.lv, false), 0);
-	TM_CHECK_INT(tm_printer_count(x.p), 0);
+	TM_CHECK_INT(x.p.events, 0);
 	TM_CHECK(x.sink.flush(x.sink.ctx, 1) == 0);
 	TM_CHECK_INT(tm_live_step(x.lv, false), 0);
-	TM_CHECK_INT(tm_printer_count(x.p), tm_page_count(x.raw[0], PAGE, 8, false));
-	TM_CHECK(tm_printer_count(x.p) > 0);
+	TM_CHECK_INT(x.p.events, tm_page_count(x.raw[0], PAGE, 8, false));
+	TM_CHECK(x.p.events > 0);
 	live_teardown(&x);
 }
 
@@ -183,7 +221,7 @@ TM_TEST(live_single_cpu_prints_without_waiting)
 	x.cpus[1] = false;
 	TM_CHECK(feed_round(&x, 0, 0) == 0);
 	TM_CHECK_INT(tm_live_step(x.lv, false), 0);
-	TM_CHECK_INT(tm_printer_count(x.p), tm_page_count(x.raw[0], PAGE, 8, false));
+	TM_CHECK_INT(x.p.events, tm_page_count(x.raw[0], PAGE, 8, false));
 	live_teardown(&x);
 }
 

@@ -9,6 +9,7 @@
 
 #include "util/internal.h"
 #include "out/tm-evout.h"
+#include "out/out-internal.h"
 #include "trace.pb-c.h"
 #include "tm_test.h"
 #include "dat/dat-internal.h"

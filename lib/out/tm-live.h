@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tm-live.h - live decoding for `stream` (live.c): a page sink that queues
+ * tm-live.h - live decoding for `stream` (out-live.c): a page sink that queues
  * each CPU's pages, and a main-thread step that merges the queued records by
  * timestamp across CPUs and prints those no later page can precede.
  */
@@ -13,9 +13,8 @@
 #include <stdio.h>
 
 #include "print/tm-events.h"
-#include "tracefs/tm-session.h"
-#include "tm-recorder.h"
-#include "tm-recfile.h"
+#include "out/tm-evout.h"
+#include "record/tm-recorder.h"
 
 /* ---- live-names.c: task names that follow exec, renames and new tasks ---- */
 
@@ -40,22 +39,22 @@ int tm_names_reload(struct tm_names *n, const char *tracefs_dir);
 /* Free (NULL is fine). */
 void tm_names_free(struct tm_names *n);
 
-/* ---- live.c ---- */
+/* ---- out-live.c ---- */
 
 struct tm_live_opts {
 	int			ncpus;
 	const bool		*cpus;		/* cpus[0..ncpus): traced */
 	size_t			page_size;	/* sub-buffer size */
 	size_t			max_bytes;	/* per CPU, queued + not yet printed; 0: 32 MiB */
-	struct tm_printer	*printer;
+	struct tm_evout		*output;	/* begun; records go to event() and lost() */
 	struct tm_filter	*filter;	/* NULL: print everything */
 	struct tm_names		*names;		/* NULL: names from the handle only */
-	FILE			*out;		/* the printer's stream: flushed once per step */
+	FILE			*out;		/* the output's stream: flushed once per step */
 };
 
 struct tm_live;
 
-/* The live merge of opts->ncpus CPUs printing through opts->printer; NULL with ENOMEM. */
+/* The live merge of opts->ncpus CPUs into opts->output; NULL with ENOMEM. */
 struct tm_live *tm_live_new(const struct tm_live_opts *opts);
 /* Free the queues (after the recorder stopped; NULL is fine). */
 void tm_live_free(struct tm_live *lv);

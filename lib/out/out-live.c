@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * live.c - stream's page sink and live merge: per-CPU page queues filled by
+ * out-live.c - stream's page sink and live merge: per-CPU page queues filled by
  * the recorder threads, decoded and merged by timestamp on the main thread,
  * printed up to the point no page still in the ring buffers can precede.
  * merge.c's heap serves files, whose sources end; here a CPU with nothing
@@ -16,6 +16,7 @@
 
 #include "util/internal.h"
 #include "tm-live.h"
+#include "out-internal.h"
 #include "dat/dat-format.h"
 #include "dat/dat-internal.h"
 #include "print/print-internal.h"
@@ -393,7 +394,7 @@ static int print_one(struct tm_live *lv, int cpu)
 	if (quiet < 0) {
 		ret = -1;
 	} else if (!quiet && tm_filter_pass(lv->o.filter, &ev)) {
-		ret = tm_printer_event(lv->o.printer, &ev);
+		ret = tm_evout_event(lv->o.output, &ev);
 	} else if (r->missed) {
 		/* keep the loss visible: it moves to the CPU's next record */
 		c->carry_missed = add_missed(c->carry_missed, r->missed);
@@ -424,7 +425,7 @@ static int trailing_losses(struct tm_live *lv, unsigned int *printed)
 
 		if (!c->carry_missed)
 			continue;
-		if (tm_printer_dropped(lv->o.printer, 0, cpu, c->carry_missed))
+		if (tm_evout_lost(lv->o.output, 0, cpu, c->carry_missed))
 			return -1;
 		c->carry_missed = 0;
 		(*printed)++;
@@ -459,7 +460,7 @@ int tm_live_step(struct tm_live *lv, bool final)
 		ret = -1;
 	if (!n)
 		return ret;
-	if (tm_printer_flush(lv->o.printer) && ret >= 0)
+	if (tm_evout_flush(lv->o.output) && ret >= 0)
 		return -1;
 	if (fflush(lv->o.out) && ret >= 0)
 		return tm_fail(errno, "write output");

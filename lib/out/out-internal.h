@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * out-internal.h - what the sources of decoded events in lib/ (out-run.c for
+ * a trace.dat file, record/live.c for stream) call on an output; cmd/ only
+ * creates outputs, begins and ends them (tm-evout.h).
+ */
+#ifndef TM_OUT_INTERNAL_H
+#define TM_OUT_INTERNAL_H
+
+#include "out/tm-evout.h"
+
+/* One record, in timestamp order, with the loss before it in rec->missed. */
+static inline int tm_evout_event(struct tm_evout *out, const struct tm_event_rec *rec)
+{
+	return out->ops->event(out, rec);
+}
+
+/* A loss no later record of that CPU carries. */
+static inline int tm_evout_lost(struct tm_evout *out, int buf, int cpu, int64_t missed)
+{
+	return out->ops->lost(out, buf, cpu, missed);
+}
+
+/* Hand on what is held so far (a live source between its steps). */
+static inline int tm_evout_flush(struct tm_evout *out)
+{
+	return out->ops->flush ? out->ops->flush(out) : 0;
+}
+
+#endif /* TM_OUT_INTERNAL_H */
