@@ -20,7 +20,6 @@
 #include "record/ring.h"
 #include "long-internal.h"
 
-#define TM_COMMIT_SIZE	sizeof(unsigned long)
 
 struct tm_extract_run {
 	struct tm_page_sink	sink;

@@ -20,7 +20,6 @@
 #include "record/spool.h"
 #include "record/codec.h"
 
-#define TM_COMMIT_SIZE	sizeof(unsigned long)
 
 /* One compressed chunk: its bytes as a spool file holds them, in its own mapping. */
 struct tm_fchunk {

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
-#include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -46,7 +45,6 @@ struct tm_recorder {
 	struct tm_page_sink	sink;
 	int			ncpus;
 	int			timeout_ms;
-	bool			pin;
 	bool			emit_partial;
 	int			wake_fd;	/* eventfd: stop request */
 	atomic_bool		stop;
@@ -175,13 +173,6 @@ static void *rec_thread(void *arg)
 	struct tm_recorder *rec = c->rec;
 
 	c->tid = gettid();
-	if (rec->pin) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(c->cpu, &set);
-		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	}
 	sem_post(&rec->ready);
 	if (rec_loop(c)) {
 		c->st.error = errno ? errno : EIO;
@@ -207,7 +198,6 @@ struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_siz
 	rec->wake_fd = -1;
 	rec->sink = *sink;
 	rec->ncpus = opts->ncpus;
-	rec->pin = opts->pin;
 	rec->emit_partial = opts->emit_partial;
 	pthread_mutex_init(&rec->lock, NULL);
 	pthread_cond_init(&rec->cut_cond, NULL);

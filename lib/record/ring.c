@@ -20,8 +20,6 @@
 #include "dat/dat-internal.h"
 #include "dat/page.h"
 
-/* The kernel's commit word is a long: 8 bytes on 64-bit kernels. */
-#define TM_COMMIT_SIZE	sizeof(unsigned long)
 #define TM_PAGE_HDR	(8 + TM_COMMIT_SIZE)
 
 struct tm_ring {

@@ -12,6 +12,12 @@
 #include <sys/types.h>
 #include "record/tm-spool.h"
 
+/*
+ * The commit word of the pages this kernel's ring buffer hands out: a long,
+ * 8 bytes on a 64-bit kernel (the recorder runs on the traced machine).
+ */
+#define TM_COMMIT_SIZE	sizeof(unsigned long)
+
 struct tm_ring;
 
 /* Called with each finished page (page_size bytes, zeroed past the data). */

@@ -36,7 +36,6 @@ struct tm_recorder_opts {
 	int		ncpus;
 	bool		use_mmap;
 	int		timeout_ms;	/* poll() timeout so quiet CPUs flush, default 250 */
-	bool		pin;		/* pin each thread to its CPU */
 	bool		emit_partial;	/* stream: hand out partial pages each round */
 };
 
