@@ -122,13 +122,26 @@ check: deps
 # libFuzzer targets (clang): fuzz-reader (the trace.dat reader), fuzz-report
 # (the whole report path), seeded with the fixtures and the findings, and the
 # differential fuzz-ksyms and fuzz-cmdlines (our parsers against libtraceevent's).
+# The library is compiled once for them (clang, instrumented for coverage and
+# the sanitizers) into its own archive, which every target links.
 FUZZ_SECONDS	?= 60
-$(BUILD)/fuzz-%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(LIB_SRC) $(wildcard lib/*.h lib/*/*.h) \
-		$(PROTO_H) | $(PKG_STAMP)
-	@mkdir -p $(BUILD)
-	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -Ilib -I$(GEN) $(PKG_CFLAGS) -DTM_VERSION='"$(VERSION)"' \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-o $@ $< $(LIB_SRC) $(LDLIBS)
+FUZZ_BUILD	:= $(BUILD)/fuzz
+FUZZ_CFLAGS	:= -g -O1 -std=gnu11 -D_GNU_SOURCE -Ilib -I$(GEN) $(PKG_CFLAGS) \
+		   -DTM_VERSION='"$(VERSION)"' -MMD -MP -fno-sanitize-recover=undefined
+FUZZ_LIB_OBJ	:= $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+
+$(FUZZ_BUILD)/%.o: %.c | $(PKG_STAMP) $(PROTO_H)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+
+$(FUZZ_BUILD)/libtracemap.a: $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/fuzz-%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_BUILD)/libtracemap.a \
+		| $(PKG_STAMP)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(FUZZ_BUILD)/libtracemap.a $(LDLIBS)
 
 # The mutation test's helper (tests/fuzz/mutate.sh): mutated copies and record counts.
 $(BUILD)/tm-mutate: tests/fuzz/mutate.c $(BUILD)/libtracemap.a
@@ -156,3 +169,4 @@ clean:
 
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
 -include $(ASAN_LIB_OBJ:.o=.d) $(ASAN_CMD_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d)
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_TARGETS:=.d)
