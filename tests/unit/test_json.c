@@ -130,27 +130,71 @@ TM_TEST(json_strings_end_at_nul_or_n)
 	TM_CHECK_STR(str_text(b, "\xe2\x82\0", 3), "\"\\u00e2\\u0082\"");
 }
 
-/* The reference: print-json.c before it wrote without printf. */
+/*
+ * The oracle: the well-formed UTF-8 byte sequences as the Unicode standard
+ * tabulates them (Table 3-7), one row per lead byte range; the second byte's
+ * range depends on the lead, the others are always 80..BF. Written from the
+ * table, not from json-str.c's decoder, so a mistake in either shows.
+ */
+static const struct utf8_row {
+	unsigned char	lead_lo, lead_hi, second_lo, second_hi, len;
+} utf8_table[] = {
+	{ 0xc2, 0xdf, 0x80, 0xbf, 2 },
+	{ 0xe0, 0xe0, 0xa0, 0xbf, 3 },
+	{ 0xe1, 0xec, 0x80, 0xbf, 3 },
+	{ 0xed, 0xed, 0x80, 0x9f, 3 },
+	{ 0xee, 0xef, 0x80, 0xbf, 3 },
+	{ 0xf0, 0xf0, 0x90, 0xbf, 4 },
+	{ 0xf1, 0xf3, 0x80, 0xbf, 4 },
+	{ 0xf4, 0xf4, 0x80, 0x8f, 4 },
+};
+
 static size_t ref_utf8_len(const unsigned char *s, size_t n)
 {
-	size_t len, i;
-	uint32_t cp;
+	for (size_t r = 0; r < sizeof(utf8_table) / sizeof(utf8_table[0]); r++) {
+		const struct utf8_row *t = &utf8_table[r];
 
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (len > n)
-		return 0;
-	cp = s[0] & (0x3f >> (len - 1));
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
+		if (s[0] < t->lead_lo || s[0] > t->lead_hi)
+			continue;
+		if (n < t->len || s[1] < t->second_lo || s[1] > t->second_hi)
 			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
+		for (size_t k = 2; k < t->len; k++)
+			if (s[k] < 0x80 || s[k] > 0xbf)
+				return 0;
+		return t->len;
 	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
+	return 0;
+}
+
+/* Hand-made cases at the table's edges, with the JSON text they must give. */
+TM_TEST(json_strings_keep_exactly_the_well_formed_utf8)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "\xc2\x80", "\"\xc2\x80\"" },			/* U+0080, the first 2-byte */
+		{ "\xc1\xbf", "\"\\u00c1\\u00bf\"" },		/* overlong U+007F */
+		{ "\xdf\xbf", "\"\xdf\xbf\"" },			/* U+07FF */
+		{ "\xe0\x9f\xbf", "\"\\u00e0\\u009f\\u00bf\"" },	/* overlong U+07FF */
+		{ "\xe0\xa0\x80", "\"\xe0\xa0\x80\"" },		/* U+0800 */
+		{ "\xed\x9f\xbf", "\"\xed\x9f\xbf\"" },		/* U+D7FF */
+		{ "\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"" },	/* U+D800, a surrogate */
+		{ "\xef\xbf\xbf", "\"\xef\xbf\xbf\"" },		/* U+FFFF */
+		{ "\xf0\x8f\xbf\xbf", "\"\\u00f0\\u008f\\u00bf\\u00bf\"" }, /* overlong */
+		{ "\xf0\x90\x80\x80", "\"\xf0\x90\x80\x80\"" },	/* U+10000 */
+		{ "\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\"" },	/* U+10FFFF */
+		{ "\xf4\x90\x80\x80", "\"\\u00f4\\u0090\\u0080\\u0080\"" }, /* past it */
+		{ "\xe2\x82", "\"\\u00e2\\u0082\"" },		/* cut short */
+		{ "a\"\\\n\t\x01\x7f", "\"a\\\"\\\\\\n\\t\\u0001\\u007f\"" },
+	};
+	char got[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *end = tm_json_put_str(got, cases[i].in, strlen(cases[i].in));
+
+		*end = '\0';
+		TM_CHECK_STR(got, cases[i].want);
+	}
 }
 
 static size_t ref_json_str(char *o, const unsigned char *p, size_t n)
@@ -185,7 +229,7 @@ static size_t ref_json_str(char *o, const unsigned char *p, size_t n)
 	return len;
 }
 
-TM_TEST(json_strings_match_the_printf_reference)
+TM_TEST(json_strings_match_the_table_reference)
 {
 	static const unsigned char pool[] = {
 		'a', 'Z', ' ', '"', '\\', '\n', '\t', 0x01, 0x7f, 0x80, 0xbf, 0xc2, 0xa9,
