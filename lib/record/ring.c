@@ -76,7 +76,15 @@ static int ring_map(struct tm_ring *r, const char *path)
 		r->meta = p;
 		r->meta_len = len;
 	}
-	r->page_size = r->meta->subbuf_size;
+	/* the instance owns the size (tm_session_page_size()); the map must agree */
+	if (r->meta->subbuf_size != r->page_size) {
+		uint32_t said = r->meta->subbuf_size;
+
+		munmap(r->meta, r->meta_len);
+		r->meta = NULL;
+		return tm_failx(EPROTO, "%s: the meta page says %u-byte sub-buffers, the instance %zu",
+				path, said, r->page_size);
+	}
 	r->data_len = (size_t)r->meta->subbuf_size * r->meta->nr_subbufs;
 	p = mmap(NULL, r->data_len, PROT_READ, MAP_SHARED, r->fd, r->meta->meta_page_size);
 	if (p == MAP_FAILED)
