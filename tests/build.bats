@@ -104,3 +104,27 @@ load helpers
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"missing build dependency: protoc-c"* ]]
 }
+
+@test "build: the layout holds: folders, file sizes, public functions (tests/layout-check.sh)" {
+	run bash "$TM_ROOT/tests/layout-check.sh"
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	[[ "$output" == "layout: "*" public functions all called from cmd/" ]]
+}
+
+@test "build: the layout check finds an unused public function, a tm_ static, a long file" {
+	local tree
+	tree=$(mktemp -d)
+	mkdir -p "$tree/lib/x" "$tree/cmd" "$tree/tests"
+	cp "$TM_ROOT/tests/layout-check.sh" "$tree/tests/"
+	printf '#include "x/tm-x.h"\nint main(void)\n{\n\treturn tm_used();\n}\n' >"$tree/cmd/m.c"
+	printf 'int tm_used(void);\nint tm_unused(void);\n' >"$tree/lib/x/tm-x.h"
+	printf 'static int tm_helper(void)\n{\n\treturn 0;\n}\n' >"$tree/lib/x/a.c"
+	seq 801 | sed 's/.*/\/\* & \*\//' >"$tree/lib/x/long.c"
+	run bash "$tree/tests/layout-check.sh" "$tree"
+	rm -rf "$tree"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tm_unused is public but cmd/ never calls it"* ]]
+	[[ "$output" != *"tm_used is public"* ]]
+	[[ "$output" == *"static functions with the tm_ prefix: tm_helper"* ]]
+	[[ "$output" == *"lib/x/long.c: 801 lines"* ]]
+}
