@@ -25,6 +25,7 @@ static int open_output(struct capture *c, const struct record_opts *o, struct tm
 		.cpus = c->cpus,
 		.instance = tm_session_name(c->sess),
 		.clock = o->cap.clock,
+		.flush_ms = (unsigned int)(o->flush_secs * 1000 + 0.5),
 	};
 
 	*out = tm_recfile_open(&oo);

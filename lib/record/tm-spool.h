@@ -80,6 +80,12 @@ struct tm_spool_opts {
 	size_t			chunk_pages;	/* pages per compressed chunk */
 	const struct tm_chunk_sink *sink;	/* NULL: a spool file; else chunks go there */
 	uint64_t		(*clock_ns)(void);	/* NULL: CLOCK_MONOTONIC (tests pass their own) */
+	/*
+	 * A chunk is written once its first page is this old, full or not, so
+	 * that a killed recorder loses at most that much of what it read
+	 * (tm_spool_tick()); 0: only full chunks are written.
+	 */
+	uint64_t		max_age_ns;
 };
 
 struct tm_spool_stats {
