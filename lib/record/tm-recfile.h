@@ -32,7 +32,7 @@ struct tm_recfile_opts {
 	 */
 	const char		*instance;
 	const char		*clock;		/* its trace clock, NULL: "local" */
-	/* a spool's chunk is written once this old, full or not (0: when full) */
+	/* a spool's chunk is written once its first page is this old (0: when full) */
 	unsigned int		flush_ms;
 };
 
