@@ -468,6 +468,7 @@ static int open_recorder(struct capture *r, const struct capture_sink *s)
 		.use_mmap = !r->o->no_mmap,
 		.timeout_ms = s->timeout_ms,
 		.emit_partial = s->emit_partial,
+		.partial_ms = s->partial_ms,
 	};
 
 	r->rec = tm_recorder_create(tm_session_dir(r->sess), tm_session_page_size(r->sess),

@@ -87,6 +87,7 @@ struct capture_sink {
 	struct tm_page_sink	sink;
 	int			timeout_ms;	/* 0: the recorder's default */
 	bool			emit_partial;
+	unsigned int		partial_ms;	/* tm_recorder_opts.partial_ms */
 };
 
 /* Recorder threads, COMMAND forked, tracing on, COMMAND released. Prints its own errors. */

@@ -20,6 +20,7 @@ enum {
 	OPT_TRIGGER,
 	OPT_POST,
 	OPT_MAX_DUMPS,
+	OPT_FLUSH_INTERVAL,
 };
 
 static const struct argp_option options[] = {
@@ -32,6 +33,9 @@ static const struct argp_option options[] = {
 	  "buffer fills faster than it compresses (default: fall back to faster levels)", 3 },
 	{ "date", OPT_DATE, NULL, 0, "store the wall-clock offset: report prints wall-clock "
 	  "times (as trace-cmd record --date)", 3 },
+	{ "flush-interval", OPT_FLUSH_INTERVAL, "SECONDS", 0, "write each CPU's compressed "
+	  "pages to its spool at least this often, so a killed recording loses at most that "
+	  "much (default 1; 0: only whole 1 MiB chunks)", 3 },
 	{ "fail-on-loss", OPT_FAIL_ON_LOSS, NULL, 0, "exit 3 when events were lost", 4 },
 	{ NULL, 0, NULL, 0, "Long recordings (files OUTPUT.0001, OUTPUT.0002, ...):", 5 },
 	{ "flight", OPT_FLIGHT, "SIZE", 0, "flight recorder: keep the newest SIZE (e.g. 256M, "
@@ -98,6 +102,16 @@ static double post_arg(struct argp_state *state, const char *s)
 	return v;
 }
 
+static double flush_arg(struct argp_state *state, const char *s)
+{
+	double v;
+
+	if (!parse_seconds(s, false, &v) || v > 3600)
+		argp_error(state, "bad --flush-interval '%s' (expected seconds from 0 to 3600, "
+			   "like 0.5 or 2s)", s);
+	return v;
+}
+
 /* The long-recording options only make sense together like this. */
 static void check_long(struct argp_state *state, const struct record_opts *o)
 {
@@ -148,6 +162,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->trigger = arg;
 		break;
 	case OPT_POST: o->post = post_arg(state, arg); o->post_set = true; break;
+	case OPT_FLUSH_INTERVAL: o->flush_secs = flush_arg(state, arg); break;
 	case OPT_MAX_DUMPS: o->max_dumps = arg_long(state, "--max-dumps", arg, 1, 1000000); break;
 	case ARGP_KEY_END:
 		check_long(state, o);
@@ -172,6 +187,7 @@ int cmd_record(int argc, char **argv)
 		.compression = TM_COMPRESS_ZSTD,
 		.level = 1,
 		.post = 0.1,
+		.flush_secs = 1,
 	};
 	int ret;
 

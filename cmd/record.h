@@ -28,6 +28,7 @@ struct record_opts {
 	double			post;		/* seconds recorded after a trigger */
 	bool			post_set;
 	long			max_dumps;	/* 0: no limit */
+	double			flush_secs;	/* --flush-interval: spool chunks at least this often */
 };
 
 /* True when the options ask for numbered files (flight, rotation, trigger). */

@@ -55,6 +55,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* What came back, CPU by CPU, and from where. */
+static void print_result(const char *output, const struct tm_recover_result *res)
+{
+	cmd_err(SUB, "%s: %llu events, %llu pages from %d CPU%s; the metadata (event formats%s, "
+		"kallsyms, task names) is read from tracefs now, not at recording time", output,
+		(unsigned long long)res->events, (unsigned long long)res->pages, res->cpus,
+		res->cpus == 1 ? "" : "s", res->from_instance ? " of the recording's instance" : "");
+	for (int cpu = 0; cpu < res->ncpus; cpu++) {
+		const struct tm_recover_cpu *c = &res->cpu[cpu];
+
+		if (c->spooled || c->ring)
+			fprintf(stderr, "  cpu%d: %llu events from its spool, %llu from the ring\n",
+				cpu, (unsigned long long)c->spooled, (unsigned long long)c->ring);
+	}
+	if (res->ring_taken)
+		cmd_err(SUB, "instance %s: its ring is in %s; the instance is removed",
+			res->instance, output);
+}
+
 int cmd_recover(int argc, char **argv)
 {
 	const struct argp argp = {
@@ -72,10 +91,6 @@ int cmd_recover(int argc, char **argv)
 		cmd_err(SUB, "cut %llu bytes of a torn or damaged last chunk",
 			   (unsigned long long)res.dropped);
 	if (!o.quiet)
-		cmd_err(SUB, "%s: %llu pages from %d CPU%s; the metadata (event formats%s, "
-			   "kallsyms, task names) is read from tracefs now, not at recording "
-			   "time", o.output, (unsigned long long)res.pages, res.cpus,
-			   res.cpus == 1 ? "" : "s",
-			   res.from_instance ? " of the recording's instance" : "");
+		print_result(o.output, &res);
 	return TM_EXIT_OK;
 }

@@ -57,12 +57,40 @@ static const struct argp reset_argp = {
 	.doc = doc,
 };
 
+/*
+ * The spool set of a killed recording whose instance is name: its ring holds
+ * the rest of that recording, which `recover` takes; NULL if none.
+ */
+static const struct tm_orphan *ring_owner(struct tm_orphan *const *sets, const char *name)
+{
+	for (int i = 0; i < 2; i++)
+		for (const struct tm_orphan *o = sets[i]; o && o->prefix; o++)
+			if (!strcmp(o->instance, name))
+				return o;
+	return NULL;
+}
+
+/* Say why an instance stays; true when it does. */
+static bool keep_for_recover(struct tm_orphan *const *sets, const char *name)
+{
+	const struct tm_orphan *o = ring_owner(sets, name);
+
+	if (!o)
+		return false;
+	cmd_err("reset", "%s kept: its ring holds the rest of the killed recording %s; "
+		"'tracemap recover %s' saves it and removes the instance", name, o->prefix,
+		o->prefix);
+	return true;
+}
+
 /* Remove each stale instance, going on past failures; TM_EXIT_FAIL if any failed. */
-static int remove_all(const char *tracefs, char **stale)
+static int remove_all(const char *tracefs, char **stale, struct tm_orphan *const *sets)
 {
 	int ret = TM_EXIT_OK;
 
 	for (char **name = stale; *name; name++) {
+		if (keep_for_recover(sets, *name))
+			continue;
 		if (tm_instance_remove(tracefs, *name)) {
 			ret = cmd_fail("reset");
 			continue;
@@ -92,24 +120,22 @@ static int reset_uprobes(const char *tracefs, bool remove)
 	return ret;
 }
 
-/* Name the spools of dead recorders in dir (never removed: recover saves them). */
-static void report_spools(const char *dir)
+/* Name the spools of dead recorders in a list (never removed: recover saves them). */
+static void report_spools(const struct tm_orphan *list)
 {
-	struct tm_orphan *list = tm_spools_orphaned(dir);
-
 	if (!list)
 		return;	/* an unreadable directory holds nothing we can name */
-	for (struct tm_orphan *o = list; o->prefix; o++) {
+	for (const struct tm_orphan *o = list; o->prefix; o++) {
 		if (!o->files)
 			continue;
 		cmd_err("reset", "%s%s: spools of a killed recording (tracemap pid %d); "
 			   "'tracemap recover %s' makes them a trace.dat", o->first,
 			   o->files > 1 ? " and more" : "", (int)o->pid, o->prefix);
 	}
-	tm_orphans_free(list);
 }
 
-static void report_all_spools(void)
+/* The killed recordings' spool sets of the current directory and of $TMPDIR. */
+static void find_spool_sets(struct tm_orphan *sets[2])
 {
 	const char *tmp = getenv("TMPDIR");
 	char *cwd = realpath(".", NULL), *tdir;
@@ -117,9 +143,8 @@ static void report_all_spools(void)
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	tdir = realpath(tmp, NULL);
-	report_spools(".");
-	if (tdir && (!cwd || strcmp(cwd, tdir)))
-		report_spools(tdir);
+	sets[0] = tm_spools_orphaned(".");
+	sets[1] = tdir && (!cwd || strcmp(cwd, tdir)) ? tm_spools_orphaned(tdir) : NULL;
 	free(cwd);
 	free(tdir);
 }
@@ -127,6 +152,7 @@ static void report_all_spools(void)
 int cmd_reset(int argc, char **argv)
 {
 	struct reset_opts o = { 0 };
+	struct tm_orphan *sets[2];
 	const char *tracefs;
 	char **stale;
 	int ret = TM_EXIT_OK;
@@ -139,19 +165,24 @@ int cmd_reset(int argc, char **argv)
 	stale = tm_instance_list_stale(tracefs);
 	if (!stale)
 		return cmd_fail("reset");
+	find_spool_sets(sets);
 	if (!stale[0])
 		cmd_err("reset", "no stale tracemap instances in %s/instances", tracefs);
 	else if (o.stale)
-		ret = remove_all(tracefs, stale);
+		ret = remove_all(tracefs, stale, sets);
 	else {
 		for (char **name = stale; *name; name++)
-			printf("would remove %s\n", *name);
+			if (!keep_for_recover(sets, *name))
+				printf("would remove %s\n", *name);
 		fflush(stdout);
 		cmd_err("reset", "dry run: 'tracemap reset --stale' removes them");
 	}
 	tm_strv_free(stale);
 	if (reset_uprobes(tracefs, o.stale))
 		ret = TM_EXIT_FAIL;
-	report_all_spools();
+	report_spools(sets[0]);
+	report_spools(sets[1]);
+	tm_orphans_free(sets[0]);
+	tm_orphans_free(sets[1]);
 	return ret;
 }

@@ -57,10 +57,10 @@ _tracemap_fallback_options()
 		     "--wakeup-percent -q -v --no-mmap -B --reuse-instance --file-version" \
 		     "--compression --compression-level --fixed-level --date --duration" \
 		     "--fail-on-loss --flight --switch-output --max-files --trigger --post" \
-		     "--max-dumps --help"
+		     "--max-dumps --flush-interval --help"
 		echo "ARG -e -f -R --uprobe -o -b --subbuf-size -C -M -P -O --wakeup-percent -B" \
 		     "--file-version --compression --compression-level --duration --flight" \
-		     "--switch-output --max-files --trigger --post --max-dumps" ;;
+		     "--switch-output --max-files --trigger --post --max-dumps --flush-interval" ;;
 	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -l -q --first-event --last-event" \
 		     "--json --compat --help"
 		echo "ARG -i --cpu -F --first-event --last-event --compat" ;;

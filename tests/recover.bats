@@ -63,20 +63,28 @@ markers_are_a_prefix() {
 		[ "$(stat -c %s "$spool")" -gt 0 ] && break
 	done
 	[ "$(stat -c %s "$spool")" -gt 0 ]
+	# past --flush-interval (1 s): whatever the recorder read is in its spool
+	sleep 1.5
 	kill -KILL "$REC_PID"
 	wait "$REC_BG" || true
 	[ -d "$TRACEFS/instances/$REC_INST" ]
-	# reset --stale removes the instance, names the spools and says how to save them
+	# reset --stale keeps the instance whose ring holds the rest, and says how to save it
 	run --separate-stderr "$TRACEMAP" reset --stale
-	[[ $output == *"removed $REC_INST"* ]]
+	[[ $output != *"removed $REC_INST"* ]]
+	[[ $stderr == *"$REC_INST kept"*"tracemap recover $TM_TMP/k.dat"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
 	[[ $stderr == *"k.dat.cpu0.spool"*"tracemap recover $TM_TMP/k.dat"* ]] ||
 		{ echo "$stderr" >&2; return 1; }
-	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+	[ -d "$TRACEFS/instances/$REC_INST" ]
 	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/k.dat"
 	tm_status 0
 	[[ $stderr == *"metadata"*"read from tracefs now"* ]] || { echo "$stderr" >&2; return 1; }
+	[[ $stderr == *"$REC_INST: its ring is in"*"removed"* ]] || { echo "$stderr" >&2; return 1; }
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+	# the spools and the ring together: every marker written, each once
 	n=$(markers_are_a_prefix "$TM_TMP/k.dat")
 	echo "# recovered $n markers" >&3
+	[ "$n" -eq $((i * 500 + 500)) ]
 	trace-cmd dump --options -i "$TM_TMP/k.dat" 2>/dev/null | grep -A1 'Option VERSION' |
 		grep -q 'recovered'
 	# the spools and their note are consumed, and tracemap report agrees with trace-cmd
@@ -164,4 +172,53 @@ markers_are_a_prefix() {
 	[ "$n" -lt 20000 ]
 	[ -z "$(ls -A "$TM_TMP/small")" ]
 	[ ! -d "$TRACEFS/instances/$TM_INST" ]
+}
+
+# kill_after_marker OUTPUT RECORD-OPTIONS...: a recording that sees nothing but
+# one marker in its instance (an exec event of pid 0 never comes), SIGKILL
+# 2.5 s later; the instance stays.
+kill_after_marker() {
+	local out=$1
+	shift
+	cd "$TM_TMP"
+	tm_record_bg 60 -e sched:sched_process_exec -f 'pid == 0' "$@" -o "$out"
+	LEFT_INST=$REC_INST
+	echo "crash-marker-27" >"$TRACEFS/instances/$REC_INST/trace_marker"
+	sleep 2.5
+	kill -KILL "$REC_PID"
+	wait "$REC_BG" || true
+	[ -d "$TRACEFS/instances/$REC_INST" ]
+}
+
+@test "recover: a marker 2.5 s before a SIGKILL on a quiet machine comes back" {
+	kill_after_marker "$TM_TMP/q.dat"
+	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/q.dat"
+	tm_status 0
+	[[ $stderr == *": 1 events, "* ]] || { echo "$stderr" >&2; return 1; }
+	trace-cmd report -i "$TM_TMP/q.dat" 2>/dev/null | grep -q 'tracing_mark_write: crash-marker-27'
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+}
+
+@test "recover: events only the dead recorder's ring holds are taken from it" {
+	# whole chunks only: the spools stay empty, the marker is in the ring alone
+	kill_after_marker "$TM_TMP/g.dat" --flush-interval 0
+	[ ! -s "$TM_TMP/g.dat.cpu0.spool" ] && [ ! -s "$TM_TMP/g.dat.cpu1.spool" ]
+	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/g.dat"
+	tm_status 0
+	[[ $stderr == *": 0 events from its spool, 1 from the ring"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+	"$TRACEMAP" report "$TM_TMP/g.dat" | grep -q 'tracing_mark_write: crash-marker-27'
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+}
+
+@test "recover: nothing in the spools nor in the ring is a failure" {
+	cd "$TM_TMP"
+	tm_record_bg 60 -e sched:sched_process_exec -f 'pid == 0' -o "$TM_TMP/e.dat"
+	LEFT_INST=$REC_INST
+	kill -KILL "$REC_PID"
+	wait "$REC_BG" || true
+	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/e.dat"
+	tm_status 1
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == *"no events to recover"* ]] || { echo "$stderr" >&2; return 1; }
 }

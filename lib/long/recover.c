@@ -31,6 +31,7 @@ struct recover_run {
 	int			n;
 	uint8_t			*ids;		/* event ids met in them */
 	char			tmp[PATH_MAX];	/* the file being written */
+	char			inst_dir[PATH_MAX];	/* the recorder's instance, "" if gone */
 };
 
 static int spool_path(char *buf, size_t len, const char *output, int cpu)
@@ -38,29 +39,56 @@ static int spool_path(char *buf, size_t len, const char *output, int cpu)
 	return tm_path(buf, len, "%s.cpu%d.spool", output, cpu);
 }
 
-/* Check each CPU's spool, cut torn tails, and open the ones with data. */
-static int open_spools(struct recover_run *r, struct tm_recover_result *res)
+/* Cut the spool's torn tail; then append what the instance's ring still holds. */
+static int gather_cpu(struct recover_run *r, int cpu, const char *path,
+		      struct tm_spool_stats *st, struct tm_recover_result *res)
 {
 	struct tm_spool_opts so = {
 		.compression = r->info.compression, .page_size = r->info.page_size,
 		.chunk_pages = 1,
 	};
+	struct tm_recover_ring rr = {
+		.dir = r->inst_dir, .page_size = r->info.page_size,
+		.compression = r->info.compression, .level = r->info.level, .ids = r->ids,
+	};
+	struct tm_ring_taken taken = { 0 };
+	uint64_t dropped;
+
+	memset(st, 0, sizeof(*st));
+	if (!access(path, F_OK)) {
+		if (tm_spool_check_file(path, &so, st, &dropped, r->ids))
+			return -1;
+		res->dropped += dropped;
+	}
+	if (r->inst_dir[0] && tm_recover_ring(&rr, cpu, path, st->last_ts, &taken))
+		return -1;
+	st->pages += taken.pages;
+	st->chunks += taken.chunks;
+	st->file_bytes += taken.bytes;
+	res->events += st->records + taken.records;
+	if (cpu < TM_RECOVER_MAX_CPUS) {
+		res->cpu[cpu].spooled = st->records;
+		res->cpu[cpu].ring = taken.records;
+		res->ncpus = cpu + 1;
+	}
+	return 0;
+}
+
+/* Each CPU's spool checked (and fed from the ring); the ones with data opened. */
+static int open_spools(struct recover_run *r, struct tm_recover_result *res)
+{
 	char path[PATH_MAX];
 	bool any = false;
 
 	for (int cpu = 0; cpu < r->info.ncpus; cpu++) {
 		struct tm_cpu_data *d = &r->data[r->n];
 		struct tm_spool_stats st;
-		uint64_t dropped;
 
 		if (spool_path(path, sizeof(path), r->output, cpu))
 			return -1;
-		if (access(path, F_OK))
-			continue;
-		any = true;
-		if (tm_spool_check_file(path, &so, &st, &dropped, r->ids))
+		any |= !access(path, F_OK);
+		if (gather_cpu(r, cpu, path, &st, res))
 			return -1;
-		res->dropped += dropped;
 		if (!st.file_bytes)
 			continue;
 		*d = (struct tm_cpu_data){
@@ -76,9 +104,12 @@ static int open_spools(struct recover_run *r, struct tm_recover_result *res)
 		res->pages += st.pages;
 	}
 	res->cpus = r->n;
-	if (!any)
+	if (!any && !r->inst_dir[0])
 		return tm_failx(ENOENT, "no spools of %s to recover (%s.cpuN.spool)", r->output,
 				r->output);
+	if (!res->events)
+		return tm_failx(ENODATA, "%s: no events to recover: the spools%s hold none",
+				r->output, r->inst_dir[0] ? " and the instance's ring" : "");
 	return 0;
 }
 
@@ -150,6 +181,24 @@ static void remove_spools(const struct recover_run *r)
 	tm_spool_info_remove(r->output);
 }
 
+/*
+ * The recorder's instance, if it is still there: tracing off in it, so its
+ * rings hold still while they are drained after the spools.
+ */
+static int stop_instance(struct recover_run *r)
+{
+	struct stat sb;
+
+	if (!r->info.instance[0] ||
+	    tm_path(r->inst_dir, sizeof(r->inst_dir), "%s/instances/%s", r->tracefs,
+		    r->info.instance) ||
+	    stat(r->inst_dir, &sb) || !S_ISDIR(sb.st_mode)) {
+		r->inst_dir[0] = '\0';
+		return 0;
+	}
+	return tm_file_write(r->inst_dir, "tracing_on", "0");
+}
+
 static int recover(struct recover_run *r, struct tm_recover_result *res)
 {
 	struct tm_meta *meta;
@@ -165,6 +214,8 @@ static int recover(struct recover_run *r, struct tm_recover_result *res)
 		return tm_failx(EBUSY, "%s: the recording is still running (tracemap pid %d)",
 				r->output, (int)r->info.pid);
 	snprintf(res->instance, sizeof(res->instance), "%s", r->info.instance);
+	if (stop_instance(r))
+		return -1;
 	r->data = calloc(r->info.ncpus, sizeof(*r->data));
 	r->ids = calloc(TM_META_MAX_IDS / 8, 1);
 	if (!r->data || !r->ids)
@@ -176,9 +227,13 @@ static int recover(struct recover_run *r, struct tm_recover_result *res)
 		return -1;
 	ret = write_file(r, meta);
 	tm_meta_free(meta);
-	if (!ret)
-		remove_spools(r);
-	return ret;
+	if (ret)
+		return ret;
+	remove_spools(r);
+	/* its ring is in the file now: the instance goes, as the recorder would have removed it */
+	if (r->inst_dir[0] && !tm_instance_remove(r->tracefs, r->info.instance))
+		res->ring_taken = true;
+	return 0;
 }
 
 int tm_recover(const char *output, const char *tracefs, struct tm_recover_result *res)

@@ -15,6 +15,9 @@
 
 #include "record/tm-codec.h"
 
+/* CPUs recover reports on one by one (the rest count in the totals). */
+#define TM_RECOVER_MAX_CPUS	256
+
 /*
  * How a recording's spools PREFIX.cpuN.spool are written, kept in
  * PREFIX.spool-info from the start of the recording to its normal end.
@@ -34,6 +37,7 @@ struct tm_spool_info {
 struct tm_orphan {
 	char	*prefix;	/* dir/NAME, dir made absolute; NULL ends the list */
 	pid_t	pid;		/* the recorder that wrote them */
+	char	instance[64];	/* its instance, whose ring may hold the rest */
 	char	*first;		/* the first spool file there is (NULL: none) */
 	int	files;		/* spool files there are */
 };
@@ -47,9 +51,19 @@ struct tm_orphan *tm_spools_orphaned(const char *dir);
 /* Free that list (NULL is fine). */
 void tm_orphans_free(struct tm_orphan *list);
 
+/* Events recovered from one CPU. */
+struct tm_recover_cpu {
+	uint64_t	spooled;	/* from its spool */
+	uint64_t	ring;		/* from the instance's ring */
+};
+
 /* What tm_recover() did. */
 struct tm_recover_result {
 	int		cpus;		/* spools that held data */
+	int		ncpus;		/* entries of cpu[] */
+	struct tm_recover_cpu cpu[TM_RECOVER_MAX_CPUS];
+	bool		ring_taken;	/* the recorder's instance was drained and removed */
+	uint64_t	events;		/* all CPUs together */
 	uint64_t	pages;		/* pages saved */
 	uint64_t	dropped;	/* bytes of torn or damaged chunks cut off */
 	bool		from_instance;	/* formats of the recorder's instance too */

@@ -108,6 +108,7 @@ struct tm_spool_opts tm_recfile_spool_opts(const struct tm_recfile_opts *o)
 		.page_size = o->page_size,
 		.chunk_pages = o->page_size < TM_SPOOL_DEFAULT_CHUNK_BYTES ?
 			       TM_SPOOL_DEFAULT_CHUNK_BYTES / o->page_size : 1,
+		.max_age_ns = (uint64_t)o->flush_ms * 1000000,
 	};
 }
 
@@ -170,15 +171,10 @@ struct tm_recfile *tm_recfile_open(const struct tm_recfile_opts *opts)
  * A spool whose file write failed (a full disk) takes no more pages: they
  * are dropped, and tm_recfile_full() tells the caller to stop recording.
  */
-static int recfile_page(void *ctx, int cpu, const void *page, size_t size)
+static int recfile_spool_failed(struct tm_recfile *out, int cpu)
 {
-	struct tm_recfile *out = ctx;
-	int err;
+	int err = tm_spool_error(out->spools[cpu]);
 
-	(void)size;
-	if (!tm_spool_add_page(out->spools[cpu], page))
-		return 0;
-	err = tm_spool_error(out->spools[cpu]);
 	if (!err)
 		return -1;
 	/* the first CPU whose write failed is named; read once the threads are joined */
@@ -186,6 +182,16 @@ static int recfile_page(void *ctx, int cpu, const void *page, size_t size)
 					__ATOMIC_ACQUIRE))
 		out->full_cpu = cpu;
 	return 0;
+}
+
+static int recfile_page(void *ctx, int cpu, const void *page, size_t size)
+{
+	struct tm_recfile *out = ctx;
+
+	(void)size;
+	if (!tm_spool_add_page(out->spools[cpu], page))
+		return 0;
+	return recfile_spool_failed(out, cpu);
 }
 
 int tm_recfile_full(const struct tm_recfile *out)
@@ -200,10 +206,20 @@ static void recfile_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
 	tm_spool_set_fill(out->spools[cpu], fill);
 }
 
+/* After each drain round: a chunk that waited long enough goes to its file. */
+static int recfile_flush(void *ctx, int cpu)
+{
+	struct tm_recfile *out = ctx;
+
+	if (!tm_spool_tick(out->spools[cpu]))
+		return 0;
+	return recfile_spool_failed(out, cpu);
+}
+
 struct tm_page_sink tm_recfile_sink(struct tm_recfile *out)
 {
 	return (struct tm_page_sink){
-		.page = recfile_page, .fill = recfile_fill, .ctx = out,
+		.page = recfile_page, .flush = recfile_flush, .fill = recfile_fill, .ctx = out,
 	};
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -37,6 +38,7 @@ struct tm_rec_cpu {
 	pid_t				tid;
 	int				kick_fd;	/* eventfd: a cut request */
 	unsigned int			cut_done;	/* last cut served (under rec->lock) */
+	uint64_t			partial_at;	/* last round that handed out a partial page */
 	struct tm_cpu_record_stats	st;
 	char				err[512];
 };
@@ -46,6 +48,7 @@ struct tm_recorder {
 	int			ncpus;
 	int			timeout_ms;
 	bool			emit_partial;
+	uint64_t		partial_ns;	/* tm_recorder_opts.partial_ms */
 	int			wake_fd;	/* eventfd: stop request */
 	atomic_bool		stop;
 	atomic_bool		failed;
@@ -120,6 +123,36 @@ static int rec_round(struct tm_rec_cpu *c, bool final)
 	return 0;
 }
 
+static uint64_t rec_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A round that hands out the page read in part too, when partial_ns passed
+ * since the last one: what the ring gave us reaches the sink within that
+ * time even on a CPU too quiet to fill a page (the rest of that page follows
+ * as a page of its own).
+ */
+static int rec_round_timed(struct tm_rec_cpu *c)
+{
+	struct tm_recorder *rec = c->rec;
+	uint64_t now;
+
+	if (!rec->partial_ns || rec->emit_partial)
+		return rec_round(c, false);
+	now = rec_now_ns();
+	if (now - c->partial_at < rec->partial_ns)
+		return rec_round(c, false);
+	c->partial_at = now;
+	if (tm_ring_set_partial(c->ring, true) || rec_round(c, false))
+		return -1;
+	return tm_ring_set_partial(c->ring, false);
+}
+
 /* Everything so far to the sink, the partial page too, then the sink's cut. */
 static int rec_cut(struct tm_rec_cpu *c, unsigned int gen)
 {
@@ -161,7 +194,7 @@ static int rec_loop(struct tm_rec_cpu *c)
 		    errno != EAGAIN)
 			return tm_fail(errno, "cpu%d: cut request", c->cpu);
 		gen = atomic_load(&rec->cut_gen);
-		if (gen != c->cut_done ? rec_cut(c, gen) : rec_round(c, false))
+		if (gen != c->cut_done ? rec_cut(c, gen) : rec_round_timed(c))
 			return -1;
 	}
 	return rec_round(c, true);
@@ -199,6 +232,7 @@ struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_siz
 	rec->sink = *sink;
 	rec->ncpus = opts->ncpus;
 	rec->emit_partial = opts->emit_partial;
+	rec->partial_ns = (uint64_t)opts->partial_ms * 1000000;
 	pthread_mutex_init(&rec->lock, NULL);
 	pthread_cond_init(&rec->cut_cond, NULL);
 	rec->timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : TM_DEFAULT_TIMEOUT_MS;

@@ -16,6 +16,8 @@
 #include "util/internal.h"
 #include "spool.h"
 #include "codec.h"
+#include "ring.h"
+#include "dat/page.h"
 
 #define TM_CHECK_MAX_CHUNK	(256u << 20)	/* larger sizes in a header are damage */
 
@@ -28,6 +30,8 @@ struct spool_walk {
 	uint8_t			*raw, *packed;
 	size_t			raw_cap, packed_cap;
 	uint8_t			*ids;
+	uint64_t		chunk_last_ts;	/* of the chunk just parsed */
+	uint64_t		chunk_records;
 };
 
 static int grow(uint8_t **buf, size_t *cap, size_t want, const char *path)
@@ -44,15 +48,26 @@ static int grow(uint8_t **buf, size_t *cap, size_t want, const char *path)
 	return 0;
 }
 
-/* Every page of len raw bytes parses (ids noted); false at the first that does not. */
-static bool pages_ok(const struct spool_walk *w, const uint8_t *raw, size_t len)
+/*
+ * Every page of len raw bytes parses (ids noted, the latest record time in
+ * chunk_last_ts); false at the first that does not.
+ */
+static bool pages_ok(struct spool_walk *w, const uint8_t *raw, size_t len)
 {
 	size_t ps = w->o->page_size;
+	struct tm_page_span span;
 
-	for (size_t off = 0; off + ps <= len; off += ps)
-		if (tm_page_note_ids(raw + off, ps, sizeof(unsigned long), tm_host_is_big_endian(),
-				     w->ids) < 0)
+	w->chunk_last_ts = 0;
+	w->chunk_records = 0;
+	for (size_t off = 0; off + ps <= len; off += ps) {
+		if (tm_page_note_ids(raw + off, ps, TM_COMMIT_SIZE, tm_host_is_big_endian(),
+				     w->ids) < 0 ||
+		    tm_page_span(raw + off, ps, TM_COMMIT_SIZE, tm_host_is_big_endian(), &span))
 			return false;
+		if (span.records && span.last_ts > w->chunk_last_ts)
+			w->chunk_last_ts = span.last_ts;
+		w->chunk_records += span.records;
+	}
 	return true;
 }
 
@@ -103,6 +118,9 @@ static void walk(struct spool_walk *w, struct tm_spool_stats *st)
 		if (!step)
 			break;
 		off += step;
+		if (w->chunk_last_ts > st->last_ts)
+			st->last_ts = w->chunk_last_ts;
+		st->records += w->chunk_records;
 		st->pages += pages;
 		st->chunks += w->codec ? 1 : 0;
 	}

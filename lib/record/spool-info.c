@@ -140,6 +140,7 @@ static int orphan_at(const char *dir, const char *name, struct tm_orphan *o)
 	    tm_spool_info_read(prefix, &info) || tm_pid_runs_tracemap(info.pid))
 		return 0;
 	o->pid = info.pid;
+	snprintf(o->instance, sizeof(o->instance), "%s", info.instance);
 	o->prefix = strdup(prefix);
 	if (!o->prefix || count_spools(o, info.ncpus))
 		return -1;

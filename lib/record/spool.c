@@ -29,6 +29,7 @@ struct tm_spool {
 	struct tm_codec		*codec;
 	uint8_t			*chunk;		/* chunk_pages * page_size of raw pages */
 	size_t			npages;		/* pages in chunk */
+	uint64_t		first_ns;	/* when the chunk's first page came */
 	uint8_t			*out;		/* chunk header + compressed frame */
 	size_t			out_cap;
 	struct tm_spool_stats	stats;
@@ -231,6 +232,8 @@ int tm_spool_add_page(struct tm_spool *s, const void *page)
 {
 	if (spool_check_open(s))
 		return -1;
+	if (!s->npages && s->opts.max_age_ns)
+		s->first_ns = s->opts.clock_ns();
 	memcpy(s->chunk + s->npages * s->opts.page_size, page, s->opts.page_size);
 	s->npages++;
 	s->stats.pages++;
@@ -238,6 +241,15 @@ int tm_spool_add_page(struct tm_spool *s, const void *page)
 	if (s->npages == s->opts.chunk_pages)
 		return spool_flush(s);
 	return 0;
+}
+
+int tm_spool_tick(struct tm_spool *s)
+{
+	if (!s->npages || !s->opts.max_age_ns || s->failed || s->finished)
+		return 0;
+	if (s->opts.clock_ns() - s->first_ns < s->opts.max_age_ns)
+		return 0;
+	return spool_flush(s);
 }
 
 int tm_spool_cut(struct tm_spool *s)

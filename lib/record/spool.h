@@ -18,6 +18,12 @@
 /* Append one whole page (page_size bytes); compresses when a chunk fills. -1 + message. */
 int tm_spool_add_page(struct tm_spool *spool, const void *page);
 /*
+ * Write the chunk being gathered if its first page is opts.max_age_ns old
+ * (the recorder calls it after every drain round, quiet CPUs included).
+ * -1 + message.
+ */
+int tm_spool_tick(struct tm_spool *spool);
+/*
  * spool-check.c: check the spool file at path (pages and chunks as opts say)
  * chunk by chunk, decompressing each and parsing its pages, and cut it after
  * the last whole, sound chunk. *st gets what it holds then, *dropped the

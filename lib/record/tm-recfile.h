@@ -32,6 +32,8 @@ struct tm_recfile_opts {
 	 */
 	const char		*instance;
 	const char		*clock;		/* its trace clock, NULL: "local" */
+	/* a spool's chunk is written once its first page is this old (0: when full) */
+	unsigned int		flush_ms;
 };
 
 struct tm_recfile;

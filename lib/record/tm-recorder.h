@@ -37,6 +37,12 @@ struct tm_recorder_opts {
 	bool		use_mmap;
 	int		timeout_ms;	/* poll() timeout so quiet CPUs flush, default 250 */
 	bool		emit_partial;	/* stream: hand out partial pages each round */
+	/*
+	 * record: a page read in part is handed out (what follows goes out as a
+	 * page of its own later) once this many ms passed since the CPU's last
+	 * such round, so no record stays in our memory only for longer; 0: never.
+	 */
+	unsigned int	partial_ms;
 };
 
 struct tm_cpu_record_stats {

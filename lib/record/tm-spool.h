@@ -80,6 +80,12 @@ struct tm_spool_opts {
 	size_t			chunk_pages;	/* pages per compressed chunk */
 	const struct tm_chunk_sink *sink;	/* NULL: a spool file; else chunks go there */
 	uint64_t		(*clock_ns)(void);	/* NULL: CLOCK_MONOTONIC (tests pass their own) */
+	/*
+	 * A chunk is written once its first page is this old, full or not, so
+	 * that a killed recorder loses at most that much of what it read
+	 * (tm_spool_tick()); 0: only full chunks are written.
+	 */
+	uint64_t		max_age_ns;
 };
 
 struct tm_spool_stats {
@@ -91,6 +97,8 @@ struct tm_spool_stats {
 	uint32_t	vetoed_chunks;	/* of them, made faster by the projected fill */
 	uint32_t	stopped_chunks;	/* of them, stopped part way and done again faster */
 	int		lowest_level;	/* the lowest level used (valid if fast_chunks) */
+	uint64_t	last_ts;	/* tm_spool_check_file(): time of its last record, 0: none */
+	uint64_t	records;	/* tm_spool_check_file(): the records in it */
 };
 
 #endif /* TM_SPOOL_H */

@@ -547,3 +547,56 @@ TM_TEST(spool_level_fixed_ignores_the_projection)
 		TM_CHECK_INT(sim_chunk(&s, 700, 1000), 9);
 	TM_CHECK_INT(s.p.vetoed, 0);
 }
+
+static uint64_t tick_now;	/* the clock of the tick test */
+
+static uint64_t tick_clock(void)
+{
+	return tick_now;
+}
+
+/*
+ * A chunk that is not full goes to the file once its first page is
+ * max_age_ns old (what bounds a killed recorder's loss), not before; with
+ * max_age_ns 0 only a full chunk is written.
+ */
+TM_TEST(spool_tick_writes_a_chunk_once_its_first_page_is_old)
+{
+	struct tm_spool_opts o = { .compression = TM_COMPRESS_ZSTD, .level = 1,
+				   .page_size = PAGE, .chunk_pages = 256,
+				   .clock_ns = tick_clock, .max_age_ns = 1000000000 };
+	char path[] = "/tmp/tm-spool-test-XXXXXX", path2[] = "/tmp/tm-spool-test-XXXXXX";
+	char page[PAGE] = { 0 };
+	struct tm_spool_stats st;
+	struct tm_spool *s;
+
+	tick_now = 5000000000;
+	s = temp_spool(path, &o);
+	TM_REQUIRE(s);
+	TM_CHECK_INT(tm_spool_tick(s), 0);		/* nothing gathered: nothing to write */
+	TM_CHECK_INT(tm_spool_add_page(s, page), 0);
+	tick_now += 600000000;
+	TM_CHECK_INT(tm_spool_add_page(s, page), 0);
+	TM_CHECK_INT(tm_spool_tick(s), 0);
+	tm_spool_get_stats(s, &st);
+	TM_CHECK_INT(st.chunks, 0);			/* 0.6 s: still gathering */
+	tick_now += 400000000;
+	TM_CHECK_INT(tm_spool_tick(s), 0);
+	tm_spool_get_stats(s, &st);
+	TM_CHECK_INT(st.chunks, 1);			/* 1.0 s: written, both pages */
+	TM_CHECK(st.file_bytes > TM_DAT_CHUNK_HDR_LEN);
+	TM_CHECK_INT(tm_spool_tick(s), 0);
+	tm_spool_get_stats(s, &st);
+	TM_CHECK_INT(st.chunks, 1);			/* and no empty chunk after it */
+	tm_spool_destroy(s, true);
+
+	o.max_age_ns = 0;
+	s = temp_spool(path2, &o);
+	TM_REQUIRE(s);
+	TM_CHECK_INT(tm_spool_add_page(s, page), 0);
+	tick_now += 60000000000;
+	TM_CHECK_INT(tm_spool_tick(s), 0);
+	tm_spool_get_stats(s, &st);
+	TM_CHECK_INT(st.chunks, 0);
+	tm_spool_destroy(s, true);
+}
