@@ -47,7 +47,7 @@ DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
 		   libtraceevent1-plugin libzstd-dev bats jq groff-base clang libclang-rt-14-dev \
 		   trace-cmd libtracecmd-dev util-linux procps strace bc time \
 		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh \
-		   bash-completion
+		   bash-completion kernelshark xvfb x11-utils
 
 .PHONY: all deps check fuzz demo install clean asan
 

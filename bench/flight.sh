@@ -123,15 +123,15 @@ history() {
 			f=$OUT/flight-$load-$size.dat
 			runs=$(runs_for "$load" "$(size_bytes "$size")")
 			((runs <= 3)) || continue
-			rm -f "$f".0*
+			rm -f "${f%.dat}".0*.dat
 			start_recorder "$OUT/flight-$load-$size.err" --flight "$size" \
 				-e "$(events_of "$load")" -b 4096 -o "$f"
 			for ((r = 0; r < runs; r++)); do run_load "$load"; done
 			stop_recorder
-			line=$(grep "$f.0001: " "$OUT/flight-$load-$size.err")
+			line=$(grep "${f%.dat}.0001.dat: " "$OUT/flight-$load-$size.err")
 			printf '%-5s %-14s %s (%s runs of the load)\n' "$load" "--flight $size" \
 				"${line#*: }" "$runs"
-			rm -f "$f".0*
+			rm -f "${f%.dat}".0*.dat
 		done
 	done
 }
@@ -140,7 +140,7 @@ history() {
 # by GNU time) and VmRSS sampled every 10 s.
 rss() {
 	local size=$1 secs=$2 f=$OUT/flight-rss.dat t0 max=0 v hwm
-	rm -f "$f".0*
+	rm -f "${f%.dat}".0*.dat
 	timeout -s KILL $((secs + 120)) /usr/bin/time -f 'peak_rss_kb %M' -o "$OUT/flight-rss.time" \
 		"$TRACEMAP" record --flight "$size" -e raw_syscalls -b 4096 -o "$f" \
 		2>"$OUT/flight-rss.err" &

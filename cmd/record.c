@@ -37,7 +37,7 @@ static const struct argp_option options[] = {
 	  "pages to its spool at least this often, so a killed recording loses at most that "
 	  "much (default 1; 0: only whole 1 MiB chunks)", 3 },
 	{ "fail-on-loss", OPT_FAIL_ON_LOSS, NULL, 0, "exit 3 when events were lost", 4 },
-	{ NULL, 0, NULL, 0, "Long recordings (files OUTPUT.0001, OUTPUT.0002, ...):", 5 },
+	{ NULL, 0, NULL, 0, "Long recordings (-o trace.dat: files trace.0001.dat, trace.0002.dat, ...):", 5 },
 	{ "flight", OPT_FLIGHT, "SIZE", 0, "flight recorder: keep the newest SIZE (e.g. 256M, "
 	  "1G) of compressed data in memory; SIGUSR2 and the stop write it to a file", 5 },
 	{ "switch-output", OPT_SWITCH_OUTPUT, "SIZE|TIME|signal", 0, "start a new file at SIZE "
@@ -64,7 +64,7 @@ static const char doc[] =
 	"  tracemap record -F -c -e syscalls -- make\n"
 	"  tracemap record -T -e sched:sched_process_fork -- make\n"
 	"  tracemap record -F --uprobe=/lib/x86_64-linux-gnu/libc.so.6:malloc -- ls\n"
-	"  tracemap record -e sched --flight 256M            # SIGUSR2 writes trace.dat.0001\n"
+	"  tracemap record -e sched --flight 256M            # SIGUSR2 writes trace.0001.dat\n"
 	"  tracemap record -e sched --switch-output 1h --max-files 24\n"
 	"  tracemap record -e sched --flight 64M --trigger 'ftrace:print:buf ~ \"*STALL*\"'\n\n"
 	"Exit status: 0 ok, 1 failure, 2 usage error, 3 events lost with --fail-on-loss.\n"

@@ -18,7 +18,7 @@ struct record_opts {
 	bool			fixed_level;	/* no faster levels when a CPU falls behind */
 	bool			fail_on_loss;
 	bool			date;		/* --date: store the DATE option */
-	/* long recordings: numbered files OUTPUT.0001, ... (record-long.c) */
+	/* long recordings: numbered files OUTPUT.0001.dat, ... (record-long.c) */
 	uint64_t		flight_bytes;	/* --flight SIZE, 0: none */
 	uint64_t		switch_bytes;	/* --switch-output SIZE */
 	double			switch_secs;	/* --switch-output TIME */

@@ -21,19 +21,19 @@ teardown() {
 	long_start 60 --flight 8M -e sched:sched_switch -o "$TM_TMP/f.dat"
 	marks 1 50
 	kill -USR2 "$LONG_PID"
-	long_wait_line "f.dat.0001: "
+	long_wait_line "f.0001.dat: "
 	marks 51 100
 	kill -INT "$LONG_PID"
 	long_wait
 	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
 	# the dump holds every marker written before it; the window keeps them for the next
-	same_report "$TM_TMP/f.dat.0001"
+	same_report "$TM_TMP/f.0001.dat"
 	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 50) " ]
-	same_report "$TM_TMP/f.dat.0002"
+	same_report "$TM_TMP/f.0002.dat"
 	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 100) " ]
-	[ ! -e "$TM_TMP/f.dat.0003" ] && [ ! -e "$TM_TMP/f.dat" ]
+	[ ! -e "$TM_TMP/f.0003.dat" ] && [ ! -e "$TM_TMP/f.dat" ]
 	# one summary line per file: size, time window, events, drops kept apart from losses
-	grep -Eq "f\.dat\.0002: [0-9.]+ MB, [0-9]+\.[0-9]{6}-[0-9]+\.[0-9]{6} \([0-9.]+ s\), [0-9]+ events; [0-9]+ older events dropped from the window, [0-9]+ lost by the kernel" "$TM_TMP/rec.err"
+	grep -Eq "f\.0002\.dat: [0-9.]+ MB, [0-9]+\.[0-9]{6}-[0-9]+\.[0-9]{6} \([0-9.]+ s\), [0-9]+ events; [0-9]+ older events dropped from the window, [0-9]+ lost by the kernel" "$TM_TMP/rec.err"
 	! ls "$TM_TMP"/*.spool 2>/dev/null
 }
 
@@ -44,8 +44,8 @@ teardown() {
 	kill -INT "$LONG_PID"
 	long_wait
 	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
-	same_report "$TM_TMP/f.dat.0001"
-	line=$(grep "f.dat.0001: " "$TM_TMP/rec.err")
+	same_report "$TM_TMP/f.0001.dat"
+	line=$(grep "f.0001.dat: " "$TM_TMP/rec.err")
 	[[ $line =~ ([0-9]+)\ older\ events\ dropped ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]
 	# the newest markers, without a gap (the kernel lost none here)
 	[[ $line == *", 0 lost by the kernel"* ]]
@@ -71,7 +71,7 @@ teardown() {
 			if (!ok) { print "no cpu starts at " s; exit 1 }
 		}' "$TM_TMP/tc.txt"
 	# the file keeps the window's drops apart from the kernel's losses
-	trace-cmd report --stat -i "$TM_TMP/f.dat.0001" 2>/dev/null | grep -q "^dropped from the flight window: [1-9]"
+	trace-cmd report --stat -i "$TM_TMP/f.0001.dat" 2>/dev/null | grep -q "^dropped from the flight window: [1-9]"
 }
 
 @test "record --flight --trigger: a marker matching the filter writes the window up to it, then --max-dumps stops" {
@@ -84,10 +84,10 @@ teardown() {
 	grep -q "trigger ftrace:print:buf ~ \"\*STALL\*\" fired" "$TM_TMP/rec.err"
 	grep -q -- "--max-dumps 1 reached" "$TM_TMP/rec.err"
 	# the trigger event itself is in the dump, the kernel stack the latch records after it
-	same_report "$TM_TMP/t.dat.0001"
+	same_report "$TM_TMP/t.0001.dat"
 	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 51) " ]
 	grep -A1 'mark 51 STALL' "$TM_TMP/tc.txt" | grep -q 'kernel_stack:'
-	[ ! -e "$TM_TMP/t.dat.0002" ]
+	[ ! -e "$TM_TMP/t.0002.dat" ]
 }
 
 @test "record --trigger alone: a tracepoint with a filter ends a file, the stop writes the rest" {
@@ -97,18 +97,18 @@ teardown() {
 	long_start 60 -e sched:sched_switch \
 		--trigger 'sched:sched_process_exec:filename ~ "*/true"' -o "$TM_TMP/t.dat" \
 		-- sh -c "sleep 0.2; /bin/true
-			  until grep -q 't.dat.0001: ' '$TM_TMP/rec.err'; do sleep 0.05; done; /bin/true
-			  until grep -q 't.dat.0002: ' '$TM_TMP/rec.err'; do sleep 0.05; done"
+			  until grep -q 't.0001.dat: ' '$TM_TMP/rec.err'; do sleep 0.05; done; /bin/true
+			  until grep -q 't.0002.dat: ' '$TM_TMP/rec.err'; do sleep 0.05; done"
 	long_wait
 	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
 	# sched_process_exec was not asked for: the trigger enabled it, with its filter
-	for f in "$TM_TMP"/t.dat.000[123]; do
+	for f in "$TM_TMP"/t.000[123].dat; do
 		same_report "$f"
 		n+="$(grep -c 'sched_process_exec:.*filename=/bin/true' "$TM_TMP/tc.txt" || true) "
 		! grep -q 'sched_process_exec:.*filename=/usr/bin/grep' "$TM_TMP/tc.txt"
 	done
 	[ "$n" = "1 1 0 " ]
-	[ ! -e "$TM_TMP/t.dat.0004" ]
+	[ ! -e "$TM_TMP/t.0004.dat" ]
 }
 
 # A writer of "mark 1".."mark N" that never passes the count in $TM_TMP/allow and
@@ -147,23 +147,23 @@ wait_done() {
 	for k in 1 2 3; do
 		wait_done $((k * 1000 - 500))
 		kill -USR2 "$LONG_PID"
-		long_wait_line "r.dat.000$k: "
+		long_wait_line "r.000$k.dat: "
 		echo $((k * 1000 + 1000)) >"$TM_TMP/allow"
 	done
 	wait "$w"
 	kill -INT "$LONG_PID"
 	long_wait
 	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
-	for f in "$TM_TMP"/r.dat.000[1234]; do
+	for f in "$TM_TMP"/r.000[1234].dat; do
 		same_report "$f"
 		marks_reported >"$f.marks"
 		[ -s "$f.marks" ]	# every file holds markers
 	done
-	[ ! -e "$TM_TMP/r.dat.0005" ]
+	[ ! -e "$TM_TMP/r.0005.dat" ]
 	# exactly once over all files (a kernel loss would show in the summary)
 	lost=$(awk '$1 ~ /^[0-9]+$/ { n += $NF } END { print n + 0 }' "$TM_TMP/rec.err")
 	[ "$lost" -eq 0 ]
-	[ "$(cat "$TM_TMP"/r.dat.000?.marks | tr '\n' ' ')" = "$(seq -s ' ' 1 4000) " ]
+	[ "$(cat "$TM_TMP"/r.000?.dat.marks | tr '\n' ' ')" = "$(seq -s ' ' 1 4000) " ]
 	! ls "$TM_TMP"/*.spool 2>/dev/null
 }
 
@@ -173,11 +173,11 @@ wait_done() {
 		--switch-output 0.5s --max-files 2 --duration 2 -o "$TM_TMP/m.dat"
 	tm_status 0
 	# a file per half second, then the stop's: at least three, only the last two kept
-	n=$(grep -c "m\.dat\.[0-9]*: " <<<"$output")
+	n=$(grep -c "m\.[0-9]*\.dat: " <<<"$output")
 	[ "$n" -ge 3 ]
-	[ "$(cd "$TM_TMP" && ls m.dat.* | tr '\n' ' ')" = "$(printf 'm.dat.%04d m.dat.%04d ' $((n - 1)) "$n")" ]
-	[ "$(grep -c "removed $TM_TMP/m.dat.[0-9]* (--max-files 2)" <<<"$output")" -eq $((n - 2)) ]
-	same_report "$TM_TMP/m.dat.$(printf %04d "$n")"
+	[ "$(cd "$TM_TMP" && ls | tr '\n' ' ')" = "$(printf 'm.%04d.dat m.%04d.dat ' $((n - 1)) "$n")" ]
+	[ "$(grep -c "removed $TM_TMP/m.[0-9]*.dat (--max-files 2)" <<<"$output")" -eq $((n - 2)) ]
+	same_report "$TM_TMP/m.$(printf %04d "$n").dat"
 }
 
 @test "record: long-recording options are checked as usage errors" {

@@ -10,10 +10,21 @@
 #include "util/internal.h"
 #include "tm-long.h"
 
-/* OUTPUT.NNNN, the name of numbered file n (four digits or more); -1 + message. */
+/*
+ * The name of numbered file n (four digits or more) of OUTPUT: the number
+ * before OUTPUT's ".dat" (trace.dat: trace.0001.dat), or OUTPUT.NNNN.dat for
+ * any other name; -1 + message. KernelShark (2.2.1) takes a file for a
+ * trace.dat only when its name ends in ".dat": OUTPUT.0001 would be refused
+ * ("contains no data"), so the number goes before the extension, not after
+ * it as trace-cmd split's does.
+ */
 static inline int tm_longrec_name(char *buf, size_t len, const char *path, unsigned int n)
 {
-	return tm_path(buf, len, "%s.%04u", path, n);
+	size_t stem = strlen(path);
+
+	if (stem > 4 && !strcmp(path + stem - 4, ".dat") && path[stem - 5] != '/')
+		stem -= 4;
+	return tm_path(buf, len, "%.*s.%04u.dat", (int)stem, path, n);
 }
 
 /* ---- the flight window (flight.c) ---- */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * numbered.c - a long recording's numbered files OUTPUT.0001, OUTPUT.0002, ...:
+ * numbered.c - a long recording's numbered files OUTPUT.0001.dat, ...:
  * each one a complete trace.dat written while the recording goes on, from
  * the flight window (a dump) or the rotating spools (a switch); --max-files.
  */

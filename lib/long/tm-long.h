@@ -29,7 +29,7 @@ struct tm_flight_dump_info {
 };
 
 struct tm_longrec_opts {
-	struct tm_recfile_opts	out;		/* out.path OUTPUT: files OUTPUT.0001, ... */
+	struct tm_recfile_opts	out;		/* out.path trace.dat: trace.0001.dat, ... */
 	size_t			flight_size;	/* > 0: a flight window of this many bytes */
 	uint64_t		switch_bytes;	/* rotation: next file at this size on disk (0: no) */
 	double			switch_secs;	/* rotation: next file after this long (0: no) */
@@ -49,7 +49,7 @@ struct tm_longrec_file {
 struct tm_longrec;
 
 /*
- * The flight window or the rotating spools (OUTPUT.NNNN.cpuN.spool beside
+ * The flight window or the rotating spools (OUTPUT.NNNN.dat.cpuN.spool beside
  * the output) of a recording in session s. OUTPUT may not be "-". NULL +
  * message naming the file.
  */

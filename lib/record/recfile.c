@@ -64,13 +64,16 @@ static int recfile_open_file(struct tm_recfile *out, const char *path)
 	return 0;
 }
 
-/* The output's path, or $TMPDIR/tracemap-<pid> for stdout. */
+/*
+ * The output's path, or $TMPDIR/tracemap-<pid>.dat for stdout: `tracemap
+ * recover` of a killed recorder writes that name, which KernelShark opens.
+ */
 static int recfile_set_prefix(struct tm_recfile *out)
 {
 	const char *tmp = getenv("TMPDIR");
 
 	if (out->is_stdout)
-		snprintf(out->prefix, sizeof(out->prefix), "%s/tracemap-%d",
+		snprintf(out->prefix, sizeof(out->prefix), "%s/tracemap-%d.dat",
 			 tmp && *tmp ? tmp : "/tmp", (int)getpid());
 	else if (snprintf(out->prefix, sizeof(out->prefix), "%s", out->opts.path) >=
 		 (int)sizeof(out->prefix))

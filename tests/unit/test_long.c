@@ -299,6 +299,33 @@ static int rotor_file(struct tm_rotor *r, bool final, struct tm_meta *meta, cons
 	return ret;
 }
 
+/* KernelShark 2.2.1 opens a trace.dat only by a name that ends in ".dat". */
+TM_TEST(numbered_names_keep_the_dat_extension_last)
+{
+	static const struct {
+		const char	*output;
+		unsigned int	n;
+		const char	*name;
+	} cases[] = {
+		{ "trace.dat", 1, "trace.0001.dat" },
+		{ "/tmp/run/sw.dat", 12, "/tmp/run/sw.0012.dat" },
+		{ "trace.dat", 12345, "trace.12345.dat" },
+		{ "out", 2, "out.0002.dat" },
+		{ "a.dat.dat", 3, "a.dat.0003.dat" },
+		{ "trace.DAT", 1, "trace.DAT.0001.dat" },	/* KernelShark's test is exact */
+		{ ".dat", 1, ".dat.0001.dat" },
+		{ "dir/.dat", 1, "dir/.dat.0001.dat" },
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		TM_CHECK_INT(tm_longrec_name(buf, sizeof(buf), cases[i].output, cases[i].n), 0);
+		TM_CHECK_STR(buf, cases[i].name);
+	}
+	TM_CHECK_INT(tm_longrec_name(buf, 14, "trace.dat", 1), -1);	/* no room for the NUL */
+	TM_CHECK_INT(errno, ENAMETOOLONG);
+}
+
 TM_TEST(rotor_splits_pages_between_files_without_gap_or_repeat)
 {
 	const bool cpus[NCPUS] = { true, true };
