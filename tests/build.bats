@@ -57,7 +57,7 @@ load helpers
 	out=$(mktemp -d)
 	# PKG_CONFIG_LIBDIR pointing nowhere makes every .pc file "missing"
 	run env PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= make -C "$TM_ROOT" -s BUILD="$out" \
-		"$out/lib/record/codec.o"
+		"$out/lib/dat/codec.o"
 	rm -rf "$out"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"missing build dependency: libtracefs"* ]]
@@ -99,7 +99,7 @@ load helpers
 	bin=$(mktemp -d)
 	# a PATH with the shell tools the recipe needs but no protoc-c
 	for t in sh pkg-config mkdir touch; do ln -s "$(command -v "$t")" "$bin/$t"; done
-	run env PATH="$bin" "$(command -v make)" -C "$TM_ROOT" -s BUILD="$out" "$out/lib/record/codec.o"
+	run env PATH="$bin" "$(command -v make)" -C "$TM_ROOT" -s BUILD="$out" "$out/lib/dat/codec.o"
 	rm -rf "$out" "$bin"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"missing build dependency: protoc-c"* ]]

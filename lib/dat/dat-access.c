@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* dat-access.c - read-only accessors of an open trace.dat file and its timestamp adjustment. */
 #include "dat-internal.h"
-#include "record/codec.h"
+#include "codec.h"
 
 static struct tm_blob dat_blob(const struct tm_text *t)
 {

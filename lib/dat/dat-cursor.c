@@ -13,8 +13,8 @@
 #include "dat-internal.h"
 #include "page.h"
 #include "dat-format.h"
-#include "record/rec-check.h"
-#include "record/codec.h"
+#include "rec-check.h"
+#include "codec.h"
 
 #define TM_TEXT_BLOCK	(64u << 10)
 /*

@@ -12,7 +12,7 @@
 #include <sys/types.h>
 
 #include "util/internal.h"
-#include "record/tm-codec.h"
+#include "tm-codec.h"
 #include "tm-dat.h"
 
 /* Sanity limits: anything above is treated as corruption, not allocated. */
@@ -230,6 +230,8 @@ TM_HIDDEN uint64_t tm_dat_adjust_ts_nodate(const struct tm_dat *dat, uint64_t ts
 TM_HIDDEN bool tm_dat_tsc2nsec(const struct tm_dat *dat);
 /* The buffer holds latency text (v6 "latency", v7 BUFFER_TEXT) instead of pages. */
 TM_HIDDEN bool tm_dat_buffer_is_text(const struct tm_dat *dat, int buf);
+struct tm_cursor;
+
 /* File offset of the current page's data (or of its chunk when compressed). */
 TM_HIDDEN uint64_t tm_cursor_offset(const struct tm_cursor *cur);
 /* A cursor over a text buffer's bytes; NULL with errno 0 when it is empty. */
@@ -243,72 +245,72 @@ TM_HIDDEN const void *tm_cursor_next_block(struct tm_cursor *cur, size_t *len);
 /* ---- lib-only part of tm-dat.h ---- */
 
 /* Free the cursor (NULL is fine). */
-void tm_cursor_close(struct tm_cursor *cur);
+TM_HIDDEN void tm_cursor_close(struct tm_cursor *cur);
 /*
  * Next page (page_size bytes, valid until the next call), NULL at the end
  * (errno 0), or NULL on a bad chunk or page (errno and message set).
  */
-const void *tm_cursor_next_page(struct tm_cursor *cur);
+TM_HIDDEN const void *tm_cursor_next_page(struct tm_cursor *cur);
 /* A cursor over CPU cpu of buffer buf; NULL with errno 0 when it has no data, else + message. */
-struct tm_cursor *tm_cursor_open(struct tm_dat *dat, int buf, int cpu);
+TM_HIDDEN struct tm_cursor *tm_cursor_open(struct tm_dat *dat, int buf, int cpu);
 /*
  * The current page for messages: "FILE: top buffer CPU 0 data: page at
  * offset N", or "...: page K of the chunk at offset N" when compressed;
  * snprintf()'s return value.
  */
-int tm_cursor_where(const struct tm_cursor *cur, char *buf, size_t len);
+TM_HIDDEN int tm_cursor_where(const struct tm_cursor *cur, char *buf, size_t len);
 /*
  * A record's time as `trace-cmd report` shows it: TSC2NSEC's (ts * mult) >>
  * shift, then + DATE (us -> ns) + OFFSET. Cursors hand out raw pages: apply
  * this to each record's time.
  */
-uint64_t tm_dat_adjust_ts(const struct tm_dat *dat, uint64_t ts);
+TM_HIDDEN uint64_t tm_dat_adjust_ts(const struct tm_dat *dat, uint64_t ts);
 /* True when the file's numbers (and its pages) are big-endian. */
-bool tm_dat_big_endian(const struct tm_dat *dat);
+TM_HIDDEN bool tm_dat_big_endian(const struct tm_dat *dat);
 /* Trace clock of buffer buf (else the file's), NULL when unknown. */
-const char *tm_dat_buffer_clock(const struct tm_dat *dat, int buf);
+TM_HIDDEN const char *tm_dat_buffer_clock(const struct tm_dat *dat, int buf);
 /* Number of buffers, at least 1. */
-int tm_dat_buffer_count(const struct tm_dat *dat);
+TM_HIDDEN int tm_dat_buffer_count(const struct tm_dat *dat);
 /* Name of buffer buf ("" for the top level), NULL for an unknown buf. */
-const char *tm_dat_buffer_name(const struct tm_dat *dat, int buf);
+TM_HIDDEN const char *tm_dat_buffer_name(const struct tm_dat *dat, int buf);
 /* Page size of buffer buf in bytes, 0 for an unknown buf. */
-uint32_t tm_dat_buffer_page_size(const struct tm_dat *dat, int buf);
+TM_HIDDEN uint32_t tm_dat_buffer_page_size(const struct tm_dat *dat, int buf);
 /* The trace clock ("local"): TRACECLOCK option or the top buffer's; NULL if none. */
-const char *tm_dat_clock(const struct tm_dat *dat);
+TM_HIDDEN const char *tm_dat_clock(const struct tm_dat *dat);
 /* The stored saved_cmdlines text. */
-struct tm_blob tm_dat_cmdlines(const struct tm_dat *dat);
+TM_HIDDEN struct tm_blob tm_dat_cmdlines(const struct tm_dat *dat);
 /* Width of a page's commit word: size of "commit" in header_page, else the long size. */
-unsigned int tm_dat_commit_size(const struct tm_dat *dat);
+TM_HIDDEN unsigned int tm_dat_commit_size(const struct tm_dat *dat);
 /* Format text i of system sys (empty past the counts). */
-struct tm_blob tm_dat_event_format(const struct tm_dat *dat, size_t sys, size_t i);
+TM_HIDDEN struct tm_blob tm_dat_event_format(const struct tm_dat *dat, size_t sys, size_t i);
 /* Number of event formats of system sys (0 past the count). */
-size_t tm_dat_event_format_count(const struct tm_dat *dat, size_t sys);
+TM_HIDDEN size_t tm_dat_event_format_count(const struct tm_dat *dat, size_t sys);
 /* Format text i of the ftrace events (empty past the count). */
-struct tm_blob tm_dat_ftrace_format(const struct tm_dat *dat, size_t i);
+TM_HIDDEN struct tm_blob tm_dat_ftrace_format(const struct tm_dat *dat, size_t i);
 /* Number of ftrace event formats. */
-size_t tm_dat_ftrace_format_count(const struct tm_dat *dat);
+TM_HIDDEN size_t tm_dat_ftrace_format_count(const struct tm_dat *dat);
 /* The header_page format text. */
-struct tm_blob tm_dat_header_page(const struct tm_dat *dat);
+TM_HIDDEN struct tm_blob tm_dat_header_page(const struct tm_dat *dat);
 /* The stored /proc/kallsyms text. */
-struct tm_blob tm_dat_kallsyms(const struct tm_dat *dat);
+TM_HIDDEN struct tm_blob tm_dat_kallsyms(const struct tm_dat *dat);
 /* Size of a long on the recording machine: 4 or 8. */
-int tm_dat_long_size(const struct tm_dat *dat);
+TM_HIDDEN int tm_dat_long_size(const struct tm_dat *dat);
 /* Page (sub-buffer) size of the prologue, in bytes. */
-uint32_t tm_dat_page_size(const struct tm_dat *dat);
+TM_HIDDEN uint32_t tm_dat_page_size(const struct tm_dat *dat);
 /* The name messages use: the path given, or "standard input". */
-const char *tm_dat_path(const struct tm_dat *dat);
+TM_HIDDEN const char *tm_dat_path(const struct tm_dat *dat);
 /* The stored printk_formats text. */
-struct tm_blob tm_dat_printk(const struct tm_dat *dat);
+TM_HIDDEN struct tm_blob tm_dat_printk(const struct tm_dat *dat);
 /* Number of event systems with formats. */
-size_t tm_dat_system_count(const struct tm_dat *dat);
+TM_HIDDEN size_t tm_dat_system_count(const struct tm_dat *dat);
 /* Name of event system sys, NULL past the count. */
-const char *tm_dat_system_name(const struct tm_dat *dat, size_t sys);
+TM_HIDDEN const char *tm_dat_system_name(const struct tm_dat *dat, size_t sys);
 /*
  * The stored /proc/kallsyms text handed over (*b describes it): malloc'ed,
  * b->len bytes and a NUL, free() it; NULL when there is none. The file
  * keeps an empty text.
  */
-char *tm_dat_take_kallsyms(struct tm_dat *dat, struct tm_blob *b);
+TM_HIDDEN char *tm_dat_take_kallsyms(struct tm_dat *dat, struct tm_blob *b);
 
 /* ---- lib-only part of tm-write.h ---- */
 
@@ -324,8 +326,8 @@ char *tm_dat_take_kallsyms(struct tm_dat *dat, struct tm_blob *b);
  * BUFFER option, strings. v6: spec §3 with an options block. -1 + message
  * (bad options or spools: EINVAL; a failed read or write: its errno).
  */
-int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spools,
-		 int ncpus, const struct tm_write_opts *opts);
+TM_HIDDEN int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spools,
+			   int ncpus, const struct tm_write_opts *opts);
 /*
  * Like tm_dat_write() with the CPU data given as n sources (CPU ids below
  * ncpus, each once, any order; empty ones are left out of the file). The
@@ -333,10 +335,10 @@ int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spool
  * size. -1 + message, also when a source hands out more or fewer bytes
  * than its size (EIO).
  */
-int tm_dat_write_data(int out_fd, const struct tm_meta *meta, const struct tm_cpu_data *cpus,
-		      int n, int ncpus, const struct tm_write_opts *opts);
+TM_HIDDEN int tm_dat_write_data(int out_fd, const struct tm_meta *meta, const struct tm_cpu_data *cpus,
+				int n, int ncpus, const struct tm_write_opts *opts);
 /* A finished spool as a tm_dat_write_data() source for cpu (its fd from offset 0). */
-void tm_spool_data(const struct tm_spool *spool, int cpu, struct tm_cpu_data *data);
+TM_HIDDEN void tm_spool_data(const struct tm_spool *spool, int cpu, struct tm_cpu_data *data);
 
 /* ---- lib-only part of tm-events.h ---- */
 
@@ -347,9 +349,36 @@ void tm_spool_data(const struct tm_spool *spool, int cpu, struct tm_cpu_data *da
  * gets a line naming the file, buffer, CPU, page and record offsets and the
  * field. Call before the first tm_merge_next(); -1 with ENOMEM or EBUSY.
  */
-int tm_merge_check_records(struct tm_merge *m, struct tep_handle *tep, tm_warn_fn warn,
-			   void *warn_ctx);
+TM_HIDDEN int tm_merge_check_records(struct tm_merge *m, struct tep_handle *tep, tm_warn_fn warn,
+				     void *warn_ctx);
 /* Records the check skipped so far. */
-uint64_t tm_merge_skipped(const struct tm_merge *m);
+TM_HIDDEN uint64_t tm_merge_skipped(const struct tm_merge *m);
+
+/* ---- used across lib/ ---- */
+
+/* merge.c: any per-CPU page source; tm_merge_add_dat() adds a file's. */
+
+/* Next page of a source, or NULL: end (errno 0) or error (errno, message set). */
+typedef const void *(*tm_page_next_fn)(void *ctx);
+typedef void (*tm_page_close_fn)(void *ctx);
+
+struct tm_page_source {
+	int		buffer;		/* ties: lower buffer first, then lower cpu */
+	int		cpu;
+	size_t		page_size;
+	unsigned int	commit_size;	/* 4 or 8 */
+	bool		big_endian;
+	tm_page_next_fn	next_page;
+	tm_page_close_fn close;		/* may be NULL; called by tm_merge_free() */
+	/* May be NULL: where the current page is, for messages ("FILE: ...: page at offset N"). */
+	int		(*where)(void *ctx, char *buf, size_t len);
+	void		*ctx;
+	/* File-wide, monotonic timestamp adjustment (DATE, OFFSET, TSC2NSEC); may be NULL. */
+	uint64_t	(*adjust_ts)(const struct tm_dat *dat, uint64_t ts);
+	const struct tm_dat *adjust_ctx;
+};
+
+/* Add a source before the first tm_merge_next(); -1 + message (EBUSY after it, ENOMEM). */
+TM_HIDDEN int tm_merge_add(struct tm_merge *m, const struct tm_page_source *src);
 
 #endif /* TM_DAT_INTERNAL_H */

@@ -11,7 +11,7 @@
 #include "dat-internal.h"
 #include "dat-version.h"
 #include "dat-format.h"
-#include "record/codec.h"
+#include "codec.h"
 
 struct dat_sec {
 	uint64_t	off;		/* section header */

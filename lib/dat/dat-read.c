@@ -11,7 +11,7 @@
 #include "dat-internal.h"
 #include "dat-format.h"
 #include "dat-version.h"
-#include "record/codec.h"
+#include "codec.h"
 
 static int dat_check_file(struct tm_dat *dat)
 {

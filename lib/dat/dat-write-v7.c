@@ -10,7 +10,7 @@
 #include "dat-format.h"
 #include "dat-version.h"
 #include "dat-write-internal.h"
-#include "record/codec.h"
+#include "codec.h"
 
 /* Section descriptions, in the order their strings are stored (§4.3). */
 static const char *const tm_meta_desc[TM_META_COUNT] = {

@@ -17,7 +17,7 @@
 #include "dat-internal.h"
 #include "tracefs/tracefs-internal.h"
 #include "record/spool.h"
-#include "record/codec.h"
+#include "codec.h"
 
 /* §2: the six metadata payloads, the same bytes in v6 and v7. */
 static void build_payloads(struct tm_write_ctx *w)

@@ -12,8 +12,9 @@
 #include <string.h>
 
 #include "util/internal.h"
-#include "record/rec-check.h"
+#include "rec-check.h"
 #include "tm-dat.h"
+#include "tm-merge.h"
 #include "print/tm-events.h"
 #include "dat-internal.h"
 #include "page.h"

@@ -41,9 +41,40 @@ static inline size_t tm_page_header_size(unsigned int commit_size)
  * Check the page header and prepare iteration. Returns -1 + message
  * (EINVAL) when the commit length exceeds the page.
  */
-int tm_page_init(struct tm_page *pg, const void *page, size_t page_size,
-		 unsigned int commit_size, bool big_endian);
+TM_HIDDEN int tm_page_init(struct tm_page *pg, const void *page, size_t page_size,
+			   unsigned int commit_size, bool big_endian);
 /* Next data record: 1 with *rec filled, 0 at the end, -1 + message on a corrupt record. */
-int tm_page_next(struct tm_page *pg, struct tm_rec *rec);
+TM_HIDDEN int tm_page_next(struct tm_page *pg, struct tm_rec *rec);
+
+/* ---- used across lib/ ---- */
+
+/* page.c: number of data records in the page, or -1 if it is corrupt (message set). */
+TM_HIDDEN int tm_page_count(const void *page, size_t page_size, unsigned int commit_size,
+			    bool big_endian);
+/*
+ * page.c: tm_page_count(), and the event id (the first two bytes, host
+ * order) of each record set in ids (a bitmap of 65536 bits; NULL: none).
+ */
+TM_HIDDEN int tm_page_note_ids(const void *page, size_t page_size, unsigned int commit_size,
+			       bool big_endian, uint8_t *ids);
+
+/* The data records of a page: how many, the times of the first and the last. */
+struct tm_page_span {
+	uint64_t	records;
+	uint64_t	first_ts;	/* 0 without records */
+	uint64_t	last_ts;
+};
+
+/* page.c: fill *span from one walk over the page; -1 if it is corrupt (message set). */
+TM_HIDDEN int tm_page_span(const void *page, size_t page_size, unsigned int commit_size,
+			   bool big_endian, struct tm_page_span *span);
+/*
+ * page.c: out (page_size bytes) becomes the page with only its records of
+ * time >= from, their times unchanged (the header time is the time just
+ * before the first of them, spec §7.7) and no lost-event flags. Returns the
+ * number of records kept (0: an empty page), -1 if the page is corrupt.
+ */
+TM_HIDDEN int tm_page_trim(const void *page, size_t page_size, unsigned int commit_size,
+			   bool big_endian, uint64_t from, void *out);
 
 #endif /* TM_PAGE_PRIV_H */

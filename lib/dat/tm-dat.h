@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tm-dat.h - reading trace.dat files (v6 and v7, none/zstd): metadata,
- * options, buffers, and per-CPU page cursors that decompress one chunk at a
- * time (dat-read.c, dat-access.c, dat-cursor.c).
+ * tm-dat.h - reading trace.dat files (v6 and v7, none/zstd): opening one,
+ * its options, buffers and per-CPU sizes and statistics (dat-read.c,
+ * dat-access.c, dat-options.c). The per-CPU page cursors behind the merge
+ * are private (dat-internal.h).
  */
 #ifndef TM_DAT_H
 #define TM_DAT_H
@@ -12,7 +13,6 @@
 #include <stdint.h>
 
 struct tm_dat;
-struct tm_cursor;
 
 /* A text blob of the file's metadata (not NUL-terminated unless said). */
 struct tm_blob {
@@ -64,8 +64,6 @@ const char *tm_dat_option_name(unsigned int id);
 int tm_dat_buffer_cpus(const struct tm_dat *dat, int buf);
 /* Raw (uncompressed) data bytes stored for one CPU of buffer buf, 0 if none. */
 uint64_t tm_dat_buffer_cpu_size(const struct tm_dat *dat, int buf, int cpu);
-
-/* Cursors: one CPU's pages one at a time; compressed data one chunk at a time. */
 
 /*
  * Where `trace-cmd report --stat` says CPU cpu's data of the top buffer is:

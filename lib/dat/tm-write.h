@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tm-write.h - collecting a recording's metadata from tracefs (meta.c) and
- * writing the finished trace.dat in one forward pass (dat-write.c).
+ * tm-write.h - what cmd/ needs of the trace.dat writer: the versions and
+ * compressions a file can be written with (dat-version.c); the writer
+ * itself (dat-write.c) and the metadata collection (tracefs/meta.c) are
+ * reached through the recording file (tm-recfile.h).
  */
 #ifndef TM_WRITE_H
 #define TM_WRITE_H
@@ -9,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "record/tm-codec.h"
+#include "tm-codec.h"
 #include "record/tm-spool.h"
 
 struct tm_meta;

@@ -19,6 +19,8 @@
 #include "tracefs/tracefs-internal.h"
 #include "record/ring.h"
 #include "long-internal.h"
+#include "record/record-internal.h"
+#include "dat/page.h"
 
 
 struct tm_extract_run {

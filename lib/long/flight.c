@@ -18,7 +18,8 @@
 #include "dat/dat-internal.h"
 #include "record/ring.h"
 #include "record/spool.h"
-#include "record/codec.h"
+#include "dat/codec.h"
+#include "dat/page.h"
 
 
 /* One compressed chunk: its bytes as a spool file holds them, in its own mapping. */

@@ -21,6 +21,7 @@
 #include "util/internal.h"
 #include "tm-long.h"
 #include "long-internal.h"
+#include "tracefs/tracefs-internal.h"
 
 struct tm_latch {
 	struct tm_session	*sess;

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "record/tm-codec.h"
+#include "dat/tm-codec.h"
 #include "tracefs/tm-session.h"
 #include "record/tm-recorder.h"
 #include "record/tm-recfile.h"

@@ -13,25 +13,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "record/tm-codec.h"
+#include "dat/tm-codec.h"
 
 /* CPUs recover reports on one by one (the rest count in the totals). */
 #define TM_RECOVER_MAX_CPUS	256
-
-/*
- * How a recording's spools PREFIX.cpuN.spool are written, kept in
- * PREFIX.spool-info from the start of the recording to its normal end.
- */
-struct tm_spool_info {
-	pid_t			pid;		/* the recorder */
-	char			instance[64];	/* its tracefs instance name */
-	int			version;	/* trace.dat version it writes */
-	enum tm_compression	compression;	/* of the chunks */
-	int			level;
-	size_t			page_size;	/* sub-buffer size */
-	int			ncpus;		/* spools are numbered below this */
-	char			clock[64];	/* trace clock of the instance */
-};
 
 /* A spool set whose recorder is gone (tm_spools_orphaned()). */
 struct tm_orphan {

@@ -17,6 +17,8 @@
 #include "dat/dat-format.h"
 #include "util/internal.h"
 #include "tm-live.h"
+#include "print/print-internal.h"
+#include "out-internal.h"
 
 #define TM_NAMES_IDS	65536	/* common_type is 16 bits */
 #define TM_COMM_LEN	16	/* the kernel's TASK_COMM_LEN, NUL included */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * out-internal.h - what the sources of decoded events in lib/ (out-run.c for
- * a trace.dat file, record/live.c for stream) call on an output; cmd/ only
+ * a trace.dat file, out-live.c for stream) call on an output; cmd/ only
  * creates outputs, begins and ends them (tm-evout.h).
  */
 #ifndef TM_OUT_INTERNAL_H
@@ -26,5 +26,24 @@ static inline int tm_evout_flush(struct tm_evout *out)
 {
 	return out->ops->flush ? out->ops->flush(out) : 0;
 }
+
+/* ---- used across lib/ ---- */
+
+/* out-live.c: what the live merge saw of one CPU. */
+struct tm_live_cpu_stats {
+	uint64_t	pages;		/* pages received */
+	uint64_t	records;	/* data records decoded */
+	uint64_t	lost_pages;	/* pages flagged with missed events */
+	uint64_t	lost_stored;	/* counts stored on them */
+	uint64_t	waits;		/* times the recorder thread waited for room */
+};
+
+TM_HIDDEN void tm_live_get_stats(struct tm_live *lv, int cpu, struct tm_live_cpu_stats *st);
+
+/*
+ * live-names.c: learn the names rec carries, before it prints: 1 when rec
+ * is a quiet event (not to be printed), 0 otherwise, -1 with ENOMEM.
+ */
+TM_HIDDEN int tm_names_see(struct tm_names *n, const struct tm_event_rec *rec);
 
 #endif /* TM_OUT_INTERNAL_H */

@@ -9,13 +9,11 @@
  * timestamp order, then end. A record carries the loss that precedes it on
  * its CPU (rec->missed); lost() reports a loss no later record carries (a
  * live source whose CPU ends right after a gap). Nothing here needs a file:
- * a live source describes itself in struct tm_evout_info too, so `stream`
- * can feed the same outputs (stream --perfetto -o FILE: begin with the live
- * tep, the instance's clock and the tracefs saved_cmdlines; each record from
- * its bounded-delay merge; lost() for its end-of-CPU drops; end with the
- * per_cpu stats read at stop as cpustat). `stream` prints through the text
- * output this way (lib/out/out-live.c), so any output report has, stream
- * can have.
+ * a live source describes itself in struct tm_evout_info too (live = true),
+ * and `stream` feeds its records to the text output through the live merge
+ * (out-live.c): begin with the live tep and the instance's clock, each
+ * record from its bounded-delay merge, lost() for its end-of-CPU drops, a
+ * flush per step, end at stop. Any output report has, stream can have.
  */
 #ifndef TM_EVOUT_H
 #define TM_EVOUT_H

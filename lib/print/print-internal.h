@@ -103,17 +103,17 @@ TM_HIDDEN uint64_t tm_printer_count(const struct tm_printer *p);
  * A printer of ev's events to out (task names follow tm_events_reload_cmdlines()).
  * ev must outlive it. NULL with ENOMEM.
  */
-struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_print_opts *opts,
-				  FILE *out);
+TM_HIDDEN struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_print_opts *opts,
+					    FILE *out);
 /*
  * Describe buffer number buf: its name ("" or NULL for the top level) and
  * trace clock (NULL: "local"). Records of unknown buffers print as the top
  * one. Once a named buffer exists, every line gets trace-cmd's "name: "
  * prefix. -1 + message: buf >= 64, a name over 256 bytes, ENOMEM.
  */
-int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const char *clock);
+TM_HIDDEN int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const char *clock);
 /* Flush and free the printer (NULL is fine). */
-void tm_printer_free(struct tm_printer *p);
+TM_HIDDEN void tm_printer_free(struct tm_printer *p);
 
 /*
  * Re-read saved_cmdlines (live use: tasks appear and are renamed while
@@ -121,23 +121,37 @@ void tm_printer_free(struct tm_printer *p);
  * printers made from ev print them from their next record on. -1 with a
  * message when the file cannot be read or parsed (names read so far stay).
  */
-int tm_events_reload_cmdlines(struct tm_events *ev, const char *tracefs_dir);
+TM_HIDDEN int tm_events_reload_cmdlines(struct tm_events *ev, const char *tracefs_dir);
 /* True when the record should be printed (f NULL: always). */
-bool tm_filter_pass(struct tm_filter *f, const struct tm_event_rec *rec);
+TM_HIDDEN bool tm_filter_pass(struct tm_filter *f, const struct tm_event_rec *rec);
 /*
  * Print only a "CPU:n [N EVENTS DROPPED]" line (a JSON object with --json):
  * for a loss no later record of that CPU can carry (stream, at its end).
  * -1 with ENOMEM.
  */
-int tm_printer_dropped(struct tm_printer *p, int buf, int cpu, int64_t missed);
+TM_HIDDEN int tm_printer_dropped(struct tm_printer *p, int buf, int cpu, int64_t missed);
 /*
  * Print one record (with its "CPU:n [.. EVENTS DROPPED]" line if any) into
  * the printer's buffer, handed to out in large writes: call
  * tm_printer_flush() before writing to out directly. -1 + message (ENOMEM,
  * a failed write).
  */
-int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec);
+TM_HIDDEN int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec);
 /* Hand the buffered text to out; -1 + message when the write fails. */
-int tm_printer_flush(struct tm_printer *p);
+TM_HIDDEN int tm_printer_flush(struct tm_printer *p);
+
+/* ---- used across lib/ ---- */
+
+/*
+ * events.c: name pid comm from the next printed record on (live use): 1 when
+ * its name changed, 0 when it had that name, -1 with ENOMEM.
+ */
+TM_HIDDEN int tm_events_set_comm(struct tm_events *ev, int pid, const char *comm);
+/*
+ * events.c: tm_events_reload_cmdlines(), leaving alone the pids for which
+ * skip(ctx, pid) is true (skip NULL: none).
+ */
+TM_HIDDEN int tm_events_reload_cmdlines_skip(struct tm_events *ev, const char *tracefs_dir,
+					     bool (*skip)(void *ctx, int pid), void *ctx);
 
 #endif /* TM_PRINT_INTERNAL_H */

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tm-events.h - decoding and printing events: the libtraceevent handle
- * (events.c), event filters (events.c), the k-way timestamp merge over a
- * file's per-CPU pages (merge.c) and the trace-cmd compatible text and JSON
- * printer (print.c, print-json.c). The handle and the printer serve live
- * pages too (tm-live.h); only tm_events_from_dat() and the merge need a file.
+ * tm-events.h - decoding events: the libtraceevent handle of a file or of a
+ * live tracefs (events.c), -F event filters (events.c) and the options of
+ * the trace-cmd compatible text and JSON printer, which the outputs of
+ * tm-evout.h wrap (the printer itself is private: print-internal.h).
  */
 #ifndef TM_EVENTS_H
 #define TM_EVENTS_H
@@ -13,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "dat/tm-merge.h"
 
 struct tep_handle;
 struct tm_dat;
@@ -56,17 +57,6 @@ struct tep_handle *tm_events_tep(const struct tm_events *ev);
 /* Free the handle and unload its plugins (NULL is fine). */
 void tm_events_free(struct tm_events *ev);
 
-/* ---- one record ready to print ---- */
-
-struct tm_event_rec {
-	uint64_t	ts;		/* trace-clock units */
-	const void	*data;		/* payload, common fields first */
-	uint32_t	size;		/* payload bytes */
-	int		cpu;
-	int		buffer;		/* 0 top level, then instances */
-	int64_t		missed;		/* events lost before it: 0, n, or -1 unknown */
-};
-
 /* ---- events.c: -F filters (libtraceevent syntax) ---- */
 
 struct tm_filter;
@@ -77,27 +67,6 @@ struct tm_filter *tm_filter_new(struct tep_handle *tep);
 int tm_filter_add(struct tm_filter *f, const char *expr, bool invert);
 /* Free the filters (NULL is fine). */
 void tm_filter_free(struct tm_filter *f);
-
-/* ---- merge.c: a file's records in timestamp order across CPUs and buffers ---- */
-
-struct tm_merge;
-
-/* An empty merge; NULL with ENOMEM. */
-struct tm_merge *tm_merge_new(void);
-/*
- * Add every CPU with data of buffer buf of a file; cpu_mask (bit n = CPU n,
- * NULL = all, nbits long) selects CPUs. Ties: lower buffer, then lower CPU
- * first. -1 + message (a cursor could not be opened; ENOMEM).
- */
-int tm_merge_add_dat(struct tm_merge *m, struct tm_dat *dat, int buf,
-		     const uint64_t *cpu_mask, int nbits);
-/*
- * The next record, its time adjusted as tm_dat_adjust_ts(): 1 with *rec
- * filled (valid until the next call), 0 at the end, -1 on a bad page (message set).
- */
-int tm_merge_next(struct tm_merge *m, struct tm_event_rec *rec);
-/* Free the merge and close its cursors (NULL is fine). */
-void tm_merge_free(struct tm_merge *m);
 
 /* ---- print.c / print-json.c: text like trace-cmd report, or JSON lines ---- */
 

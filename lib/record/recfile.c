@@ -17,7 +17,6 @@
 
 #include "util/internal.h"
 #include "dat/tm-write.h"
-#include "long/tm-recover.h"
 #include "dat/dat-internal.h"
 #include "record-internal.h"
 #include "tracefs/tracefs-internal.h"

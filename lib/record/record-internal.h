@@ -7,15 +7,32 @@
 #define TM_RECORD_INTERNAL_H
 
 #include "util/internal.h"
+#include "dat/tm-codec.h"
 
-/* ---- lib-only part of tm-recover.h ---- */
+/* ---- the note beside a recording's spools (spool-info.c) ---- */
+
+/*
+ * How a recording's spools PREFIX.cpuN.spool are written, kept in
+ * PREFIX.spool-info from the start of the recording to its normal end.
+ */
+struct tm_spool_info {
+	pid_t			pid;		/* the recorder */
+	char			instance[64];	/* its tracefs instance name */
+	int			version;	/* trace.dat version it writes */
+	enum tm_compression	compression;	/* of the chunks */
+	int			level;
+	size_t			page_size;	/* sub-buffer size */
+	int			ncpus;		/* spools are numbered below this */
+	char			clock[64];	/* trace clock of the instance */
+};
+
 
 /* Read PREFIX.spool-info; -1 + message (ENOENT: there is none). */
-int tm_spool_info_read(const char *prefix, struct tm_spool_info *info);
+TM_HIDDEN int tm_spool_info_read(const char *prefix, struct tm_spool_info *info);
 /* Remove PREFIX.spool-info (a missing one is fine). Cannot fail. */
-void tm_spool_info_remove(const char *prefix);
+TM_HIDDEN void tm_spool_info_remove(const char *prefix);
 /* Write PREFIX.spool-info (replacing one) and sync it; -1 + message. */
-int tm_spool_info_write(const char *prefix, const struct tm_spool_info *info);
+TM_HIDDEN int tm_spool_info_write(const char *prefix, const struct tm_spool_info *info);
 
 /* ---- lib-only part of tm-recorder.h ---- */
 
@@ -25,7 +42,7 @@ int tm_spool_info_write(const char *prefix, const struct tm_spool_info *info);
  * length is impossible: then only corrupt_pages counts it, and nothing past
  * the page's end (or its commit) was read.
  */
-bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size);
+TM_HIDDEN bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size);
 /*
  * A cut through the running recording, for a flight dump or an output
  * switch: every thread hands its ring's records so far to the sink, the
@@ -33,6 +50,15 @@ bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, 
  * calls the sink's cut(). Returns once every thread did; the readers never
  * stop. -1: a thread failed (its message).
  */
-int tm_recorder_cut(struct tm_recorder *rec);
+TM_HIDDEN int tm_recorder_cut(struct tm_recorder *rec);
+
+/* ---- used across lib/ ---- */
+
+/* recfile.c: tm_recfile_write() with metadata the caller collected. */
+TM_HIDDEN int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta);
+/* recfile.c: how record's spools are made for the output options o. */
+TM_HIDDEN struct tm_spool_opts tm_recfile_spool_opts(const struct tm_recfile_opts *o);
+/* recfile.c: how record's trace.dat is written for the output options o. */
+TM_HIDDEN struct tm_write_opts tm_recfile_write_opts(const struct tm_recfile_opts *o);
 
 #endif /* TM_RECORD_INTERNAL_H */

@@ -21,7 +21,6 @@
 #include "tracefs/tm-session.h"
 #include "ring.h"
 #include "tm-recorder.h"
-#include "tm-recfile.h"
 #include "dat/dat-format.h"
 #include "dat/dat-internal.h"
 #include "record-internal.h"
@@ -85,7 +84,8 @@ bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, 
 		return false;
 	}
 	st->pages++;
-	st->raw_bytes += size;
+	/* one writer (this thread); the status line reads it while we write */
+	__atomic_store_n(&st->raw_bytes, st->raw_bytes + size, __ATOMIC_RELAXED);
 	if (pg.lost) {
 		st->lost_pages++;
 		if (pg.lost > 0)

@@ -24,27 +24,27 @@ struct tm_ring;
 typedef int (*tm_ring_emit_fn)(void *ctx, const void *page, size_t size);
 
 /* Unmap and close (NULL is fine). */
-void tm_ring_close(struct tm_ring *r);
+TM_HIDDEN void tm_ring_close(struct tm_ring *r);
 /*
  * Reader sub-buffers dropped by the mapped path: commit word past the
  * sub-buffer, or records that cannot be walked (kernel bug, racing writer).
  */
-uint64_t tm_ring_corrupt_pages(const struct tm_ring *r);
+TM_HIDDEN uint64_t tm_ring_corrupt_pages(const struct tm_ring *r);
 /*
  * Hand every finished page to emit, until the buffer is empty. With final
  * (at stop, after tracing is off) the partial page being filled is emitted
  * too. Returns the number of pages emitted, or -1 + message (a failed
  * ioctl or read, a corrupt page, or what emit returned).
  */
-int tm_ring_drain(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx);
+TM_HIDDEN int tm_ring_drain(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx);
 /* Why the read() path runs ("--no-mmap", "mmap: <errno text>"), NULL when mapped. */
-const char *tm_ring_fallback_reason(const struct tm_ring *r);
+TM_HIDDEN const char *tm_ring_fallback_reason(const struct tm_ring *r);
 /* The trace_pipe_raw descriptor, for poll(). */
-int tm_ring_fd(const struct tm_ring *r);
+TM_HIDDEN int tm_ring_fd(const struct tm_ring *r);
 /* How full the ring buffer is and how much was written (estimates; 0 on the read() path). */
-void tm_ring_fill(const struct tm_ring *r, struct tm_ring_fill *fill);
+TM_HIDDEN void tm_ring_fill(const struct tm_ring *r, struct tm_ring_fill *fill);
 /* True when the buffer is mapped (else the read() path runs). */
-bool tm_ring_mapped(const struct tm_ring *r);
+TM_HIDDEN bool tm_ring_mapped(const struct tm_ring *r);
 /*
  * Open per_cpu/cpu<cpu>/trace_pipe_raw of instance directory dir. With
  * use_mmap the buffer is mapped when the kernel allows it and the read()
@@ -52,15 +52,15 @@ bool tm_ring_mapped(const struct tm_ring *r);
  * page_size is the sub-buffer size the read() path reads at a time. NULL +
  * message when the file cannot be opened or memory runs out.
  */
-struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_size, bool use_mmap);
+TM_HIDDEN struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_size, bool use_mmap);
 /* read() path, usable on its own: one page into buf; 0 when empty (EAGAIN), -1 + message. */
-ssize_t tm_ring_read_page(int fd, void *buf, size_t size);
+TM_HIDDEN ssize_t tm_ring_read_page(int fd, void *buf, size_t size);
 /*
  * Live mode (stream), mapped path: every drain also hands out the records
  * committed on the reader sub-buffer so far, as a page of their own (spec
  * §7.7), and later drains only what follows them. The read() path gets
  * partial pages from the kernel anyway. -1 with ENOMEM.
  */
-int tm_ring_set_partial(struct tm_ring *r, bool on);
+TM_HIDDEN int tm_ring_set_partial(struct tm_ring *r, bool on);
 
 #endif /* TM_RING_PRIV_H */

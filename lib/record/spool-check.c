@@ -15,7 +15,7 @@
 #include "dat/dat-format.h"
 #include "util/internal.h"
 #include "spool.h"
-#include "codec.h"
+#include "dat/codec.h"
 #include "ring.h"
 #include "dat/page.h"
 

@@ -18,10 +18,10 @@
  * slow level is only tried once the projection says it fits.
  */
 #include "spool-level.h"
-#include "tm-codec.h"
+#include "dat/tm-codec.h"
 #include "tm-spool.h"
 #include "ring.h"
-#include "codec.h"
+#include "dat/codec.h"
 
 void tm_level_init(struct tm_level_policy *p, int level, bool adaptive)
 {

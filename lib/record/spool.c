@@ -12,7 +12,7 @@
 #include "spool-level.h"
 #include "ring.h"
 #include "spool.h"
-#include "codec.h"
+#include "dat/codec.h"
 
 static uint64_t spool_monotonic_ns(void)
 {

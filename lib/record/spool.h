@@ -12,17 +12,17 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "record/tm-spool.h"
-#include "record/codec.h"
+#include "dat/codec.h"
 #include "ring.h"
 
 /* Append one whole page (page_size bytes); compresses when a chunk fills. -1 + message. */
-int tm_spool_add_page(struct tm_spool *spool, const void *page);
+TM_HIDDEN int tm_spool_add_page(struct tm_spool *spool, const void *page);
 /*
  * Write the chunk being gathered if its first page is opts.max_age_ns old
  * (the recorder calls it after every drain round, quiet CPUs included).
  * -1 + message.
  */
-int tm_spool_tick(struct tm_spool *spool);
+TM_HIDDEN int tm_spool_tick(struct tm_spool *spool);
 /*
  * spool-check.c: check the spool file at path (pages and chunks as opts say)
  * chunk by chunk, decompressing each and parsing its pages, and cut it after
@@ -30,8 +30,8 @@ int tm_spool_tick(struct tm_spool *spool);
  * bytes cut off; the event ids met are set in ids (a bitmap of 65536 bits).
  * -1 + message when it cannot be opened or cut.
  */
-int tm_spool_check_file(const char *path, const struct tm_spool_opts *opts,
-			struct tm_spool_stats *st, uint64_t *dropped, uint8_t *ids);
+TM_HIDDEN int tm_spool_check_file(const char *path, const struct tm_spool_opts *opts,
+				  struct tm_spool_stats *st, uint64_t *dropped, uint8_t *ids);
 /* How its chunks are stored. */
 enum tm_compression tm_spool_compression(const struct tm_spool *spool);
 /*
@@ -42,30 +42,30 @@ enum tm_compression tm_spool_compression(const struct tm_spool *spool);
  * pages. Either way it is exactly a trace.dat CPU blob minus the chunk count.
  * NULL + message naming the path (EEXIST: a spool is left from an earlier run).
  */
-struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *opts);
+TM_HIDDEN struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *opts);
 /*
  * Compress and write the pages gathered so far as a (short) chunk of their
  * own now; the spool goes on. -1 + message.
  */
-int tm_spool_cut(struct tm_spool *spool);
+TM_HIDDEN int tm_spool_cut(struct tm_spool *spool);
 /* Close; unlink the file too when remove is true (NULL is fine). */
-void tm_spool_destroy(struct tm_spool *spool, bool remove);
+TM_HIDDEN void tm_spool_destroy(struct tm_spool *spool, bool remove);
 /* errno of the file write that failed (ENOSPC, EDQUOT, ...), 0 while none did. */
-int tm_spool_error(const struct tm_spool *spool);
+TM_HIDDEN int tm_spool_error(const struct tm_spool *spool);
 /* fd of the spool file, for the writer (read from offset 0); -1 without a file. */
-int tm_spool_fd(const struct tm_spool *spool);
+TM_HIDDEN int tm_spool_fd(const struct tm_spool *spool);
 /* Bytes written so far, read while another thread appends (live status). */
-uint64_t tm_spool_file_bytes(const struct tm_spool *s);
+TM_HIDDEN uint64_t tm_spool_file_bytes(const struct tm_spool *s);
 /* Compress and write a partial last chunk. Call once, at stop. -1 + message. */
-int tm_spool_finish(struct tm_spool *spool);
+TM_HIDDEN int tm_spool_finish(struct tm_spool *spool);
 /* True once tm_spool_finish succeeded (the writer requires it). */
-bool tm_spool_finished(const struct tm_spool *spool);
+TM_HIDDEN bool tm_spool_finished(const struct tm_spool *spool);
 /* Pages, bytes and chunks so far. */
-void tm_spool_get_stats(const struct tm_spool *spool, struct tm_spool_stats *st);
+TM_HIDDEN void tm_spool_get_stats(const struct tm_spool *spool, struct tm_spool_stats *st);
 /* Size of the pages it holds. */
-size_t tm_spool_page_size(const struct tm_spool *spool);
+TM_HIDDEN size_t tm_spool_page_size(const struct tm_spool *spool);
 /* The spool file's path ("memory" without a file). */
-const char *tm_spool_path(const struct tm_spool *spool);
+TM_HIDDEN const char *tm_spool_path(const struct tm_spool *spool);
 /*
  * At stop, for a spool whose file write failed (a full disk), now or
  * before: finish it as its file stands, the whole chunks written before the
@@ -73,8 +73,8 @@ const char *tm_spool_path(const struct tm_spool *spool);
  * other spool is finished by tm_spool_finish(). -1 + message when that fails
  * for another reason than a write.
  */
-int tm_spool_salvage(struct tm_spool *spool);
+TM_HIDDEN int tm_spool_salvage(struct tm_spool *spool);
 /* The CPU's ring-buffer fill level in per mille, for the adaptive level. Cannot fail. */
-void tm_spool_set_fill(struct tm_spool *spool, const struct tm_ring_fill *fill);
+TM_HIDDEN void tm_spool_set_fill(struct tm_spool *spool, const struct tm_ring_fill *fill);
 
 #endif /* TM_SPOOL_PRIV_H */

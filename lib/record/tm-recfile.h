@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "record/tm-codec.h"
+#include "dat/tm-codec.h"
 #include "record/tm-spool.h"
 #include "record/tm-recorder.h"
 #include "tracefs/tm-session.h"

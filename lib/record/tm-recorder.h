@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ring.h"
+#include "tm-spool.h"
 #include "tracefs/tm-session.h"
 
 /*

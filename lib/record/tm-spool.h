@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "tm-codec.h"
+#include "dat/tm-codec.h"
 
 struct tm_spool;
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/internal.h"
+#include "tracefs-internal.h"
 
 #define TM_BUSY_STEP_MS		50
 #define TM_BUSY_MAX_NAMED	4	/* holders named in the message */

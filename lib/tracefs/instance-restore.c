@@ -12,6 +12,7 @@
 
 #include "util/internal.h"
 #include "long/long-internal.h"
+#include "tracefs-internal.h"
 
 struct tm_journal_entry {
 	char	*rel;		/* path below the instance directory */

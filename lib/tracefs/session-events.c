@@ -12,6 +12,7 @@
 #include "errlog.h"
 #include "session-events.h"
 #include "long/long-internal.h"
+#include "tracefs-internal.h"
 
 struct tm_ev_match {
 	const char	*dir;		/* instance directory */

@@ -5,6 +5,7 @@
 
 #include "util/internal.h"
 #include "tm-session.h"
+#include "tracefs-internal.h"
 
 /*
  * Enable the events of specs in instance dir and set their filters; the

@@ -11,7 +11,7 @@
 /* ---- lib-only part of tm-write.h ---- */
 
 /* Selected trace clock ("local"), NULL if trace_clock had none. */
-const char *tm_meta_clock(const struct tm_meta *meta);
+TM_HIDDEN const char *tm_meta_clock(const struct tm_meta *meta);
 /*
  * Read everything the file needs from tracefs for the instance (NULL = top
  * level): header_page/header_event, all ftrace formats, the formats of every
@@ -22,15 +22,63 @@ const char *tm_meta_clock(const struct tm_meta *meta);
  * cpus [0, ncpus). Call after tracing stopped, so stats are final. NULL +
  * message naming the file that could not be read.
  */
-struct tm_meta *tm_meta_collect(const char *tracefs, const char *instance, int ncpus);
+TM_HIDDEN struct tm_meta *tm_meta_collect(const char *tracefs, const char *instance, int ncpus);
 /* Free the metadata (NULL is fine). */
-void tm_meta_free(struct tm_meta *meta);
+TM_HIDDEN void tm_meta_free(struct tm_meta *meta);
 /* A warning collected on the way (e.g. kallsyms addresses zero), or NULL. */
-const char *tm_meta_warning(const struct tm_meta *meta);
+TM_HIDDEN const char *tm_meta_warning(const struct tm_meta *meta);
 
 /* ---- lib-only part of tm-tracefs.h ---- */
 
 /* "tracemap-<pid>" into buf (cut at len). */
-void tm_instance_name(char *buf, size_t len, pid_t pid);
+TM_HIDDEN void tm_instance_name(char *buf, size_t len, pid_t pid);
+
+/* ---- used across lib/ ---- */
+
+/*
+ * instance-busy.c: the processes holding files under dir open, as "pid N
+ * (comm), ..." into buf ("" when none is found). Cannot fail.
+ */
+TM_HIDDEN void tm_dir_holders(const char *dir, char *buf, size_t len);
+/*
+ * instance-busy.c: rmdir dir (ENOENT counts as done), retrying for up to
+ * wait_ms while the kernel says EBUSY. -1 + message "remove <what> <dir>: ..."
+ * naming the processes that hold it open (errno EBUSY).
+ */
+TM_HIDDEN int tm_dir_remove(const char *dir, const char *what, int wait_ms);
+
+/*
+ * instance-restore.c: the settings of a reused instance (dir), saved before our
+ * first write to each file and written back at the end.
+ */
+struct tm_journal;
+
+/* An empty journal of instance directory dir; NULL with ENOMEM. */
+TM_HIDDEN struct tm_journal *tm_journal_new(const char *dir);
+/* Keep the text of <dir>/<rel> unless kept already (j NULL: nothing to do); -1 + message. */
+TM_HIDDEN int tm_journal_save(struct tm_journal *j, const char *rel);
+/* Write every kept text back, newest first; -1: the first failure's message (all are tried). */
+TM_HIDDEN int tm_journal_restore(struct tm_journal *j);
+/* Free (NULL is fine). */
+TM_HIDDEN void tm_journal_free(struct tm_journal *j);
+
+/*
+ * session.c: write text to <instance>/<rel> (truncating; append: without
+ * O_TRUNC), the setting saved first when the instance is reused. -1 + message.
+ */
+TM_HIDDEN int tm_session_set(struct tm_session *s, const char *rel, const char *text);
+TM_HIDDEN int tm_session_append(struct tm_session *s, const char *rel, const char *text);
+
+/* instance.c: append a copy of s to the NULL-terminated list *v of *n strings; -1 (ENOMEM). */
+TM_HIDDEN int tm_strv_push(char ***v, size_t *n, const char *s);
+
+/* instance.c: pid is a live (not zombie) tracemap process, or cannot be told apart from one. */
+TM_HIDDEN bool tm_pid_runs_tracemap(pid_t pid);
+/* instance.c: the pid of a "tracemap-<pid>" name, or -1 if the name is not one of ours. */
+TM_HIDDEN pid_t tm_instance_owner(const char *name);
+/* instance.c: true when name is ours and its owner process is gone (or is not tracemap). */
+TM_HIDDEN bool tm_instance_is_stale(const char *name);
+/* instance.c: the sub-buffer size of the instance at dir (buffer_subbuf_size_kb); -1 + message. */
+TM_HIDDEN int tm_instance_page_size(const char *dir, size_t *size);
 
 #endif /* TM_TRACEFS_INTERNAL_H */

@@ -4,7 +4,7 @@
 
 #include "util/internal.h"
 #include "tm_test.h"
-#include "record/codec.h"
+#include "dat/codec.h"
 
 /* The fixture's raw pages, a codec, and room for their frame and their decoded copy. */
 struct pages {

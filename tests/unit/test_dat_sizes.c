@@ -14,9 +14,9 @@
 #include "dat/dat-internal.h"
 #include "dat/dat-write-internal.h"
 #include "util/internal.h"
-#include "record/tm-codec.h"
+#include "dat/tm-codec.h"
 #include "tm_test.h"
-#include "record/codec.h"
+#include "dat/codec.h"
 #include "dat/page.h"
 
 /*

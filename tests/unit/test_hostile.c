@@ -16,7 +16,7 @@
 
 #include "util/internal.h"
 #include "print/meta-check.h"
-#include "record/rec-check.h"
+#include "dat/rec-check.h"
 #include "tm_test.h"
 #include "dat/dat-format.h"
 #include "dat/dat-internal.h"

@@ -12,6 +12,7 @@
 #include "out/tm-live.h"
 #include "out/out-internal.h"
 #include "tm_test.h"
+#include "dat/page.h"
 
 #define PAGE	4096
 

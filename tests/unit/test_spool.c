@@ -12,7 +12,7 @@
 #include "record/spool-level.h"
 #include "record/ring.h"
 #include "record/spool.h"
-#include "record/codec.h"
+#include "dat/codec.h"
 
 #define PAGE 4096
 

@@ -18,7 +18,7 @@
 #include "tracefs/meta-internal.h"
 #include "tracefs/tracefs-internal.h"
 #include "record/spool.h"
-#include "record/codec.h"
+#include "dat/codec.h"
 
 #define PAGE	4096
 #define NCPUS	2
