@@ -90,6 +90,31 @@ teardown() {
 	[ ! -e "$TM_TMP/t.dat.0002" ]
 }
 
+@test "record: the README's STALL trigger fires on a marker written to the top-level trace_marker" {
+	local line i dump=
+	local -a args
+	tm_need "copy_trace_marker option" test -e "$TRACEFS/options/copy_trace_marker"
+	# the README's line exactly, with only -o added
+	line=$(sed -n "s/^ *tracemap record \(-e sched --flight [0-9]*M --trigger 'ftrace:print:buf ~ \"\*STALL\*\"'\).*/\1/p" \
+		"$TM_ROOT/README")
+	[ -n "$line" ]
+	eval "args=($line)"
+	tm_record_bg 60 "${args[@]}" -o "$TM_TMP/t.dat"
+	echo "app STALL $$" >"$TRACEFS/trace_marker"
+	# the dump is named t.dat.0001 or t.0001.dat
+	for ((i = 0; i < 200; i++)); do
+		dump=$(ls "$TM_TMP"/t.dat.0001 "$TM_TMP"/t.0001.dat 2>/dev/null | head -n 1)
+		[ -n "$dump" ] && grep -q 'fired' "$REC_ERR" && break
+		sleep 0.05
+	done
+	kill -INT "$REC_PID"
+	wait "$REC_BG"
+	[ -n "$dump" ] || { cat "$REC_ERR" >&2; return 1; }
+	grep -q "trigger ftrace:print:buf ~ \"\*STALL\*\" fired" "$REC_ERR"
+	"$TRACEMAP" report "$dump" >"$TM_TMP/tm.txt"
+	grep -q "tracing_mark_write: app STALL $$\$" "$TM_TMP/tm.txt"
+}
+
 @test "record --trigger alone: a tracepoint with a filter ends a file, the stop writes the rest" {
 	local f n=""
 	tm_need "sched:sched_process_exec event" test -d "$TRACEFS/events/sched/sched_process_exec"

@@ -55,8 +55,12 @@ static int tm_latch_enable_event(struct tm_latch *t)
 	char rel[PATH_MAX], path[PATH_MAX], *state;
 	bool on;
 
+	/*
+	 * ftrace events are always recorded; print's markers, as with -e
+	 * ftrace:print, also when an application writes the top-level trace_marker
+	 */
 	if (!strcmp(t->system, "ftrace"))
-		return 0;	/* ftrace events (print: trace_marker) are always recorded */
+		return strcmp(t->event, "print") ? 0 : tm_session_copy_markers(t->sess);
 	if (tm_path(rel, sizeof(rel), "events/%s/%s/enable", t->system, t->event) ||
 	    tm_path(path, sizeof(path), "%s/%s", tm_session_dir(t->sess), rel))
 		return -1;

@@ -342,7 +342,7 @@ static int tm_ev_systems_of_set_event(const char *dir, char ***systems)
 }
 
 /* Linux >= 6.17 copies the top level's markers; older kernels only the instance's own. */
-static int tm_ev_copy_markers(const char *dir, struct tm_journal *journal)
+int tm_sess_copy_markers(const char *dir, struct tm_journal *journal)
 {
 	char path[PATH_MAX];
 
@@ -365,7 +365,7 @@ int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, si
 	for (size_t i = 0; i < n; i++)
 		if (tm_ev_apply(dir, &specs[i], systems, &markers, journal))
 			return -1;
-	if (markers && tm_ev_copy_markers(dir, journal))
+	if (markers && tm_sess_copy_markers(dir, journal))
 		return -1;
 	return journal ? tm_ev_systems_of_set_event(dir, systems) : 0;
 }

@@ -37,6 +37,11 @@ int tm_session_append(struct tm_session *s, const char *rel, const char *text)
 	return tm_file_append(s->dir, rel, text);
 }
 
+int tm_session_copy_markers(struct tm_session *s)
+{
+	return tm_sess_copy_markers(s->dir, s->journal);
+}
+
 static int tm_sess_write_ul(struct tm_session *s, const char *file, unsigned long v)
 {
 	char buf[32];

@@ -190,6 +190,8 @@ TM_HIDDEN void tm_journal_free(struct tm_journal *j);
  */
 TM_HIDDEN int tm_session_set(struct tm_session *s, const char *rel, const char *text);
 TM_HIDDEN int tm_session_append(struct tm_session *s, const char *rel, const char *text);
+/* session.c: markers of the top-level trace_marker reach the instance too (as -e ftrace:print). */
+TM_HIDDEN int tm_session_copy_markers(struct tm_session *s);
 
 /* recfile.c: tm_recfile_write() with metadata the caller collected. */
 TM_HIDDEN int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta);
