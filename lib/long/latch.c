@@ -49,6 +49,16 @@ static int tm_latch_parse(struct tm_latch *t, const char *spec)
 	return 0;
 }
 
+/*
+ * The kernel refused FILTER, in the event's filter file or in the trigger:
+ * its reason from error_log, worded as -f and -R word theirs.
+ */
+static int tm_latch_bad_filter(const struct tm_latch *t, const char *why)
+{
+	return tm_failx(EINVAL, "bad filter '%s' for event '%s:%s'%s%s", t->filter, t->system,
+			t->event, *why ? ": " : "", why);
+}
+
 /* The event records in the instance: enabled (with the filter) unless it is already. */
 static int tm_latch_enable_event(struct tm_latch *t)
 {
@@ -73,14 +83,12 @@ static int tm_latch_enable_event(struct tm_latch *t)
 	if (on)
 		return 0;
 	if (t->filter) {
-		char frel[PATH_MAX];
+		char frel[PATH_MAX], why[256];
 
 		if (tm_path(frel, sizeof(frel), "events/%s/%s/filter", t->system, t->event))
 			return -1;
-		if (tm_session_set(t->sess, frel, t->filter))
-			return errno == EINVAL ? tm_failx(EINVAL, "bad trigger filter '%s' for "
-							  "%s:%s", t->filter, t->system,
-							  t->event) : -1;
+		if (tm_session_set_why(t->sess, frel, t->filter, why, sizeof(why)))
+			return errno == EINVAL ? tm_latch_bad_filter(t, why) : -1;
 	}
 	return tm_session_set(t->sess, rel, "1");
 }
@@ -88,11 +96,16 @@ static int tm_latch_enable_event(struct tm_latch *t)
 /* Append a command to the trigger file (O_TRUNC would drop every other trigger). */
 static int tm_latch_write(struct tm_latch *t, const char *cmd)
 {
-	if (!tm_file_append(tm_session_dir(t->sess), t->rel, cmd))
+	char why[256];
+
+	if (!tm_file_put_why(tm_session_dir(t->sess), t->rel, cmd, true, why, sizeof(why)))
 		return 0;
+	/* the kernel logs a reason for a filter it cannot parse */
+	if (errno == EINVAL && t->filter && *why)
+		return tm_latch_bad_filter(t, why);
 	if (errno == EINVAL)
-		return tm_failx(EINVAL, "the kernel refused trigger '%s' on %s:%s (bad filter?)",
-				cmd, t->system, t->event);
+		return tm_failx(EINVAL, "the kernel refused trigger '%s' on %s:%s", cmd,
+				t->system, t->event);
 	if (errno == EEXIST)
 		return tm_failx(EEXIST, "%s:%s has a stacktrace trigger already: --trigger needs "
 				"its own", t->system, t->event);

@@ -61,10 +61,24 @@ static void tm_ev_display(const char *rel, char *name, size_t len)
 		*slash = ':';
 }
 
+/* Every trigger command Linux knows; a kernel has those its configuration built in. */
+static bool tm_ev_trigger_known(const char *cmd, size_t n)
+{
+	static const char *const known[] = {
+		"traceon", "traceoff", "snapshot", "stacktrace", "enable_event",
+		"disable_event", "hist", "enable_hist", "disable_hist",
+	};
+
+	for (size_t i = 0; i < TM_ARRAY_SIZE(known); i++)
+		if (strlen(known[i]) == n && !strncmp(known[i], cmd, n))
+			return true;
+	return false;
+}
+
 /*
  * The kernel logs nothing for a trigger command it does not have (hist,
- * snapshot on kernels built without them): say so from the trigger file's
- * "# Available triggers:" list.
+ * snapshot on kernels built without them) or that does not exist: say
+ * which from the trigger file's "# Available triggers:" list.
  */
 static void tm_ev_trigger_why(const char *dir, const char *file, const char *trigger,
 			      char *why, size_t len)
@@ -88,9 +102,12 @@ static void tm_ev_trigger_why(const char *dir, const char *file, const char *tri
 		*nl = '\0';
 	for (char *w = avail; *w; w += strcspn(w, " "), w += strspn(w, " "))
 		found |= strcspn(w, " ") == n && !strncmp(w, cmd, n);
-	if (!found)
+	if (!found && tm_ev_trigger_known(cmd, n))
 		snprintf(why, len, "%.*s triggers are not built into this kernel (it has: %s)",
 			 (int)n, cmd, avail);
+	else if (!found)
+		snprintf(why, len, "unknown trigger command '%.*s' (this kernel has: %s)", (int)n,
+			 cmd, avail);
 	free(text);
 }
 
@@ -105,7 +122,7 @@ static int tm_ev_write(struct tm_ev_match *m, const char *rel, const char *file,
 
 	if (tm_path(path, sizeof(path), "events/%s/%s", rel, file))
 		return -1;
-	if (!tm_file_write_why(m->dir, path, text, why, sizeof(why)))
+	if (!tm_file_put_why(m->dir, path, text, false, why, sizeof(why)))
 		return 0;
 	if (errno != EINVAL)
 		return -1;

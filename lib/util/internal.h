@@ -192,6 +192,17 @@ TM_HIDDEN int tm_session_set(struct tm_session *s, const char *rel, const char *
 TM_HIDDEN int tm_session_append(struct tm_session *s, const char *rel, const char *text);
 /* session.c: markers of the top-level trace_marker reach the instance too (as -e ftrace:print). */
 TM_HIDDEN int tm_session_copy_markers(struct tm_session *s);
+/*
+ * errlog.c: tm_file_write() (append: tm_file_append()) of <dir>/<file> with
+ * the kernel's reason: error_log is cleared first, and on failure why gets
+ * its newest entry, "REASON (position N: CMD-before^CMD-after)" ("" if the
+ * kernel logged nothing). -1 with errno and the write's message.
+ */
+TM_HIDDEN int tm_file_put_why(const char *dir, const char *file, const char *text, bool append,
+			      char *why, size_t len);
+/* session.c: tm_session_set() with the kernel's reason, as tm_file_put_why(). */
+TM_HIDDEN int tm_session_set_why(struct tm_session *s, const char *rel, const char *text,
+				 char *why, size_t len);
 
 /* recfile.c: tm_recfile_write() with metadata the caller collected. */
 TM_HIDDEN int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta);
