@@ -49,7 +49,7 @@ DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
 		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh \
 		   bash-completion kernelshark xvfb x11-utils
 
-.PHONY: all deps check fuzz demo install clean asan
+.PHONY: all deps check fuzz fuzz-long demo install clean asan
 
 all: tracemap
 
@@ -149,6 +149,14 @@ $(BUILD)/tm-mutate: tests/fuzz/mutate.c $(BUILD)/libtracemap.a
 
 fuzz: $(FUZZ_TARGETS)
 	@for t in $(FUZZ_TARGETS); do bash tests/fuzz/run.sh $(FUZZ_SECONDS) $${t#$(BUILD)/fuzz-}; done
+
+# By hand, not in make check: the mutation test on a random seed, then each libFuzzer
+# target for longer; a finding becomes a regression input (tests/regress/README.md).
+FUZZ_LONG_MUTATIONS	?= 1000
+FUZZ_LONG_SECONDS	?= 600
+fuzz-long: asan $(FUZZ_TARGETS) $(BUILD)/tm-mutate
+	MUTATE_SEED=random bash tests/fuzz/mutate.sh $(FUZZ_LONG_MUTATIONS)
+	@for t in $(FUZZ_TARGETS); do bash tests/fuzz/run.sh $(FUZZ_LONG_SECONDS) $${t#$(BUILD)/fuzz-}; done
 
 # Two seconds of sched events system-wide, then the report's head and the stats.
 demo: deps

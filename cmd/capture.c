@@ -586,7 +586,9 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 		if (quiet)
 			continue;
 		/* events: the kernel's count of what this CPU's reader was handed */
-		fprintf(stderr, "%3d %12llu %10llu %10.2f", cpu, (unsigned long long)k->read,
+		fprintf(stderr, "%3d %12llu %10llu %10.2f", cpu,
+			(unsigned long long)(r->count ? r->count->events(r->count->ctx, cpu) :
+						 k->read),
 			(unsigned long long)st.pages, st.raw_bytes / 1048576.0);
 		if (col)
 			fprintf(stderr, " %10.2f", col->value(col->ctx, cpu));

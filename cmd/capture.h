@@ -77,6 +77,7 @@ struct capture {
 	int				child_status;
 	bool				child_done;
 	struct capture_status		*status;	/* live status line, NULL: none */
+	const struct capture_count	*count;		/* the summary's events, NULL: kernel's */
 };
 
 /* Signals, CPU selection, the instance. Prints its own errors. */
@@ -109,6 +110,15 @@ void capture_wait_command(struct capture *c);
 
 /* Tracing off, the threads' final drain, the kernel's per-CPU stats. */
 int capture_stop(struct capture *c);
+
+/*
+ * What the summary's events column counts when not the kernel's read events
+ * (stream: the events it printed, not the name events it reads for itself).
+ */
+struct capture_count {
+	uint64_t	(*events)(void *ctx, int cpu);
+	void		*ctx;
+};
 
 /* Per-CPU columns the summary adds after "raw MB" (e.g. record's "file MB"). */
 struct capture_column {

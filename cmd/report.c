@@ -73,7 +73,8 @@ static const struct argp_option options[] = {
 	{ "first-event", OPT_FIRST, NULL, 0, "Print the time of the first event of each CPU", 0 },
 	{ "last-event", OPT_LAST, NULL, 0, "Print the time of the last event of each CPU", 0 },
 	{ "json", OPT_JSON, NULL, 0,
-	  "One JSON object per event: timestamp_ns, time (ISO 8601, files recorded with --date), "
+	  "One JSON object per event: timestamp_ns (also as timestamp_sec and timestamp_nsec), "
+	  "time (ISO 8601, files recorded with --date), "
 	  "cpu, pid, comm, event, system, latency, fields", 0 },
 	{ "compat", OPT_COMPAT, "VERSION", 0,
 	  "Print the text of trace-cmd VERSION: 3.4 (default; also 3.2, 3.3) or 3.1 (3.1.6, no "

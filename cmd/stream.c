@@ -145,6 +145,30 @@ static bool reader_gone(int err)
 	return err == EPIPE || err == EBADF;
 }
 
+/* The summary's events: those printed (the kernel also counts the hidden name events). */
+static uint64_t stream_printed(void *ctx, int cpu)
+{
+	struct tm_live_shown shown;
+
+	tm_live_get_shown(ctx, cpu, &shown);
+	return shown.printed;
+}
+
+/* With -v: how many events the kernel handed out only to follow task names. */
+static void stream_hidden_note(const struct stream *s)
+{
+	struct tm_live_shown shown;
+	unsigned long long hidden = 0;
+
+	if (!s->o->cap.verbose || s->o->cap.quiet)
+		return;
+	for (int cpu = 0; cpu < s->cap.ncpus; cpu++) {
+		tm_live_get_shown(s->live, cpu, &shown);
+		hidden += shown.hidden;
+	}
+	cmd_err(SUB, "%llu events read only to follow task names, not printed", hidden);
+}
+
 /* Print what is safe; on a write error stop quietly if the reader left. */
 static int stream_print(struct stream *s, bool final)
 {
@@ -219,6 +243,7 @@ static int stream_run(const struct stream_opts *o)
 	struct stream s = { .o = o };
 	struct capture_sink cs = { .timeout_ms = STREAM_POLL_MS, .emit_partial = true };
 	struct capture_status st;
+	struct capture_count count = { .events = stream_printed };
 	int ret = TM_EXIT_FAIL;
 
 	if (capture_open(&s.cap, &o->cap, SUB))
@@ -228,6 +253,8 @@ static int stream_run(const struct stream_opts *o)
 		goto out;
 	}
 	cs.sink = tm_live_sink(s.live);
+	count.ctx = s.live;
+	s.cap.count = &count;
 	if (capture_start(&s.cap, &cs))
 		goto out;
 	/* stderr only, and only when the events go elsewhere than the terminal */
@@ -251,6 +278,7 @@ static int stream_run(const struct stream_opts *o)
 	if (s.failed)
 		goto out;
 	capture_summary(&s.cap, NULL);
+	stream_hidden_note(&s);
 	ret = TM_EXIT_OK;
 out:
 	ret = capture_close(&s.cap, ret);

@@ -132,6 +132,21 @@ counter_clock_file() {
 	done
 }
 
+@test "convert: Chrome JSON names the instance of each instance event, as report --json does" {
+	local f=$FIXTURES/multi-v6.dat
+	"$TRACEMAP" report --json "$f" | jq -r 'select(.buffer) | "\(.timestamp_ns) \(.buffer)"' |
+		sort >"$TM_TMP/want"
+	[ -s "$TM_TMP/want" ]
+	"$TRACEMAP" convert "$f" -o "$TM_TMP/m.json"
+	# ts: microseconds with three decimals (exact as doubles at these values)
+	jq -r '.traceEvents[] | select(.buffer) | "\(.ts * 1000 | round) \(.buffer)"' \
+		"$TM_TMP/m.json" | sort >"$TM_TMP/got"
+	cmp -s "$TM_TMP/want" "$TM_TMP/got" || { diff "$TM_TMP/want" "$TM_TMP/got" | head -5; return 1; }
+	# top-buffer events carry none
+	[ "$(jq '[.traceEvents[] | select(.ph == "i" and (has("buffer") | not))] | length' \
+		"$TM_TMP/m.json")" -gt 0 ]
+}
+
 @test "convert: --to json writes Chrome JSON to standard output" {
 	run bash -c "'$TRACEMAP' convert '$FIXTURES/sched-v6.dat' --to json -o - | jq -r '.traceEvents[0].ph'"
 	tm_status 0

@@ -54,6 +54,35 @@ teardown() {
 	[ "$(inst_state "$LONG_DIR")" = "$before" ]
 }
 
+@test "extract: a second extract through the mapping finds only what was written since" {
+	local ts
+	echo 1 >"$LONG_DIR/events/sched/enable"
+	echo "marker A" >"$LONG_DIR/trace_marker"
+	/bin/true
+	echo 0 >"$LONG_DIR/tracing_on"
+	run "$TRACEMAP" extract -v -B "$LONG_INST" -o "$TM_TMP/g1.dat"
+	tm_status 0
+	[[ $output == *"cpu0: mmap path"* ]]
+	same_report "$TM_TMP/g1.dat"
+	grep -q 'tracing_mark_write: marker A' "$TM_TMP/tc.txt"
+	echo 1 >"$LONG_DIR/tracing_on"
+	echo "marker B" >"$LONG_DIR/trace_marker"
+	echo 0 >"$LONG_DIR/tracing_on"
+	# the kernel's own view of what is unread: B at its time stamp
+	ts=$(sed -n 's/.* \([0-9]*\.[0-9]*\): tracing_mark_write: marker B$/\1/p' "$LONG_DIR/trace")
+	[ -n "$ts" ]
+	run "$TRACEMAP" extract -q -B "$LONG_INST" -o "$TM_TMP/g2.dat"
+	tm_status 0
+	same_report "$TM_TMP/g2.dat"
+	grep -q " $ts: print: *tracing_mark_write: marker B\$" "$TM_TMP/tc.txt"
+	[ "$(grep -c 'marker A' "$TM_TMP/tc.txt")" = 0 ]
+	# nothing new: nothing handed back
+	run "$TRACEMAP" extract -v -B "$LONG_INST" -o "$TM_TMP/g3.dat"
+	tm_status 0
+	[[ $output == *"g3.dat: 0 events, "* ]]
+	[ -z "$("$TRACEMAP" report "$TM_TMP/g3.dat" | grep -v '^cpus=')" ]
+}
+
 @test "extract: a buffer of events disabled since keeps their formats" {
 	echo 1 >"$LONG_DIR/events/sched/sched_process_exec/enable"
 	echo 1 >"$LONG_DIR/events/sched/sched_process_exit/enable"

@@ -35,6 +35,9 @@ teardown() { tm_kernel_teardown; }
 	iso=$(jq -r .time "$TM_TMP/exec.json")
 	[ "$iso" = "$(date -u -d "@$((ts / 1000000000))" +%Y-%m-%dT%H:%M:%S).$(printf %09d $((ts % 1000000000)))Z" ] ||
 		{ echo "time $iso for $ts" >&2; return 1; }
+	# seconds and nanoseconds as two fields: each exact in jq's doubles
+	[ "$(jq -r '"\(.timestamp_sec) \(.timestamp_nsec)"' "$TM_TMP/exec.json")" = \
+		"$((ts / 1000000000)) $((ts % 1000000000))" ] || { cat "$TM_TMP/exec.json" >&2; return 1; }
 }
 
 @test "record without --date: no DATE option, no time in --json" {

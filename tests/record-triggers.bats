@@ -87,6 +87,25 @@ one_line_error() {
 	[[ $output == *"-R 'stacktrace' needs an -e before it"* ]]
 }
 
+@test "record --trigger: a bad filter gives the kernel's reason as -f and -R do" {
+	# the event enabled by -e: the trigger's own filter is refused
+	one_line_error record -e sched:sched_switch --trigger 'sched:sched_switch:prev_pidx == 1' \
+		-o "$TM_TMP/x.dat" --duration 1
+	[[ $stderr == "tracemap record: bad filter 'prev_pidx == 1' for event 'sched:sched_switch': Field not found (position 10: prev_pidx ^== 1)" ]] ||
+		{ echo "$stderr" >&2; return 1; }
+	# the event enabled by --trigger itself, with the filter
+	one_line_error record -e sched:sched_switch --trigger 'sched:sched_process_fork:bogus ==' \
+		-o "$TM_TMP/x.dat" --duration 1
+	[[ $stderr == "tracemap record: bad filter 'bogus ==' for event 'sched:sched_process_fork': Field not found (position "* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+}
+
+@test "record -R: an unknown trigger command is called so, not a missing kernel feature" {
+	one_line_error record -e sched:sched_switch -R bogustrigger -o "$TM_TMP/x.dat" --duration 1
+	[[ $stderr == *"bad trigger 'bogustrigger' for event 'sched:sched_switch': unknown trigger command 'bogustrigger' (this kernel has: "*"stacktrace"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+}
+
 @test "record -e ftrace:function: the function tracer's events are refused plainly" {
 	# what this kernel does with the function tracer in an instance of our own
 	local inst=$TRACEFS/instances/tmfunc-$$ why=

@@ -1,16 +1,27 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 # report-hostile.bats - `tracemap report` and `tracemap convert` on files built to
-# break libtraceevent: the shared findings, tests/regress/, and crafted format/record
-# damage. Each either prints what trace-cmd would (with a warning line per thing
-# dropped or skipped) and exits 0, or exits 1 with one error line naming file and
-# offset (convert then leaves no OUT). No kernel needed.
+# break libtraceevent: tests/regress/ (and shared findings not kept there yet), and
+# crafted format/record damage. Each either prints what trace-cmd would (with a
+# warning line per thing dropped or skipped) and exits 0, or exits 1 with one error
+# line naming file and offset (convert then leaves no OUT). No kernel needed.
 
 load helpers
 load convert-helpers
 bats_require_minimum_version 1.5.0
 
 FINDINGS=${TM_FINDINGS:-$TM_ROOT/../shared/findings}
+REGRESS=$TM_ROOT/tests/regress
+
+# Every kept regression input: tests/regress/, then the shared findings not kept there.
+regression_inputs() {
+	local f
+	ls "$REGRESS"/*.dat
+	for f in "$FINDINGS"/*.dat; do
+		[ -e "$f" ] && [ ! -e "$REGRESS/${f##*/}" ] && echo "$f"
+	done
+	return 0
+}
 
 setup() {
 	TM_TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/tracemap-hostile.XXXXXX")
@@ -34,12 +45,12 @@ no_sanitizer() {
 			run --separate-stderr "$TRACEMAP" report $mode -i "$FIXTURES/sched-v6.convert.dat"
 			[ "$status" -eq 0 ]
 			local want=$output
-			run --separate-stderr "$TRACEMAP" report $mode -i "$FINDINGS/$f.dat"
+			run --separate-stderr "$TRACEMAP" report $mode -i "$REGRESS/$f.dat"
 			no_sanitizer
 			[ "$status" -eq 0 ] || { echo "$f $mode: exit $status: $stderr" >&2; return 1; }
 			[ "$output" = "$want" ] || { echo "$f $mode: output differs" >&2; return 1; }
 			[ "${#stderr_lines[@]}" -eq 1 ]
-			[[ $stderr == *"warning: $FINDINGS/$f.dat: printk formats at offset "*"line dropped"* ]]
+			[[ $stderr == *"warning: $REGRESS/$f.dat: printk formats at offset "*"line dropped"* ]]
 		done
 	done
 }
@@ -47,22 +58,22 @@ no_sanitizer() {
 @test "report-hostile: print-dataloc-1 skips its two unreadable records, then fails on CPU 1's corrupt page" {
 	local mode
 	for mode in "" -N --json; do
-		run --separate-stderr "$TRACEMAP" report $mode -i "$FINDINGS/print-dataloc-1.dat"
+		run --separate-stderr "$TRACEMAP" report $mode -i "$REGRESS/print-dataloc-1.dat"
 		no_sanitizer
 		[ "$status" -eq 1 ]
 		[ "${#stderr_lines[@]}" -eq 3 ]
 		[[ ${stderr_lines[0]} == *"warning: "*"CPU 0 data: page 0 of the chunk at offset 8196: record at page offset 300: sched_process_exec: field filename (__data_loc offset 20, length 168) runs past the record's 32 bytes; record skipped" ]]
 		[[ ${stderr_lines[1]} == *"record at page offset 336: print: field ip (offset 8, size 8) runs past the record's 12 bytes; record skipped" ]]
-		[[ ${stderr_lines[2]} == "tracemap report: $FINDINGS/print-dataloc-1.dat: top buffer CPU 1 data: page 0 of the chunk at offset 12292: record at page offset 2208 runs past the commit (4068 bytes)" ]]
+		[[ ${stderr_lines[2]} == "tracemap report: $REGRESS/print-dataloc-1.dat: top buffer CPU 1 data: page 0 of the chunk at offset 12292: record at page offset 2208 runs past the commit (4068 bytes)" ]]
 	done
-	run --separate-stderr "$TRACEMAP" report -q -i "$FINDINGS/print-dataloc-1.dat"
+	run --separate-stderr "$TRACEMAP" report -q -i "$REGRESS/print-dataloc-1.dat"
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 }
 
 @test "report-hostile: every regression input exits 0 or with one error line naming file and offset" {
 	local f mode errors
-	for f in "$TM_ROOT"/tests/regress/*.dat "$FINDINGS"/*.dat; do
+	for f in $(regression_inputs); do
 		for mode in "" -N --json --stat; do
 			run --separate-stderr timeout -s KILL 30 "$TRACEMAP" report $mode -i "$f"
 			no_sanitizer
@@ -137,7 +148,7 @@ make_cond_op_format() {
 
 @test "report-hostile: convert of every regression input: a complete OUT and exit 0, or one error line and no OUT" {
 	local f to out errors
-	for f in "$TM_ROOT"/tests/regress/*.dat "$FINDINGS"/*.dat; do
+	for f in $(regression_inputs); do
 		for to in perfetto json; do
 			rm -rf "$TM_TMP/c" && mkdir "$TM_TMP/c"
 			out=$TM_TMP/c/out.$to
@@ -173,4 +184,20 @@ make_cond_op_format() {
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
 	jq -e '.traceEvents | length > 0' "$TM_TMP/b.json" >/dev/null
+}
+
+@test "report-hostile: make check's mutation test tries the same inputs every run, every kept regression input first" {
+	local a b f
+	a=$(env -u MUTATE_SEED bash "$TM_ROOT/tests/fuzz/mutate.sh" --plan 100)
+	b=$(env -u MUTATE_SEED bash "$TM_ROOT/tests/fuzz/mutate.sh" --plan 100)
+	[ "$a" = "$b" ]
+	[ "$(grep -c '^mutate seed ' <<<"$a")" -eq 100 ]
+	for f in $(regression_inputs); do
+		grep -q "^kept .*/${f##*/}\$" <<<"$a" || { echo "not tried: $f" >&2; return 1; }
+	done
+	[ "$(grep -c '^kept ' <<<"$a")" -eq "$(regression_inputs | wc -l)" ]
+	# by hand (make fuzz-long): a new seed each run
+	a=$(MUTATE_SEED=random bash "$TM_ROOT/tests/fuzz/mutate.sh" --plan 5)
+	b=$(MUTATE_SEED=random bash "$TM_ROOT/tests/fuzz/mutate.sh" --plan 5)
+	[ "$a" != "$b" ]
 }

@@ -295,6 +295,10 @@ $'  BTF_FILE (option 23)\n  LAST_BOOT_INFO (option 24)\n  MODULES_FILE (option 2
 	[ "$(jq '.cpu, .pid, .fields.child_pid' "$TM_TMP/first" | tr '\n' ' ')" = "1 10494 10497 " ]
 	[ "$(jq -r '.fields.child_comm | type' "$TM_TMP/first")" = string ]
 	[ "$(jq '.timestamp_ns / 1000 | round' "$TM_TMP/first")" = 1415676456 ]
+	# the same instant split at the second (exact where timestamp_ns passes 2^53)
+	[ "$(jq '.timestamp_sec, .timestamp_nsec' "$TM_TMP/first" | tr '\n' ' ')" = "1415 676456472 " ]
+	jq -e -s 'all(.[]; .timestamp_sec * 1000000000 + .timestamp_nsec == .timestamp_ns and
+		.timestamp_nsec < 1000000000)' "$TM_TMP/json" >/dev/null
 	# the instance's records carry its name (each of the two DROPPED lines took the
 	# prefix of the record after it), lost events their count
 	"$TRACEMAP" report --json -i "$FIXTURES/multi-v6.dat" > "$TM_TMP/json"

@@ -97,7 +97,7 @@ load_cpus() {
 	[ ! -e "$TRACEFS/instances/$ST_INST" ]
 	# no error, no sanitizer report: only the summary
 	run grep -v -e '^CPU ' -e '^ *[0-9]' -e 'instance tracemap-' -e 'mmap path' \
-		-e 'read() path' -e 'kernel: entries' "$ST_ERR"
+		-e 'read() path' -e 'kernel: entries' -e 'follow task names' "$ST_ERR"
 	[ -z "$output" ]
 }
 
@@ -204,6 +204,22 @@ task_after() {
 	tm_status 0
 	[ -z "$stderr" ]
 	[[ $output == *sched_process_exec:* ]]
+}
+
+@test "stream: the summary counts the events it printed, not the hidden name events" {
+	local printed summed
+	# COMMAND execs and forks: the name events stream enables for itself are read, not shown
+	run --separate-stderr timeout -s KILL 30 "$TRACEMAP" stream -v -e sched:sched_switch -- \
+		sh -c '/bin/true; /bin/true'
+	tm_status 0
+	printf '%s\n' "$output" >"$TM_TMP/out"
+	printed=$(grep -c 'sched_switch:' "$TM_TMP/out")
+	[ "$printed" -gt 0 ]
+	[ "$(wc -l <"$TM_TMP/out")" -eq "$printed" ]
+	summed=$(awk '/^CPU +events/ { on = 1; next } on && /^ *[0-9]+ / { e += $2 } END { print e + 0 }' \
+		<<<"$stderr")
+	[ "$summed" -eq "$printed" ]
+	[[ $stderr == *"events read only to follow task names, not printed"* ]]
 }
 
 @test "stream: --json lines parse with jq and carry the event fields" {

@@ -51,14 +51,28 @@ static int latch_parse(struct tm_latch *t, const char *spec)
 	return 0;
 }
 
+/*
+ * The kernel refused FILTER, in the event's filter file or in the trigger:
+ * its reason from error_log, worded as -f and -R word theirs.
+ */
+static int latch_bad_filter(const struct tm_latch *t, const char *why)
+{
+	return tm_failx(EINVAL, "bad filter '%s' for event '%s:%s'%s%s", t->filter, t->system,
+			t->event, *why ? ": " : "", why);
+}
+
 /* The event records in the instance: enabled (with the filter) unless it is already. */
 static int latch_enable_event(struct tm_latch *t)
 {
 	char rel[PATH_MAX], path[PATH_MAX], *state;
 	bool on;
 
+	/*
+	 * ftrace events are always recorded; print's markers, as with -e
+	 * ftrace:print, also when an application writes the top-level trace_marker
+	 */
 	if (!strcmp(t->system, "ftrace"))
-		return 0;	/* ftrace events (print: trace_marker) are always recorded */
+		return strcmp(t->event, "print") ? 0 : tm_session_copy_markers(t->sess);
 	if (tm_path(rel, sizeof(rel), "events/%s/%s/enable", t->system, t->event) ||
 	    tm_path(path, sizeof(path), "%s/%s", tm_session_dir(t->sess), rel))
 		return -1;
@@ -71,14 +85,12 @@ static int latch_enable_event(struct tm_latch *t)
 	if (on)
 		return 0;
 	if (t->filter) {
-		char frel[PATH_MAX];
+		char frel[PATH_MAX], why[256];
 
 		if (tm_path(frel, sizeof(frel), "events/%s/%s/filter", t->system, t->event))
 			return -1;
-		if (tm_session_set(t->sess, frel, t->filter))
-			return errno == EINVAL ? tm_failx(EINVAL, "bad trigger filter '%s' for "
-							  "%s:%s", t->filter, t->system,
-							  t->event) : -1;
+		if (tm_session_set_why(t->sess, frel, t->filter, why, sizeof(why)))
+			return errno == EINVAL ? latch_bad_filter(t, why) : -1;
 	}
 	return tm_session_set(t->sess, rel, "1");
 }
@@ -86,11 +98,16 @@ static int latch_enable_event(struct tm_latch *t)
 /* Append a command to the trigger file (O_TRUNC would drop every other trigger). */
 static int latch_write(struct tm_latch *t, const char *cmd)
 {
-	if (!tm_file_append(tm_session_dir(t->sess), t->rel, cmd))
+	char why[256];
+
+	if (!tm_file_put_why(tm_session_dir(t->sess), t->rel, cmd, true, why, sizeof(why)))
 		return 0;
+	/* the kernel logs a reason for a filter it cannot parse */
+	if (errno == EINVAL && t->filter && *why)
+		return latch_bad_filter(t, why);
 	if (errno == EINVAL)
-		return tm_failx(EINVAL, "the kernel refused trigger '%s' on %s:%s (bad filter?)",
-				cmd, t->system, t->event);
+		return tm_failx(EINVAL, "the kernel refused trigger '%s' on %s:%s", cmd,
+				t->system, t->event);
 	if (errno == EEXIST)
 		return tm_failx(EEXIST, "%s:%s has a stacktrace trigger already: --trigger needs "
 				"its own", t->system, t->event);

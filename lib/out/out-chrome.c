@@ -5,7 +5,8 @@
  * task is a thread (its own process row: trace.dat records no tgids): "X"
  * slices for each stretch it ran on a CPU, from the top buffer's
  * sched_switch records; an "i" instant with the fields as args for every
- * other record; "M" records naming the threads. Times are microseconds with
+ * other record (and "buffer", an instance's records); "M" records naming
+ * the threads. Times are microseconds with
  * three decimals, so nanoseconds survive.
  *
  * A task's slices never overlap: a slice starts no earlier than the task's
@@ -51,6 +52,8 @@ struct chrome_output {
 	int			ncpus;
 	uint64_t		last_ts;
 	struct tep_event	*sw;		/* sched_switch, NULL if the file has none */
+	const struct tm_evout_buffer *buffers;	/* names of the instances: "buffer" */
+	int			nbuffers;
 	const struct tep_format_field *prev_pid, *prev_comm, *next_pid, *next_comm;
 };
 
@@ -204,6 +207,23 @@ static int on_switch(struct chrome_output *c, const struct tm_event_rec *rec)
 	return 0;
 }
 
+/*
+ * ",\"buffer\":NAME" for a record of an instance, beside args as report
+ * --json has it beside fields (in args it could meet a field of that name).
+ */
+static void put_buffer(struct chrome_output *c, int buf)
+{
+	const char *name;
+
+	if (buf <= 0 || buf >= c->nbuffers)
+		return;
+	name = c->buffers[buf].name;
+	if (!name || !*name)
+		return;
+	trace_seq_puts(&c->seq, ",\"buffer\":");
+	tm_json_str(&c->seq, name, strlen(name));
+}
+
 static int put_instant(struct chrome_output *c, const struct tm_event_rec *rec)
 {
 	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
@@ -217,6 +237,7 @@ static int put_instant(struct chrome_output *c, const struct tm_event_rec *rec)
 	trace_seq_puts(&c->seq, ",\"cat\":");
 	tm_json_str(&c->seq, ev ? ev->system : "", ev ? strlen(ev->system) : 0);
 	trace_seq_printf(&c->seq, ",\"s\":\"t\",\"pid\":%d,\"tid\":%d", pid, pid);
+	put_buffer(c, rec->buffer);
 	put_ts(&c->seq, "ts", rec->ts);
 	trace_seq_printf(&c->seq, ",\"args\":");
 	tm_json_fields(c->tep, &c->seq, ev, rec->data, rec->size);
@@ -243,6 +264,8 @@ static int chrome_begin(struct tm_evout *out, const struct tm_evout_info *info)
 	int i;
 
 	c->tep = info->tep;
+	c->buffers = info->buffers;
+	c->nbuffers = info->nbuffers;
 	c->ncpus = info->cpu_slots > 0 ? info->cpu_slots : 1;
 	c->cpus = calloc((size_t)c->ncpus, sizeof(*c->cpus));
 	if (!c->cpus || tasks_grow(c))

@@ -56,6 +56,7 @@ struct live_cpu {
 	struct live_rec		*recs;		/* ring of pending records */
 	size_t			rhead, rcount, rcap;
 	int64_t			carry_missed;	/* lost before a page without records */
+	struct tm_live_shown	shown;
 };
 
 struct tm_live {
@@ -207,6 +208,13 @@ void tm_live_get_stats(struct tm_live *lv, int cpu, struct tm_live_cpu_stats *st
 	pthread_mutex_lock(&lv->cpus[cpu].lock);
 	*st = lv->cpus[cpu].st;
 	pthread_mutex_unlock(&lv->cpus[cpu].lock);
+}
+
+void tm_live_get_shown(const struct tm_live *lv, int cpu, struct tm_live_shown *shown)
+{
+	memset(shown, 0, sizeof(*shown));
+	if (cpu >= 0 && cpu < lv->o.ncpus)
+		*shown = lv->cpus[cpu].shown;
 }
 
 /* ---- decoding: main thread ---- */
@@ -381,6 +389,18 @@ static int next_cpu(struct tm_live *lv)
 	return best_cpu;
 }
 
+/* A record not printed: keep its loss visible, it moves to the CPU's next record. */
+static void pass_missed(struct live_cpu *c, int64_t missed)
+{
+	c->carry_missed = add_missed(c->carry_missed, missed);
+	if (c->rcount > 1) {
+		struct live_rec *n = &c->recs[(c->rhead + 1) % c->rcap];
+
+		n->missed = add_missed(n->missed, c->carry_missed);
+		c->carry_missed = 0;
+	}
+}
+
 static int print_one(struct tm_live *lv, int cpu)
 {
 	struct live_cpu *c = &lv->cpus[cpu];
@@ -395,15 +415,11 @@ static int print_one(struct tm_live *lv, int cpu)
 		ret = -1;
 	} else if (!quiet && tm_filter_pass(lv->o.filter, &ev)) {
 		ret = tm_evout_event(lv->o.output, &ev);
-	} else if (r->missed) {
-		/* keep the loss visible: it moves to the CPU's next record */
-		c->carry_missed = add_missed(c->carry_missed, r->missed);
-		if (c->rcount > 1) {
-			struct live_rec *n = &c->recs[(c->rhead + 1) % c->rcap];
-
-			n->missed = add_missed(n->missed, c->carry_missed);
-			c->carry_missed = 0;
-		}
+		c->shown.printed += !ret;
+	} else {
+		c->shown.hidden++;
+		if (r->missed)
+			pass_missed(c, r->missed);
 	}
 	c->rhead = (c->rhead + 1) % c->rcap;
 	c->rcount--;

@@ -84,4 +84,12 @@ void tm_live_set_unbounded(struct tm_live *lv);
 /* From now on every page is dropped (the reader of the output left). */
 void tm_live_discard(struct tm_live *lv);
 
+/* What became of one CPU's records so far. */
+struct tm_live_shown {
+	uint64_t	printed;	/* handed to the printer */
+	uint64_t	hidden;		/* quiet name events or filtered out: not printed */
+};
+/* CPU cpu's counts (zeros for a CPU out of range); main thread, as tm_live_step(). */
+void tm_live_get_shown(const struct tm_live *lv, int cpu, struct tm_live_shown *shown);
+
 #endif /* TM_LIVE_H */

@@ -33,6 +33,12 @@ struct tm_fastfmt_ops {
 	 * libtraceevent's line, so the learnt texts it used are confirmed.
 	 */
 	void	(*confirm)(struct tm_fastfmt *f, const uint8_t *data, uint32_t size);
+	/*
+	 * Optional: the last render's text was printed without libtraceevent
+	 * (whose plugin would have had side effects of its own): do the plugin's
+	 * side effects for that record.
+	 */
+	void	(*commit)(struct tm_fastfmt *f);
 	void	(*free)(struct tm_fastfmt *f);
 };
 
@@ -41,6 +47,7 @@ struct tm_fastfmt {
 	struct tep_handle		*tep;
 	bool				swap;	/* file byte order differs from ours */
 	uint64_t			*comm_gen; /* bumped when a comm is registered */
+	const bool			*cmdlines_ready; /* libtraceevent looked a name up */
 	bool				unconfirmed; /* render used a text not confirmed yet */
 };
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * print-json.c - one record as one JSON object: timestamp_ns, [time], cpu, pid,
- * comm, event, system, [buffer], [missed], latency (the flags of report -l, as
- * booleans and depths) and "fields" (print-json-fields.c). The parts that
- * are the same for every record of an event type come escaped from
- * print-json-event.c; a record costs copies of them and its values, written
- * straight into the printer's buffer.
+ * print-json.c - one record as one JSON object: timestamp_ns, timestamp_sec,
+ * timestamp_nsec, [time], cpu, pid, comm, event, system, [buffer], [missed],
+ * latency (the flags of report -l, as booleans and depths) and "fields"
+ * (print-json-fields.c). The parts that are the same for every record of an
+ * event type come escaped from print-json-event.c; a record costs copies of
+ * them and its values, written straight into the printer's buffer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +107,15 @@ int tm_jsonfmt_put(const struct tm_jsonfmt *f, struct tm_fastbuf *b, const struc
 	o = b->buf + b->len;
 	memcpy(o, "{\"timestamp_ns\":", 16);
 	o = tm_put_u64(o + 16, rec->ts);
+	/*
+	 * ns since the epoch (--date) or after 104 days of uptime pass 2^53,
+	 * where a parser with doubles (jq 1.6, JavaScript) rounds them: the same
+	 * instant as two numbers that stay exact
+	 */
+	memcpy(o, ",\"timestamp_sec\":", 17);
+	o = tm_put_u64(o + 17, rec->ts / 1000000000ULL);
+	memcpy(o, ",\"timestamp_nsec\":", 18);
+	o = tm_put_u64(o + 18, rec->ts % 1000000000ULL);
 	if (jr->clock)
 		o = put_time(jr->clock, o, rec->ts);
 	memcpy(o, ",\"cpu\":", 7);

@@ -3,7 +3,8 @@
  * print-sched.c - the text libtraceevent's sched_switch plugin prints for
  * sched_switch and sched_wakeup(_new) ("sh:10535 [120] S ==> true:10655
  * [120]", "sh:10535 [120] CPU:000"), produced directly, with the plugin's
- * side effect (each comm it prints is registered for its pid). The
+ * side effect (each comm it prints is registered for its pid, once per
+ * record printed, as the plugin registers it: commit()). The
  * prev_state text is not guessed: it is learnt from libtraceevent's own
  * output the first time each state value appears (print.c passes it in).
  */
@@ -26,6 +27,13 @@ struct seen_comm {
 	char		comm[32];
 };
 
+/* A comm the render printed, registered by commit() once its text is printed alone. */
+struct pending_comm {
+	int		pid;
+	unsigned int	len;
+	const char	*comm;	/* into the record: valid until commit() */
+};
+
 struct state_text {
 	uint64_t	value;
 	char		text[24];
@@ -44,6 +52,8 @@ struct schedfmt {
 	struct state_text		states[SCHED_STATES];
 	int				nstates;
 	struct seen_comm		*seen;
+	struct pending_comm		pending[2];	/* of the last render */
+	int				npending;
 };
 
 static bool comm_field(const struct tep_format_field *f)
@@ -115,33 +125,57 @@ static bool small(uint64_t v)
 	return v < 0x80000000ULL;
 }
 
-/* The comm as the plugin prints it ("%.*s" of the field), and its registration. */
+/* The comm as the plugin prints it ("%.*s" of the field), its registration left pending. */
 static int put_comm(struct schedfmt *f, struct tm_fastbuf *b, const struct tep_format_field *fld,
 		    const uint8_t *data, uint64_t pid)
 {
 	const char *comm = (const char *)data + fld->offset;
 	size_t len = strnlen(comm, (size_t)fld->size);
-	char name[256];
-
-	struct seen_comm *s = &f->seen[pid % SCHED_SEEN];
 
 	if (tm_fastbuf_reserve(b, len))
 		return -1;
 	tm_fastbuf_put(b, comm, len);
-	/* registering a pair again changes nothing: skip the library call */
-	if (s->len == len + 1 && s->pid == (int)pid && !memcmp(s->comm, comm, len))
-		return 0;
-	memcpy(name, comm, len);
-	name[len] = '\0';
-	tep_register_comm(f->base.tep, name, (int)pid);
+	if (f->npending < (int)TM_ARRAY_SIZE(f->pending))
+		f->pending[f->npending++] = (struct pending_comm){
+			.pid = (int)pid, .len = (unsigned int)len, .comm = comm,
+		};
+	return 0;
+}
+
+/*
+ * Register a comm as the plugin does, each time. Before libtraceevent's
+ * first name lookup it keeps every registration, and which of a pid's names
+ * a lookup then finds depends on them all; after it a pair registered again
+ * changes nothing, so that call is skipped.
+ */
+static void register_comm(struct schedfmt *f, const struct pending_comm *c)
+{
+	struct seen_comm *s = &f->seen[(unsigned int)c->pid % SCHED_SEEN];
+	bool ready = f->base.cmdlines_ready && *f->base.cmdlines_ready;
+	char name[256];
+
+	if (ready && s->len == c->len + 1 && s->pid == c->pid && !memcmp(s->comm, c->comm, c->len))
+		return;
+	memcpy(name, c->comm, c->len);
+	name[c->len] = '\0';
+	tep_register_comm(f->base.tep, name, c->pid);
 	if (f->base.comm_gen)
 		(*f->base.comm_gen)++;
-	if (len < sizeof(s->comm)) {
-		s->pid = (int)pid;
-		s->len = (unsigned int)len + 1;
-		memcpy(s->comm, comm, len);
+	if (c->len < sizeof(s->comm)) {
+		s->pid = c->pid;
+		s->len = c->len + 1;
+		memcpy(s->comm, c->comm, c->len);
 	}
-	return 0;
+}
+
+/* The render's text is printed alone (libtraceevent's plugin did not run): its registrations. */
+static void sched_commit(struct tm_fastfmt *base)
+{
+	struct schedfmt *f = (struct schedfmt *)base;
+
+	for (int i = 0; i < f->npending; i++)
+		register_comm(f, &f->pending[i]);
+	f->npending = 0;
 }
 
 /* "comm:pid [prio]", the task text of the sched_switch plugin (registers comm). */
@@ -196,6 +230,7 @@ static int switch_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 	uint64_t ppid, pprio, npid, nprio;
 	const struct state_text *st;
 
+	f->npending = 0;
 	if (!fits(f->prev_comm, size) || !fits(f->prev_pid, size) ||
 	    !fits(f->prev_prio, size) || !fits(f->prev_state, size) ||
 	    !fits(f->next_comm, size) || !fits(f->next_pid, size) ||
@@ -257,6 +292,7 @@ static int wakeup_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 	struct schedfmt *f = (struct schedfmt *)base;
 	uint64_t pid, prio, cpu = 0, ok = 0;
 
+	f->npending = 0;
 	if (!fits(f->comm, size) || !fits(f->pid, size) || !fits(f->prio, size) ||
 	    !fits(f->success, size) || !fits(f->target_cpu, size))
 		return -1;
@@ -304,11 +340,13 @@ static const struct tm_fastfmt_ops switch_ops = {
 	.render = switch_render,
 	.learn = switch_learn,
 	.confirm = switch_confirm,
+	.commit = sched_commit,
 	.free = sched_free,
 };
 
 static const struct tm_fastfmt_ops wakeup_ops = {
 	.render = wakeup_render,
+	.commit = sched_commit,
 	.free = sched_free,
 };
 

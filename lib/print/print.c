@@ -98,6 +98,7 @@ struct tm_printer {
 	bool			compile;	/* try compiled formats (not -R, not JSON) */
 	struct comm_entry	*comms;		/* TM_COMM_CACHE */
 	uint64_t		comm_gen;	/* bumped whenever a comm may have changed */
+	bool			cmdlines_ready;	/* a pid's name was looked up (print-sched.c) */
 	const uint64_t		*names_gen;	/* the events handle's: reloads renamed tasks */
 	uint64_t		names_seen;	/* *names_gen when comm_gen last followed it */
 	struct tm_fastbuf	obuf;		/* output not yet handed to out */
@@ -355,6 +356,8 @@ static char *put_task(struct tm_printer *p, char *o, int pid)
 	if (c->gen == p->comm_gen && c->pid == pid)
 		return tm_col_words(o, c->text, c->len);
 	comm = tep_data_comm_from_pid(p->tep, pid);
+	/* a name looked up (the idle task's is not): libtraceevent sorted its names */
+	p->cmdlines_ready |= pid != 0;
 	len = strnlen(comm, p->opts.latency ? 8 : 256);
 	o = tm_col_padded(o, comm, len, width);
 	*o++ = '-';
@@ -484,6 +487,7 @@ static const char *json_comm(struct tm_printer *p, int pid, size_t *len)
 		return c->text;
 	}
 	comm = tep_data_comm_from_pid(p->tep, pid);
+	p->cmdlines_ready |= pid != 0;
 	n = strlen(comm);
 	p->scratch.len = 0;
 	if (tm_fastbuf_reserve(&p->scratch, TM_JSON_STR_MAX(n)))
@@ -588,8 +592,10 @@ static int fast_info(struct tm_printer *p, struct tep_record *r, struct fast_slo
 		if (!slot->fmt && slot->ev->handler)
 			slot->fmt = tm_hrtimerfmt_compile(p->tep, slot->ev, p->swap);
 		slot->state = slot->fmt ? FAST_CHECKING : FAST_OFF;
-		if (slot->fmt)
+		if (slot->fmt) {
 			slot->fmt->comm_gen = &p->comm_gen;
+			slot->fmt->cmdlines_ready = &p->cmdlines_ready;
+		}
 	}
 	if (slot->state == FAST_OFF)
 		return 0;
@@ -617,6 +623,9 @@ static int fast_info(struct tm_printer *p, struct tep_record *r, struct fast_slo
 			f->ops->confirm(f, r->data, (uint32_t)r->size);
 		if (slot->state == FAST_CHECKING && ++slot->checked >= TM_FAST_CHECKS)
 			slot->state = FAST_ON;
+	} else if (f->ops->commit) {
+		/* libtraceevent did not print it: its plugin's side effects are ours */
+		f->ops->commit(f);
 	}
 	return end_line(p, start) ? -1 : 1;
 }

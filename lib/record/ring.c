@@ -46,6 +46,8 @@ struct tm_ring {
 	bool				stage_bad;	/* impossible commit or records: drop it */
 	uint64_t			corrupt;	/* sub-buffers dropped so */
 	uint64_t			bytes_out;	/* record bytes handed out (fill estimate) */
+	uint32_t			start_id;	/* reader sub-buffer when mapped */
+	uint32_t			start_read;	/* its bytes an earlier reader consumed */
 };
 
 static bool mmap_unsupported(int err)
@@ -90,6 +92,13 @@ static int ring_map(struct tm_ring *r, const char *path)
 	if (p == MAP_FAILED)
 		goto fail;
 	r->data = p;
+	/*
+	 * An earlier reader (a previous extract, read()) may have consumed the
+	 * reader sub-buffer in part: the first GET_READER moves reader.read past
+	 * all of it, so note where the unread bytes begin now.
+	 */
+	r->start_id = r->meta->reader.id;
+	r->start_read = r->meta->reader.read;
 	return 1;
 fail:
 	if (!mmap_unsupported(errno))
@@ -131,7 +140,9 @@ struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_size, bool us
 		goto fail;
 	}
 	r->stage = calloc(1, r->page_size);
-	if (!r->stage) {
+	if (r->mapped && r->stage)
+		r->tail = calloc(1, r->page_size);
+	if (!r->stage || (r->mapped && !r->tail)) {
 		tm_fail(ENOMEM, "ring cpu%d", cpu);
 		goto fail;
 	}
@@ -331,18 +342,45 @@ static bool ring_direct(const struct tm_ring *r, unsigned long commit, size_t le
 }
 
 /*
+ * The first reader sub-buffer is the one an earlier reader left in part
+ * (skip bytes consumed): stage it as if those bytes had been handed
+ * out already, so only what follows them goes out, as a page of its own whose
+ * time stamp is the running time after them. 0, or -1 when the page is corrupt.
+ */
+static int ring_skip_read(struct tm_ring *r, const uint8_t *sub, size_t len, size_t skip)
+{
+	unsigned long commit;
+
+	if (skip > len)
+		skip = len;
+	commit = skip;
+
+	memcpy(r->tail, sub, 8);
+	memcpy(r->tail + TM_PAGE_HDR, sub + TM_PAGE_HDR, skip);
+	memset(r->tail + TM_PAGE_HDR + skip, 0, r->page_size - TM_PAGE_HDR - skip);
+	memcpy(r->tail + 8, &commit, TM_COMMIT_SIZE);
+	if (ring_time_after(r, r->tail, &r->emitted_ts))
+		return -1;
+	r->cursor = skip;
+	r->emitted = skip;
+	return 0;
+}
+
+/*
  * Copy what is new on the reader sub-buffer id. 2: the page was handed out
  * whole, 1: bytes copied, 0: none, -1: error.
  */
 static int ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, void *ctx)
 {
 	const uint8_t *sub = r->data + (size_t)id * r->page_size;
+	size_t resume = id == r->start_id ? r->start_read : 0;
 	unsigned long commit;
 	size_t len, end;
 
 	commit = __atomic_load_n((const unsigned long *)(sub + 8), __ATOMIC_ACQUIRE);
 	len = (uint32_t)commit & TM_PAGE_COMMIT_LEN_MASK;
-	if (!r->staged && ring_direct(r, commit, len)) {
+	r->start_read = 0;	/* only the first reader sub-buffer can be the one left */
+	if (!r->staged && !resume && ring_direct(r, commit, len)) {
 		r->staged = true;
 		r->stage_bad = false;
 		r->done = true;
@@ -363,6 +401,8 @@ static int ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, void 
 	}
 	/* a commit past the sub-buffer: never copy from it (counted, dropped) */
 	if (len > r->page_size - TM_PAGE_HDR)
+		ring_stage_corrupt(r);
+	else if (resume && ring_skip_read(r, sub, len, resume))
 		ring_stage_corrupt(r);
 	if (r->stage_bad || len <= r->cursor)
 		return 0;

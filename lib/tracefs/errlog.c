@@ -102,8 +102,8 @@ bool tm_errlog_last(const char *dir, char *out, size_t len)
 	return len && out[0];
 }
 
-int tm_file_write_why(const char *dir, const char *file, const char *text, char *why,
-		      size_t len)
+int tm_file_put_why(const char *dir, const char *file, const char *text, bool append,
+		    char *why, size_t len)
 {
 	int err;
 
@@ -111,7 +111,7 @@ int tm_file_write_why(const char *dir, const char *file, const char *text, char 
 		why[0] = '\0';
 	if (tm_errlog_clear(dir))
 		return -1;
-	if (!tm_file_write(dir, file, text))
+	if (!(append ? tm_file_append : tm_file_write)(dir, file, text))
 		return 0;
 	err = errno;
 	tm_errlog_last(dir, why, len);

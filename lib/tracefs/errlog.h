@@ -16,12 +16,6 @@ TM_HIDDEN int tm_errlog_clear(const char *dir);
  * entry has no command. false when the log is empty or unreadable.
  */
 TM_HIDDEN bool tm_errlog_last(const char *dir, char *out, size_t len);
-/*
- * tm_file_write() of <dir>/<file> with the kernel's reason: error_log is
- * cleared first, and on failure why gets its newest entry ("" if the
- * kernel logged nothing). -1 with errno and tm_file_write()'s message.
- */
-TM_HIDDEN int tm_file_write_why(const char *dir, const char *file, const char *text,
-				char *why, size_t len);
+/* tm_file_put_why(): in util/internal.h (lib/long's --trigger writes through it too). */
 
 #endif /* TM_ERRLOG_H */

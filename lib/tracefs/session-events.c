@@ -63,10 +63,24 @@ static void ev_display(const char *rel, char *name, size_t len)
 		*slash = ':';
 }
 
+/* Every trigger command Linux knows; a kernel has those its configuration built in. */
+static bool ev_trigger_known(const char *cmd, size_t n)
+{
+	static const char *const known[] = {
+		"traceon", "traceoff", "snapshot", "stacktrace", "enable_event",
+		"disable_event", "hist", "enable_hist", "disable_hist",
+	};
+
+	for (size_t i = 0; i < TM_ARRAY_SIZE(known); i++)
+		if (strlen(known[i]) == n && !strncmp(known[i], cmd, n))
+			return true;
+	return false;
+}
+
 /*
  * The kernel logs nothing for a trigger command it does not have (hist,
- * snapshot on kernels built without them): say so from the trigger file's
- * "# Available triggers:" list.
+ * snapshot on kernels built without them) or that does not exist: say
+ * which from the trigger file's "# Available triggers:" list.
  */
 static void ev_trigger_why(const char *dir, const char *file, const char *trigger,
 			      char *why, size_t len)
@@ -90,9 +104,12 @@ static void ev_trigger_why(const char *dir, const char *file, const char *trigge
 		*nl = '\0';
 	for (char *w = avail; *w; w += strcspn(w, " "), w += strspn(w, " "))
 		found |= strcspn(w, " ") == n && !strncmp(w, cmd, n);
-	if (!found)
+	if (!found && ev_trigger_known(cmd, n))
 		snprintf(why, len, "%.*s triggers are not built into this kernel (it has: %s)",
 			 (int)n, cmd, avail);
+	else if (!found)
+		snprintf(why, len, "unknown trigger command '%.*s' (this kernel has: %s)", (int)n,
+			 cmd, avail);
 	free(text);
 }
 
@@ -107,7 +124,7 @@ static int ev_write(struct tm_ev_match *m, const char *rel, const char *file,
 
 	if (tm_path(path, sizeof(path), "events/%s/%s", rel, file))
 		return -1;
-	if (!tm_file_write_why(m->dir, path, text, why, sizeof(why)))
+	if (!tm_file_put_why(m->dir, path, text, false, why, sizeof(why)))
 		return 0;
 	if (errno != EINVAL)
 		return -1;
@@ -344,7 +361,7 @@ static int ev_systems_of_set_event(const char *dir, char ***systems)
 }
 
 /* Linux >= 6.17 copies the top level's markers; older kernels only the instance's own. */
-static int ev_copy_markers(const char *dir, struct tm_journal *journal)
+int tm_sess_copy_markers(const char *dir, struct tm_journal *journal)
 {
 	char path[PATH_MAX];
 
@@ -367,7 +384,7 @@ int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, si
 	for (size_t i = 0; i < n; i++)
 		if (ev_apply(dir, &specs[i], systems, &markers, journal))
 			return -1;
-	if (markers && ev_copy_markers(dir, journal))
+	if (markers && tm_sess_copy_markers(dir, journal))
 		return -1;
 	return journal ? ev_systems_of_set_event(dir, systems) : 0;
 }

@@ -20,6 +20,13 @@ TM_HIDDEN int tm_sess_enable_events(const char *dir, const struct tm_event_spec 
 				    size_t n, char ***systems, struct tm_journal *journal);
 
 /*
+ * Set the instance's copy_trace_marker option where the kernel has it (Linux
+ * >= 6.17), so markers written to the top-level trace_marker reach it too;
+ * with a journal, saved first. -1 + message.
+ */
+TM_HIDDEN int tm_sess_copy_markers(const char *dir, struct tm_journal *journal);
+
+/*
  * Enable, where they are not on already, the events that carry new task
  * names (sched_process_exec, task_rename, task_newtask), for a live
  * decoder that follows names as they change. Their systems go to *systems,

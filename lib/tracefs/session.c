@@ -39,6 +39,19 @@ int tm_session_append(struct tm_session *s, const char *rel, const char *text)
 	return tm_file_append(s->dir, rel, text);
 }
 
+int tm_session_set_why(struct tm_session *s, const char *rel, const char *text, char *why,
+		       size_t len)
+{
+	if (tm_journal_save(s->journal, rel))
+		return -1;
+	return tm_file_put_why(s->dir, rel, text, false, why, len);
+}
+
+int tm_session_copy_markers(struct tm_session *s)
+{
+	return tm_sess_copy_markers(s->dir, s->journal);
+}
+
 static int sess_write_ul(struct tm_session *s, const char *file, unsigned long v)
 {
 	char buf[32];

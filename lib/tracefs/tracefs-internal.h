@@ -68,6 +68,19 @@ TM_HIDDEN void tm_journal_free(struct tm_journal *j);
  */
 TM_HIDDEN int tm_session_set(struct tm_session *s, const char *rel, const char *text);
 TM_HIDDEN int tm_session_append(struct tm_session *s, const char *rel, const char *text);
+/* session.c: markers of the top-level trace_marker reach the instance too (as -e ftrace:print). */
+TM_HIDDEN int tm_session_copy_markers(struct tm_session *s);
+/*
+ * errlog.c: tm_file_write() (append: tm_file_append()) of <dir>/<file> with
+ * the kernel's reason: error_log is cleared first, and on failure why gets
+ * its newest entry, "REASON (position N: CMD-before^CMD-after)" ("" if the
+ * kernel logged nothing). -1 with errno and the write's message.
+ */
+TM_HIDDEN int tm_file_put_why(const char *dir, const char *file, const char *text, bool append,
+			      char *why, size_t len);
+/* session.c: tm_session_set() with the kernel's reason, as tm_file_put_why(). */
+TM_HIDDEN int tm_session_set_why(struct tm_session *s, const char *rel, const char *text,
+				 char *why, size_t len);
 
 /* instance.c: append a copy of s to the NULL-terminated list *v of *n strings; -1 (ENOMEM). */
 TM_HIDDEN int tm_strv_push(char ***v, size_t *n, const char *s);

@@ -1,24 +1,35 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# mutate.sh [COUNT] - the mutation test: COUNT (default $MUTATIONS, else 200) mutated
-# copies of the fixtures (top level and upstream/; truncated at a random offset, or
-# random bytes changed in the header, the metadata or the CPU data) each through the
-# sanitizer build of `tracemap report`, `report -N`, `report --json` and
+# mutate.sh [COUNT] - the mutation test: every kept regression input (tests/regress/
+# and the shared findings) as it is, then COUNT (default $MUTATIONS, else 200)
+# mutated copies of the fixtures (top level and upstream/; truncated at a random
+# offset, or random bytes changed in the header, the metadata or the CPU data), each
+# through the sanitizer build of `tracemap report`, `report -N`, `report --json` and
 # `report --stat`, every run bounded to 30 s. Each run must end with no sanitizer
 # report and no signal, and either exit 0 having accounted for every record of the
 # file (JSON events + records it says it skipped = the records tm-mutate counts in
 # the pages) or exit 1 with one error line (after any warnings) naming the file and
-# an offset. MUTATE_SEED picks the inputs (default: random, printed); MUTATE_JOBS
-# runs that many inputs at a time (default 2). One TAP test; a failing input is kept
-# in build/mutate-failures/.
+# an offset.
+#
+# MUTATE_SEED picks the mutated inputs (seeds MUTATE_SEED .. MUTATE_SEED+COUNT-1).
+# Unset, it is the fixed CI seed below: `make check` tries the same inputs on every
+# run, so a landing never fails on a crash found by chance. MUTATE_SEED=random draws
+# a seed (printed), as `make fuzz-long` does by hand; an input it finds failing
+# becomes a regression input (tests/regress/README.md). MUTATE_JOBS runs that many
+# inputs at a time (default 2). `mutate.sh --plan [COUNT]` prints the inputs, one a
+# line, without running them. Two TAP tests; a failing input is kept in
+# build/mutate-failures/.
 set -u
 cd "$(dirname "$0")/../.."
 export LC_ALL=C	# messages quote raw bytes of the mutated files
 
-count=${1:-${MUTATIONS:-200}}
-seed=${MUTATE_SEED:-$(( (RANDOM << 15 | RANDOM) ))}
+# make check's seed: its first 300 inputs were clean when it was chosen
+ci_seed=20260101
+seed=${MUTATE_SEED:-$ci_seed}
+[ "$seed" != random ] || seed=$(( (RANDOM << 15 | RANDOM) ))
 jobs=${MUTATE_JOBS:-2}
 fixtures=${TM_FIXTURES:-../shared/fixtures}
+findings=${TM_FINDINGS:-../shared/findings}
 tracemap=${TRACEMAP:-build/asan/tracemap}
 mutator=build/tm-mutate
 work=build/mutate
@@ -73,53 +84,98 @@ check_run() {
 	fi
 }
 
-# one INDEX: mutate a fixture and check all four modes; prints "fail ..." on a failure.
-one() {
-	local i=$1 src file what expect mode why
-	src=${sources[$((i % ${#sources[@]}))]}
-	file=$work/m$i-$(basename "$src")
-	what=$("$mutator" make "$((seed + i))" "$src" "$file") || { echo "fail $i: tm-mutate"; return; }
+# check_all FILE WHAT: all four modes on FILE; prints "fail WHAT: why" on a failure.
+check_all() {
+	local file=$1 what=$2 expect mode why
 	expect=$("$mutator" count "$file")
 	for mode in plain -N --json --stat; do
 		if ! why=$(check_run "$file" "$mode" "$expect"); then
 			cp -f "$file" "$failures/"
-			echo "fail $i: $(basename "$src"), $what (seed $((seed + i))): $why"
-			return
+			echo "fail $what: $why"
+			return 1
 		fi
 	done
-	rm -f "$file" "$file".*
 }
 
+# one INDEX: mutate a fixture and check it.
+one() {
+	local i=$1 src file what
+	src=${sources[$((i % ${#sources[@]}))]}
+	file=$work/m$i-$(basename "$src")
+	what=$("$mutator" make "$((seed + i))" "$src" "$file") || { echo "fail $i: tm-mutate"; return; }
+	check_all "$file" "$i: $(basename "$src"), $what (seed $((seed + i)))" &&
+		rm -f "$file" "$file".*
+}
+
+# kept FILE: a regression input as it is (a copy: the checks write beside it).
+kept() {
+	local file=$work/r-${1##*/}
+	cp -f "$1" "$file" || { echo "fail $1: cannot copy"; return; }
+	check_all "$file" "regression input $1" && rm -f "$file" "$file".*
+}
+
+mapfile -t sources < <(ls "$fixtures"/*.dat "$fixtures"/upstream/*.dat 2>/dev/null)
+# a finding kept in tests/regress/ too is tried once
+mapfile -t regress < <(ls tests/regress/*.dat 2>/dev/null
+	for f in "$findings"/*.dat; do
+		[ -e "$f" ] && [ ! -e "tests/regress/${f##*/}" ] && echo "$f"
+	done)
+
 if [ "${1:-}" = --one ]; then
-	# internal: xargs runs one input per call
-	mapfile -t sources < <(ls "$fixtures"/*.dat "$fixtures"/upstream/*.dat 2>/dev/null)
-	seed=$MUTATE_SEED
-	one "$2"
+	# internal: xargs runs one input per call, a mutation's index or a regression input
+	if [[ $2 =~ ^[0-9]+$ ]]; then one "$2"; else kept "$2"; fi
+	exit 0
+fi
+plan=false
+if [ "${1:-}" = --plan ]; then
+	plan=true
+	shift
+fi
+count=${1:-${MUTATIONS:-200}}
+if ! [[ $count =~ ^[0-9]+$ ]] || [ "$count" -lt 1 ]; then
+	echo "mutate.sh: bad count '$count'" >&2
+	exit 2
+fi
+if $plan; then
+	printf 'kept %s\n' "${regress[@]}"
+	for ((i = 0; i < count; i++)); do
+		echo "mutate seed $((seed + i)) of ${sources[$((i % ${#sources[@]}))]##*/}"
+	done
 	exit 0
 fi
 
-echo "1..1"
-if ! [[ $count =~ ^[0-9]+$ ]] || [ "$count" -lt 1 ]; then
-	echo "not ok 1 mutation: bad count '$count'"
-	exit 2
-fi
+echo "1..2"
 for f in "$tracemap" "$mutator"; do
 	if [ ! -x "$f" ]; then
 		echo "not ok 1 mutation: $f is missing (make check builds it)"
+		echo "not ok 2 mutation: $f is missing"
 		exit 1
 	fi
 done
 rm -rf "$work"
 mkdir -p "$work" "$failures"
-start=$SECONDS
-result=$(seq 0 $((count - 1)) | MUTATE_SEED=$seed TRACEMAP=$tracemap \
-	xargs -P "$jobs" -n 1 bash "$0" --one)
-nfail=$(grep -c '^fail' <<<"$result")
-if [ "$nfail" -eq 0 ]; then
-	echo "ok 1 mutation: $count inputs tried, $((count * 4)) report runs, no crash, hang or" \
-	     "unaccounted event (seed $seed, $((SECONDS - start)) s)"
-	exit 0
-fi
-echo "not ok 1 mutation: $nfail of $count inputs failed (seed $seed; inputs in $failures/)"
-grep '^fail' <<<"$result" | head -n 20 | sed 's/^/# /'
-exit 1
+rc=0
+
+# run_inputs N WHAT ARG...: each ARG through `--one`; one TAP line (test N) for them all.
+run_inputs() {
+	local n=$1 what=$2 result nfail start=$SECONDS
+	shift 2
+	result=$(printf '%s\n' "$@" | MUTATE_SEED=$seed TRACEMAP=$tracemap \
+		xargs -P "$jobs" -n 1 bash "$0" --one)
+	nfail=$(grep -c '^fail' <<<"$result")
+	if [ "$nfail" -eq 0 ]; then
+		echo "ok $n mutation: $what: $(($# * 4)) report runs, no crash, hang or" \
+		     "unaccounted event ($((SECONDS - start)) s)"
+		return
+	fi
+	echo "not ok $n mutation: $what: $nfail of $# failed (inputs in $failures/)"
+	grep '^fail' <<<"$result" | head -n 20 | sed 's/^/# /'
+	rc=1
+}
+
+run_inputs 1 "${#regress[@]} kept regression inputs" "${regress[@]}"
+what="$count inputs of seed $seed"
+[ "$seed" = "$ci_seed" ] && what+=" (fixed)" || what+=" (replay: MUTATE_SEED=$seed)"
+mapfile -t indexes < <(seq 0 $((count - 1)))
+run_inputs 2 "$what" "${indexes[@]}"
+exit $rc

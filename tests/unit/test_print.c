@@ -242,9 +242,9 @@ TM_TEST(print_nsec_timestamps_have_nine_decimals)
 	tm_events_free(ev);
 }
 
-/* The first sched_switch record of a task (pid > 0) in a raw page file. */
+/* The first sched_switch record of a task (pid > 0; idle: of pid 0) in a raw page file. */
 static bool first_switch(struct tep_handle *tep, const char *raw, size_t len,
-			 struct tm_event_rec *rec)
+			 struct tm_event_rec *rec, bool idle)
 {
 	struct tep_record r = { 0 };
 	struct tep_event *e;
@@ -262,7 +262,7 @@ static bool first_switch(struct tep_handle *tep, const char *raw, size_t len,
 			e = tep_find_event(tep, tep_data_type(tep, &r));
 			/* common_pid */
 			memcpy(&pid, (const uint8_t *)pr.data + 4, sizeof(pid));
-			if (!e || strcmp(e->name, "sched_switch") || pid <= 0)
+			if (!e || strcmp(e->name, "sched_switch") || (idle ? pid != 0 : pid <= 0))
 				continue;
 			*rec = (struct tm_event_rec){ .ts = pr.ts, .data = pr.data,
 						      .size = pr.size };
@@ -302,7 +302,7 @@ TM_TEST(print_reloaded_cmdlines_rename_a_task)
 
 	TM_REQUIRE(ev && f && mkdtemp(dir));
 	raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &rlen);
-	TM_REQUIRE(raw && first_switch(tm_events_tep(ev), raw, rlen, &rec));
+	TM_REQUIRE(raw && first_switch(tm_events_tep(ev), raw, rlen, &rec, false));
 	memcpy(&pid, (const uint8_t *)rec.data + 4, sizeof(pid));	/* common_pid */
 	p = tm_printer_new(ev, &opts, f);
 	TM_REQUIRE(p);
@@ -326,6 +326,65 @@ TM_TEST(print_reloaded_cmdlines_rename_a_task)
 	TM_CHECK(strstr(last_line(out, olen), want) != NULL);
 	unlink(path);
 	rmdir(dir);
+	tm_printer_free(p);
+	fclose(f);
+	free(out);
+	free(raw);
+	tm_events_free(ev);
+}
+
+/* The names registered for comm so far: libtraceevent keeps each before its first lookup. */
+static int comm_entries(struct tep_handle *tep, const char *comm)
+{
+	struct tep_cmdline *c = NULL;
+	int n = 0;
+
+	while ((c = tep_data_pid_from_comm(tep, comm, c)))
+		n++;
+	return n;
+}
+
+/*
+ * Before the first name lookup (the idle task's column looks none up)
+ * libtraceevent keeps every registration of a name, and which of a pid's
+ * names a later lookup finds depends on them all: each printed sched_switch
+ * registers its comms exactly once, as trace-cmd's plugin call does, whether
+ * the compiled format or libtraceevent printed it.
+ */
+TM_TEST(print_sched_registers_each_comm_once_per_record)
+{
+	struct tm_print_opts opts = { .compat = TM_TEXT_TC31 };
+	struct tm_events *ev = snapshot_events(false);
+	struct tep_handle *tep = ev ? tm_events_tep(ev) : NULL;
+	struct tm_event_rec rec;
+	struct tm_printer *p = NULL;
+	struct tep_record r = { 0 };
+	char *raw = NULL, *out = NULL, comm[17];
+	size_t rlen = 0, olen = 0;
+	FILE *f = open_memstream(&out, &olen);
+	int i, before;
+
+	TM_REQUIRE(tep && f);
+	raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &rlen);
+	TM_REQUIRE(raw && first_switch(tep, raw, rlen, &rec, true));
+	r.data = (void *)rec.data;
+	r.size = (int)rec.size;
+	{
+		struct tep_event *e = tep_find_event(tep, tep_data_type(tep, &r));
+		struct tep_format_field *f = e ? tep_find_field(e, "next_comm") : NULL;
+
+		TM_REQUIRE(f && f->size < (int)sizeof(comm));
+		memcpy(comm, (const char *)rec.data + f->offset, (size_t)f->size);
+		comm[f->size] = '\0';
+	}
+	before = comm_entries(tep, comm);
+	p = tm_printer_new(ev, &opts, f);
+	TM_REQUIRE(p);
+	/* through the checks (libtraceevent and the compiled format) and after them */
+	for (i = 0; i < 200; i++)
+		TM_CHECK_INT(tm_printer_event(p, &rec), 0);
+	TM_CHECK_INT(comm_entries(tep, comm) - before, 200);
+	TM_CHECK_INT(tm_printer_flush(p), 0);
 	tm_printer_free(p);
 	fclose(f);
 	free(out);
