@@ -66,7 +66,7 @@ int cmd_recover(int argc, char **argv)
 
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	tracefs = tm_tracefs_open(false);
-	if (!tracefs || tm_recover(o.output, tracefs, &res))
+	if (!tracefs || tm_recover(o.output, tracefs, &res, NULL))
 		return tm_cmd_fail(SUB);
 	if (res.dropped)
 		tm_cmd_err(SUB, "cut %llu bytes of a torn or damaged last chunk",

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "record/tm-codec.h"
+#include "util/tm-progress.h"
 
 /*
  * How a recording's spools PREFIX.cpuN.spool are written, kept in
@@ -70,9 +71,12 @@ struct tm_recover_result {
  * the spools (and of the recorder's instance if it is still there), the
  * kallsyms, printk formats and task names of this moment; no per-CPU stats.
  * The file's VERSION option says so. The file is written beside output and
- * renamed over it; then the spools and their note are removed. -1 +
- * message: ENOENT no spools, EBUSY the recorder still runs, or what failed.
+ * renamed over it; then the spools and their note are removed. meter
+ * (NULL: none) is shown the spool bytes read, twice each (checked, then
+ * copied), the events checked and the file's bytes written. -1 + message:
+ * ENOENT no spools, EBUSY the recorder still runs, or what failed.
  */
-int tm_recover(const char *output, const char *tracefs, struct tm_recover_result *res);
+int tm_recover(const char *output, const char *tracefs, struct tm_recover_result *res,
+	       struct tm_meter *meter);
 
 #endif /* TM_RECOVER_H */

@@ -26,6 +26,8 @@ struct spool_walk {
 	uint8_t			*raw, *packed;
 	size_t			raw_cap, packed_cap;
 	uint8_t			*ids;
+	struct tm_meter		*meter;
+	uint64_t		events;		/* records of the pages checked */
 };
 
 static int grow(uint8_t **buf, size_t *cap, size_t want, const char *path)
@@ -42,15 +44,19 @@ static int grow(uint8_t **buf, size_t *cap, size_t want, const char *path)
 	return 0;
 }
 
-/* Every page of len raw bytes parses (ids noted); false at the first that does not. */
-static bool pages_ok(const struct spool_walk *w, const uint8_t *raw, size_t len)
+/* Every page of len raw bytes parses (ids noted, records counted); false at the first bad one. */
+static bool pages_ok(struct spool_walk *w, const uint8_t *raw, size_t len)
 {
 	size_t ps = w->o->page_size;
+	int n;
 
-	for (size_t off = 0; off + ps <= len; off += ps)
-		if (tm_page_note_ids(raw + off, ps, sizeof(unsigned long), tm_host_is_big_endian(),
-				     w->ids) < 0)
+	for (size_t off = 0; off + ps <= len; off += ps) {
+		n = tm_page_note_ids(raw + off, ps, sizeof(unsigned long), tm_host_is_big_endian(),
+				     w->ids);
+		if (n < 0)
 			return false;
+		w->events += n;
+	}
 	return true;
 }
 
@@ -103,15 +109,22 @@ static void walk(struct spool_walk *w, struct tm_spool_stats *st)
 		off += step;
 		st->pages += pages;
 		st->chunks += w->codec ? 1 : 0;
+		if (w->meter) {
+			w->meter->p.done += step;
+			w->meter->p.events += w->events;
+			w->events = 0;
+			tm_meter_show(w->meter);
+		}
 	}
 	st->raw_bytes = st->pages * w->o->page_size;
 	st->file_bytes = off;
 }
 
 int tm_spool_check_file(const char *path, const struct tm_spool_opts *opts,
-			struct tm_spool_stats *st, uint64_t *dropped, uint8_t *ids)
+			struct tm_spool_stats *st, uint64_t *dropped, uint8_t *ids,
+			struct tm_meter *meter)
 {
-	struct spool_walk w = { .path = path, .o = opts, .fd = -1, .ids = ids };
+	struct spool_walk w = { .path = path, .o = opts, .fd = -1, .ids = ids, .meter = meter };
 	struct stat sb;
 	int ret = -1;
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "tm-codec.h"
+#include "util/tm-progress.h"
 
 struct tm_spool;
 
@@ -128,10 +129,12 @@ int tm_spool_error(const struct tm_spool *spool);
  * chunk by chunk, decompressing each and parsing its pages, and cut it after
  * the last whole, sound chunk. *st gets what it holds then, *dropped the
  * bytes cut off; the event ids met are set in ids (a bitmap of 65536 bits).
- * -1 + message when it cannot be opened or cut.
+ * meter (NULL: none) is shown each chunk's bytes and events as they are
+ * checked. -1 + message when it cannot be opened or cut.
  */
 int tm_spool_check_file(const char *path, const struct tm_spool_opts *opts,
-			struct tm_spool_stats *st, uint64_t *dropped, uint8_t *ids);
+			struct tm_spool_stats *st, uint64_t *dropped, uint8_t *ids,
+			struct tm_meter *meter);
 /* Bytes written so far, read while another thread appends (live status). */
 uint64_t tm_spool_file_bytes(const struct tm_spool *s);
 /* Pages, bytes and chunks so far. */
