@@ -38,10 +38,12 @@ int tm_cmd_fail(const char *sub);
  * warning: ...", then only counted; nothing when quiet.
  */
 #define TM_CMD_MAX_WARNINGS	20
+struct status_line;
 struct tm_cmd_warn {
-	const char	*sub;
-	bool		quiet;
-	unsigned int	shown, hidden;
+	const char		*sub;
+	bool			quiet;
+	unsigned int		shown, hidden;
+	struct status_line	*status;	/* erased before a warning; NULL: none */
 };
 /* A tm_warn_fn; ctx is a struct tm_cmd_warn. */
 void tm_cmd_warning(void *ctx, const char *msg);

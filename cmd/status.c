@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * status.c - the one-line live status on a terminal, drawn from the values
- * its user gives (capture-status.c: record and stream): the subcommand,
- * elapsed time, percent of the input read, events/s over the last second, events,
+ * status.c - the one-line live status on a terminal, for record and stream
+ * (capture-status.c gives the values) and for the long work of convert,
+ * recover, extract and report (the library's meter): the subcommand, elapsed
+ * time, percent of the input read, events/s over the last second, events,
  * MB read -> MB written, then the fullest CPU buffer or the time left, and
  * events lost (highlighted). Redrawn in place at most 4 times a second and
  * erased before anything else is printed.
@@ -194,6 +195,36 @@ void status_draw(struct status_line *st, const struct status_values *v)
 	fprintf(stderr, "\r\033[K%.*s%s", n, line, lost);
 	fflush(stderr);
 	st->shown = true;
+}
+
+void status_progress(void *ctx, const struct tm_progress *p)
+{
+	struct status_line *st = ctx;
+	struct status_values v = {
+		.events = p->events, .read = p->done, .total = p->total,
+		.written = (int64_t)p->written, .fill = -1, .lost = -1,
+	};
+
+	if (!status_due(st))
+		return;
+	if (st->written)
+		v.written = st->written(st->ctx);
+	status_draw(st, &v);
+}
+
+struct tm_meter *status_meter(struct status_line *st, struct tm_meter *meter, const char *sub,
+			      bool on)
+{
+	status_start(st, sub, on);
+	*meter = (struct tm_meter){ .fn = status_progress, .ctx = st };
+	return on ? meter : NULL;
+}
+
+int64_t status_file_written(void *ctx)
+{
+	off_t pos = ftello(ctx);
+
+	return pos < 0 ? -1 : (int64_t)pos;
 }
 
 void status_clear(struct status_line *st)

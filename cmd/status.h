@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * status.h - the one-line live status on a terminal (status.c): of record
- * and stream while they capture (capture-status.c feeds it), or of any long
- * work that gives its values.
+ * and stream while they capture (capture-status.c feeds it), and the
+ * progress of convert, recover, extract and report (the library's meter).
  */
 #ifndef TM_CMD_STATUS_H
 #define TM_CMD_STATUS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "util/tm-progress.h"
 
 #define STATUS_SAMPLES	8	/* enough for one second at 4 refreshes a second */
 
@@ -52,6 +54,16 @@ int status_due_ms(const struct status_line *st);
 bool status_due(struct status_line *st);
 /* Draw the line in place of the one on the screen. */
 void status_draw(struct status_line *st, const struct status_values *v);
+/* A tm_progress_fn (ctx: a struct status_line): redraws with p when due. */
+void status_progress(void *ctx, const struct tm_progress *p);
+/*
+ * Start st for long work and make meter show on it: meter, or NULL when the
+ * line is off (so the library keeps no counts for nothing).
+ */
+struct tm_meter *status_meter(struct status_line *st, struct tm_meter *meter, const char *sub,
+			      bool on);
+/* A written() for output to a FILE * (ctx): its position, -1 for a pipe. */
+int64_t status_file_written(void *ctx);
 /* Erase the line (before the summary or any other message). */
 void status_clear(struct status_line *st);
 
