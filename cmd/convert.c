@@ -159,12 +159,12 @@ static int out_open(struct out_file *of, const char *path)
 	free(dcopy);
 	free(bcopy);
 	if (!of->tmp) {
-		tm_cmd_err("convert", "%s: out of memory", path);
+		cmd_err("convert", "%s: out of memory", path);
 		return -1;
 	}
 	fd = mkstemp(of->tmp);
 	if (fd < 0) {
-		tm_cmd_err("convert", "cannot create %s: %s", path, strerror(errno));
+		cmd_err("convert", "cannot create %s: %s", path, strerror(errno));
 		free(of->tmp);
 		return -1;
 	}
@@ -174,7 +174,7 @@ static int out_open(struct out_file *of, const char *path)
 	catch_stop_signals(of->tmp);
 	of->f = fdopen(fd, "w");
 	if (!of->f) {
-		tm_cmd_err("convert", "%s: %s", path, strerror(errno));
+		cmd_err("convert", "%s: %s", path, strerror(errno));
 		close(fd);
 		unlink(of->tmp);
 		signal_unlink = NULL;
@@ -190,15 +190,15 @@ static int out_close(struct out_file *of, const char *path, bool ok)
 	int ret = 0;
 
 	if (ok && (fflush(of->f) || ferror(of->f))) {
-		tm_cmd_err("convert", "write %s: %s", path, strerror(errno));
+		cmd_err("convert", "write %s: %s", path, strerror(errno));
 		ok = false;
 	}
 	if (of->f != stdout && fclose(of->f) && ok) {
-		tm_cmd_err("convert", "write %s: %s", path, strerror(errno));
+		cmd_err("convert", "write %s: %s", path, strerror(errno));
 		ok = false;
 	}
 	if (of->tmp && ok && rename(of->tmp, path)) {
-		tm_cmd_err("convert", "cannot rename to %s: %s", path, strerror(errno));
+		cmd_err("convert", "cannot rename to %s: %s", path, strerror(errno));
 		ok = false;
 	}
 	if (of->tmp && !ok)
@@ -215,10 +215,10 @@ static int run_convert(const struct convert_opts *o)
 	static char iobuf[1 << 20];
 	struct status_line status;
 	struct tm_meter meter;
-	struct tm_cmd_warn warn = { .sub = "convert", .quiet = o->quiet, .status = &status };
+	struct cmd_warn warn = { .sub = "convert", .quiet = o->quiet, .status = &status };
 	uint64_t skipped = 0;
 	struct tm_run_opts run = {
-		.warn = tm_cmd_warning,
+		.warn = cmd_warning,
 		.warn_ctx = &warn,
 		.skipped = &skipped,
 		/* the progress on stderr, unless the output goes to that terminal */
@@ -234,10 +234,10 @@ static int run_convert(const struct convert_opts *o)
 
 	dat = tm_dat_open(o->input);
 	if (!dat)
-		return tm_cmd_fail("convert");
-	ev = tm_events_from_dat(dat, o->no_plugins, tm_cmd_warning, &warn);
+		return cmd_fail("convert");
+	ev = tm_events_from_dat(dat, o->no_plugins, cmd_warning, &warn);
 	if (!ev) {
-		ret = tm_cmd_fail("convert");
+		ret = cmd_fail("convert");
 		goto out;
 	}
 	if (out_open(&of, o->output))
@@ -249,16 +249,16 @@ static int run_convert(const struct convert_opts *o)
 	ok = out && !tm_evout_run_dat(out, dat, tm_events_tep(ev), &run);
 	status_clear(&status);
 	if (!ok) {
-		tm_cmd_fail("convert");
+		cmd_fail("convert");
 		out_close(&of, o->output, false);
 		goto out;
 	}
 	if (!out_close(&of, o->output, true)) {
-		tm_cmd_warn_summary(&warn, o->input, skipped);
+		cmd_warn_summary(&warn, o->input, skipped);
 		ret = TM_EXIT_OK;
 	}
 	if (ret == TM_EXIT_OK && tm_evout_warning(out))
-		tm_cmd_err("convert", "warning: %s", tm_evout_warning(out));
+		cmd_err("convert", "warning: %s", tm_evout_warning(out));
 out:
 	tm_evout_free(out);
 	tm_events_free(ev);

@@ -71,17 +71,17 @@ int cmd_recover(int argc, char **argv)
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	tracefs = tm_tracefs_open(false);
 	if (!tracefs)
-		return tm_cmd_fail(SUB);
+		return cmd_fail(SUB);
 	m = status_meter(&status, &meter, SUB, status_wanted(o.quiet, false));
 	r = tm_recover(o.output, tracefs, &res, m);
 	status_clear(&status);
 	if (r)
-		return tm_cmd_fail(SUB);
+		return cmd_fail(SUB);
 	if (res.dropped)
-		tm_cmd_err(SUB, "cut %llu bytes of a torn or damaged last chunk",
+		cmd_err(SUB, "cut %llu bytes of a torn or damaged last chunk",
 			   (unsigned long long)res.dropped);
 	if (!o.quiet)
-		tm_cmd_err(SUB, "%s: %llu pages from %d CPU%s; the metadata (event formats%s, "
+		cmd_err(SUB, "%s: %llu pages from %d CPU%s; the metadata (event formats%s, "
 			   "kallsyms, task names) is read from tracefs now, not at recording "
 			   "time", o.output, (unsigned long long)res.pages, res.cpus,
 			   res.cpus == 1 ? "" : "s",

@@ -95,21 +95,21 @@ unsigned int tm_longrec_count(const struct tm_longrec *lr)
 	return lr->written;
 }
 
-static struct tm_meta *tm_longrec_meta(const struct tm_longrec *lr)
+static struct tm_meta *longrec_meta(const struct tm_longrec *lr)
 {
 	return tm_meta_collect(tm_session_tracefs(lr->sess), tm_session_name(lr->sess),
 			       lr->opts.out.ncpus);
 }
 
 /* The size of a file's metadata without data, written to memory once. */
-static int64_t tm_longrec_meta_bytes(struct tm_longrec *lr)
+static int64_t longrec_meta_bytes(struct tm_longrec *lr)
 {
 	struct tm_write_opts wo = tm_recfile_write_opts(&lr->opts.out);
 	struct tm_meta *meta;
 	struct stat st;
 	int fd, ret;
 
-	meta = tm_longrec_meta(lr);
+	meta = longrec_meta(lr);
 	fd = memfd_create("tracemap-metadata", MFD_CLOEXEC);
 	ret = meta && fd >= 0 ? tm_dat_write_data(fd, meta, NULL, 0, lr->opts.out.ncpus, &wo) : -1;
 	if (!ret && !fstat(fd, &st))
@@ -131,12 +131,12 @@ bool tm_longrec_due(struct tm_longrec *lr)
 		return true;
 	if (!o->switch_bytes)
 		return false;
-	meta = lr->meta_bytes >= 0 ? lr->meta_bytes : tm_longrec_meta_bytes(lr);
+	meta = lr->meta_bytes >= 0 ? lr->meta_bytes : longrec_meta_bytes(lr);
 	return tm_rotor_bytes(lr->rotor) + (uint64_t)meta >= o->switch_bytes;
 }
 
 /* Beyond --max-files: remove the file max_files numbers before the newest. */
-static void tm_longrec_prune(struct tm_longrec *lr, struct tm_longrec_file *file)
+static void longrec_prune(struct tm_longrec *lr, struct tm_longrec_file *file)
 {
 	char old[PATH_MAX];
 
@@ -149,7 +149,7 @@ static void tm_longrec_prune(struct tm_longrec *lr, struct tm_longrec_file *file
 }
 
 /* The data part of a file: a dump of the window or the rotated spools. */
-static int tm_longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, bool final,
+static int longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, bool final,
 			   struct tm_longrec_file *file)
 {
 	struct tm_write_opts wo = tm_recfile_write_opts(&lr->opts.out);
@@ -168,7 +168,7 @@ static int tm_longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, 
 }
 
 /* Write the next numbered file: metadata as of now, then the data. */
-static int tm_longrec_write_file(struct tm_longrec *lr, bool final, struct tm_longrec_file *file)
+static int longrec_write_file(struct tm_longrec *lr, bool final, struct tm_longrec_file *file)
 {
 	struct tm_meta *meta;
 	struct stat st;
@@ -177,7 +177,7 @@ static int tm_longrec_write_file(struct tm_longrec *lr, bool final, struct tm_lo
 	memset(file, 0, sizeof(*file));
 	if (tm_longrec_name(file->path, sizeof(file->path), lr->path, lr->written + 1))
 		return -1;
-	meta = tm_longrec_meta(lr);
+	meta = longrec_meta(lr);
 	if (!meta)
 		return -1;
 	if (tm_meta_warning(meta))
@@ -187,7 +187,7 @@ static int tm_longrec_write_file(struct tm_longrec *lr, bool final, struct tm_lo
 		tm_fail(errno, "cannot write output %s", file->path);
 		goto out;
 	}
-	if (tm_longrec_data(lr, fd, meta, final, file)) {
+	if (longrec_data(lr, fd, meta, final, file)) {
 		tm_fail_prefix("write %s", file->path);
 		goto out;
 	}
@@ -199,7 +199,7 @@ static int tm_longrec_write_file(struct tm_longrec *lr, bool final, struct tm_lo
 		file->bytes = st.st_size;
 	lr->written++;
 	lr->began = tm_now();
-	tm_longrec_prune(lr, file);
+	longrec_prune(lr, file);
 	ret = 0;
 out:
 	if (fd >= 0) {
@@ -216,14 +216,14 @@ int tm_longrec_write(struct tm_longrec *lr, struct tm_recorder *rec,
 {
 	if (tm_recorder_cut(rec))
 		return -1;
-	return tm_longrec_write_file(lr, false, file);
+	return longrec_write_file(lr, false, file);
 }
 
 int tm_longrec_finish(struct tm_longrec *lr, struct tm_longrec_file *file)
 {
 	if (lr->flight && tm_flight_flush(lr->flight))
 		return -1;
-	return tm_longrec_write_file(lr, true, file);
+	return longrec_write_file(lr, true, file);
 }
 
 void tm_longrec_close(struct tm_longrec *lr)

@@ -35,7 +35,7 @@ struct tm_recfile {
 	char			date[32];	/* DATE option text, "" = none */
 };
 
-static int tm_recfile_open_file(struct tm_recfile *out, const char *path)
+static int recfile_open_file(struct tm_recfile *out, const char *path)
 {
 	struct stat st;
 
@@ -59,7 +59,7 @@ static int tm_recfile_open_file(struct tm_recfile *out, const char *path)
 }
 
 /* The output's path, or $TMPDIR/tracemap-<pid> for stdout. */
-static int tm_recfile_set_prefix(struct tm_recfile *out)
+static int recfile_set_prefix(struct tm_recfile *out)
 {
 	const char *tmp = getenv("TMPDIR");
 
@@ -73,7 +73,7 @@ static int tm_recfile_set_prefix(struct tm_recfile *out)
 }
 
 /* The note that lets `tracemap recover` read the spools of a killed recording. */
-static int tm_recfile_note(struct tm_recfile *out)
+static int recfile_note(struct tm_recfile *out)
 {
 	const struct tm_recfile_opts *o = &out->opts;
 	struct tm_spool_opts so = tm_recfile_spool_opts(o);
@@ -119,7 +119,7 @@ struct tm_write_opts tm_recfile_write_opts(const struct tm_recfile_opts *o)
 	};
 }
 
-static int tm_recfile_make_spools(struct tm_recfile *out)
+static int recfile_make_spools(struct tm_recfile *out)
 {
 	const struct tm_recfile_opts *o = &out->opts;
 	struct tm_spool_opts so = tm_recfile_spool_opts(o);
@@ -128,7 +128,7 @@ static int tm_recfile_make_spools(struct tm_recfile *out)
 	out->spools = calloc(o->ncpus, sizeof(*out->spools));
 	if (!out->spools)
 		return tm_fail(ENOMEM, "output");
-	if (tm_recfile_set_prefix(out))
+	if (recfile_set_prefix(out))
 		return -1;
 	for (int cpu = 0; cpu < o->ncpus; cpu++) {
 		if (!o->cpus[cpu])
@@ -152,8 +152,8 @@ struct tm_recfile *tm_recfile_open(const struct tm_recfile_opts *opts)
 	}
 	out->opts = *opts;
 	out->fd = -1;
-	if (tm_recfile_open_file(out, opts->path) || tm_recfile_make_spools(out) ||
-	    tm_recfile_note(out)) {
+	if (recfile_open_file(out, opts->path) || recfile_make_spools(out) ||
+	    recfile_note(out)) {
 		tm_recfile_close(out, false);
 		return NULL;
 	}
@@ -164,7 +164,7 @@ struct tm_recfile *tm_recfile_open(const struct tm_recfile_opts *opts)
  * A spool whose file write failed (a full disk) takes no more pages: they
  * are dropped, and tm_recfile_full() tells the caller to stop recording.
  */
-static int tm_recfile_page(void *ctx, int cpu, const void *page, size_t size)
+static int recfile_page(void *ctx, int cpu, const void *page, size_t size)
 {
 	struct tm_recfile *out = ctx;
 	int err;
@@ -187,7 +187,7 @@ int tm_recfile_full(const struct tm_recfile *out)
 	return __atomic_load_n(&out->full, __ATOMIC_ACQUIRE);
 }
 
-static void tm_recfile_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
+static void recfile_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
 {
 	struct tm_recfile *out = ctx;
 
@@ -197,12 +197,12 @@ static void tm_recfile_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
 struct tm_page_sink tm_recfile_sink(struct tm_recfile *out)
 {
 	return (struct tm_page_sink){
-		.page = tm_recfile_page, .fill = tm_recfile_fill, .ctx = out,
+		.page = recfile_page, .fill = recfile_fill, .ctx = out,
 	};
 }
 
 /* Finish the spools; a failed write (now or before) keeps what was written. */
-static int tm_recfile_finish_spools(struct tm_recfile *out)
+static int recfile_finish_spools(struct tm_recfile *out)
 {
 	for (int cpu = 0; cpu < out->opts.ncpus; cpu++) {
 		struct tm_spool *s = out->spools[cpu];
@@ -227,7 +227,7 @@ static int tm_recfile_finish_spools(struct tm_recfile *out)
  * The file did not fit (or its disk filled up): it goes back to empty, and
  * the spools and their note stay for `tracemap recover`.
  */
-static int tm_recfile_keep_spools(struct tm_recfile *out)
+static int recfile_keep_spools(struct tm_recfile *out)
 {
 	int err = errno;
 	char what[PATH_MAX + 160];
@@ -249,7 +249,7 @@ int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta)
 	const struct tm_recfile_opts *o = &out->opts;
 	struct tm_write_opts wo = tm_recfile_write_opts(o);
 
-	if (tm_recfile_finish_spools(out))
+	if (recfile_finish_spools(out))
 		return -1;
 	if (out->date[0])
 		wo.date = out->date;
@@ -259,11 +259,11 @@ int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta)
 		return tm_fail(errno, "truncate %s", o->path);
 	if (tm_dat_write(out->fd, meta, out->spools, o->ncpus, &wo)) {
 		tm_fail_prefix("write %s", out->is_stdout ? "stdout" : o->path);
-		return tm_recfile_keep_spools(out);
+		return recfile_keep_spools(out);
 	}
 	if (!out->is_stdout && fsync(out->fd) && errno != EINVAL) {
 		tm_fail(errno, "write %s", o->path);
-		return tm_recfile_keep_spools(out);
+		return recfile_keep_spools(out);
 	}
 	if (out->full)
 		snprintf(out->stopped + strlen(out->stopped), sizeof(out->stopped) -
