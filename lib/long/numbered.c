@@ -30,7 +30,7 @@ struct tm_longrec {
 	int64_t			meta_bytes;	/* metadata size of a file, -1 not known yet */
 };
 
-static double tm_now(void)
+static double monotonic_secs(void)
 {
 	struct timespec ts;
 
@@ -58,7 +58,7 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 	lr->opts.out.path = lr->path;
 	lr->sess = s;
 	lr->meta_bytes = -1;
-	lr->began = tm_now();
+	lr->began = monotonic_secs();
 	if (opts->flight_size) {
 		/*
 		 * The window drops whole chunks: at most 128 KiB of pages each
@@ -127,7 +127,7 @@ bool tm_longrec_due(struct tm_longrec *lr)
 
 	if (!lr->rotor)
 		return false;
-	if (o->switch_secs > 0 && tm_now() - lr->began >= o->switch_secs)
+	if (o->switch_secs > 0 && monotonic_secs() - lr->began >= o->switch_secs)
 		return true;
 	if (!o->switch_bytes)
 		return false;
@@ -198,7 +198,7 @@ static int longrec_write_file(struct tm_longrec *lr, bool final, struct tm_longr
 	if (!fstat(fd, &st))
 		file->bytes = st.st_size;
 	lr->written++;
-	lr->began = tm_now();
+	lr->began = monotonic_secs();
 	longrec_prune(lr, file);
 	ret = 0;
 out:
