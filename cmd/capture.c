@@ -379,7 +379,7 @@ void capture_wait(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
 				timeout = (int)(left * 1000) + 1;
 		}
 		if (r->status) {
-			int due = status_due_ms(r->status);
+			int due = status_due_ms(&r->status->line);
 
 			if (due >= 0 && due < timeout)
 				timeout = due;
@@ -389,10 +389,10 @@ void capture_wait(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
 		else if (idle(ctx, timeout))
 			break;
 		if (r->status)
-			status_tick(r->status, r);
+			capture_status_tick(r->status, r);
 	}
 	if (r->status)
-		status_clear(r->status);
+		status_clear(&r->status->line);
 	/* a stop signal goes on to COMMAND, which would have got it from the terminal */
 	if (r->child > 0 && !r->child_done && signals_stop_count())
 		kill(r->child, signals_last());

@@ -127,6 +127,17 @@ struct capture_column {
 	void		*ctx;
 };
 
+/* capture-status.c: the live status line of a capture (status.c draws it). */
+struct capture_status {
+	struct status_line	line;		/* line.written: bytes written, NULL: none */
+	unsigned long		buffer_kb;	/* per CPU, for the fill level; 0: none */
+};
+
+/* Start the line's clock; off unless on. Reads the instance's buffer size. */
+void capture_status_init(struct capture_status *st, const struct capture *c, bool on);
+/* Redraw the line if due. */
+void capture_status_tick(struct capture_status *st, const struct capture *c);
+
 /* The summary on stderr (unless quiet) and its loss lines; true when events were lost. */
 bool capture_summary(struct capture *c, const struct capture_column *col);
 

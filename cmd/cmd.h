@@ -38,10 +38,12 @@ int cmd_fail(const char *sub);
  * warning: ...", then only counted; nothing when quiet.
  */
 #define TM_CMD_MAX_WARNINGS	20
+struct status_line;
 struct cmd_warn {
-	const char	*sub;
-	bool		quiet;
-	unsigned int	shown, hidden;
+	const char		*sub;
+	bool			quiet;
+	unsigned int		shown, hidden;
+	struct status_line	*status;	/* erased before a warning; NULL: none */
 };
 /* A tm_warn_fn; ctx is a struct cmd_warn. */
 void cmd_warning(void *ctx, const char *msg);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "status.h"
 #include "tracemap.h"
 
 enum convert_target {
@@ -39,7 +40,7 @@ static const struct argp_option options[] = {
 	  "perfetto (Perfetto protobuf trace) or json (Chrome trace-event JSON); "
 	  "default from OUT's suffix: .pftrace/.perfetto-trace or .json", 0 },
 	{ "no-plugins", 'N', NULL, 0, "Do not load libtraceevent plugins", 0 },
-	{ "quiet", 'q', NULL, 0, "No warnings about damaged input", 0 },
+	{ "quiet", 'q', NULL, 0, "No warnings about damaged input, no progress line", 0 },
 	{ 0 }
 };
 
@@ -212,18 +213,24 @@ static int out_close(struct out_file *of, const char *path, bool ok)
 static int run_convert(const struct convert_opts *o)
 {
 	static char iobuf[1 << 20];
-	struct cmd_warn warn = { .sub = "convert", .quiet = o->quiet };
+	struct status_line status;
+	struct tm_meter meter;
+	struct cmd_warn warn = { .sub = "convert", .quiet = o->quiet, .status = &status };
 	uint64_t skipped = 0;
 	struct tm_run_opts run = {
 		.warn = cmd_warning,
 		.warn_ctx = &warn,
 		.skipped = &skipped,
+		/* the progress on stderr, unless the output goes to that terminal */
+		.meter = status_meter(&status, &meter, "convert",
+				      status_wanted(o->quiet, !strcmp(o->output, "-"))),
 	};
 	struct tm_evout *out = NULL;
 	struct tm_events *ev = NULL;
 	struct out_file of;
 	struct tm_dat *dat;
 	int ret = TM_EXIT_FAIL;
+	bool ok;
 
 	dat = tm_dat_open(o->input);
 	if (!dat)
@@ -236,8 +243,12 @@ static int run_convert(const struct convert_opts *o)
 	if (out_open(&of, o->output))
 		goto out;
 	setvbuf(of.f, iobuf, _IOFBF, sizeof(iobuf));
+	status.written = status_file_written;
+	status.ctx = of.f;
 	out = o->to == TO_PERFETTO ? tm_evout_perfetto_new(of.f) : tm_evout_chrome_new(of.f);
-	if (!out || tm_evout_run_dat(out, dat, tm_events_tep(ev), &run)) {
+	ok = out && !tm_evout_run_dat(out, dat, tm_events_tep(ev), &run);
+	status_clear(&status);
+	if (!ok) {
 		cmd_fail("convert");
 		out_close(&of, o->output, false);
 		goto out;

@@ -3,8 +3,10 @@
 #include <argp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
+#include "status.h"
 #include "tracemap.h"
 
 #define SUB	"extract"
@@ -37,7 +39,7 @@ static const struct argp_option options[] = {
 	{ "file-version", OPT_FILE_VERSION, "6|7", 0, "trace.dat version (default 7)", 2 },
 	{ "compression", OPT_COMPRESSION, "zstd|none", 0, "v7 compression (default zstd)", 2 },
 	{ "compression-level", OPT_LEVEL, "N", 0, "zstd level (1-19, default 1)", 2 },
-	{ "quiet", 'q', NULL, 0, "no summary", 3 },
+	{ "quiet", 'q', NULL, 0, "no summary, no progress line", 3 },
 	{ "verbose", 'v', NULL, 0, "per CPU: mmap or read() path, pages, events", 3 },
 	{ 0 }
 };
@@ -129,6 +131,8 @@ int cmd_extract(int argc, char **argv)
 	};
 	struct tm_extract_opts xo = { 0 };
 	struct tm_extract_stats st;
+	struct status_line status;
+	struct tm_meter meter;
 	int ret;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
@@ -144,7 +148,12 @@ int cmd_extract(int argc, char **argv)
 									       : TM_COMPRESS_NONE,
 		.level = (int)o.level,
 	};
-	ret = tm_extract(&xo, &st) ? cmd_fail(SUB) : TM_EXIT_OK;
+	/* the progress on stderr, unless the file goes to that terminal */
+	xo.meter = status_meter(&status, &meter, SUB,
+				status_wanted(o.quiet, !strcmp(o.output, "-")));
+	ret = tm_extract(&xo, &st);
+	status_clear(&status);
+	ret = ret ? cmd_fail(SUB) : TM_EXIT_OK;
 	if (!ret)
 		summary(&o, &st);
 	tm_extract_stats_free(&st);

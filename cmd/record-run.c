@@ -58,9 +58,9 @@ static int store_date(struct capture *c, struct tm_recfile *out)
 	return 0;
 }
 
-static uint64_t written(void *ctx)
+static int64_t written(void *ctx)
 {
-	return tm_recfile_written(ctx);
+	return (int64_t)tm_recfile_written(ctx);
 }
 
 static double file_mb(void *ctx, int cpu)
@@ -127,9 +127,9 @@ int record_run(const struct record_opts *o)
 	cs.sink = tm_recfile_sink(out);
 	if (capture_start(&c, &cs))
 		goto out;
-	status_init(&st, &c, status_wanted(o->cap.quiet, false));
-	st.written = written;
-	st.ctx = out;
+	capture_status_init(&st, &c, status_wanted(o->cap.quiet, false));
+	st.line.written = written;
+	st.line.ctx = out;
 	c.status = &st;
 	capture_wait(&c, stop_when_full, out);
 	if (finish(&c, out, o->cap.quiet))

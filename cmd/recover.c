@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cmd.h"
+#include "status.h"
 #include "tracemap.h"
 
 #define SUB	"recover"
@@ -14,7 +15,7 @@ struct recover_opts {
 };
 
 static const struct argp_option options[] = {
-	{ "quiet", 'q', NULL, 0, "no summary", 0 },
+	{ "quiet", 'q', NULL, 0, "no summary, no progress line", 0 },
 	{ 0 }
 };
 
@@ -81,11 +82,19 @@ int cmd_recover(int argc, char **argv)
 	};
 	struct recover_opts o = { 0 };
 	struct tm_recover_result res;
+	struct status_line status;
+	struct tm_meter meter, *m;
 	const char *tracefs;
+	int r;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	tracefs = tm_tracefs_open(false);
-	if (!tracefs || tm_recover(o.output, tracefs, &res))
+	if (!tracefs)
+		return cmd_fail(SUB);
+	m = status_meter(&status, &meter, SUB, status_wanted(o.quiet, false));
+	r = tm_recover(o.output, tracefs, &res, m);
+	status_clear(&status);
+	if (r)
 		return cmd_fail(SUB);
 	if (res.dropped)
 		cmd_err(SUB, "cut %llu bytes of a torn or damaged last chunk",

@@ -12,6 +12,7 @@
 #include <traceevent/event-parse.h>
 
 #include "cmd.h"
+#include "status.h"
 #include "tracemap.h"
 #include "print/tm-events.h"
 
@@ -69,7 +70,7 @@ static const struct argp_option options[] = {
 	{ "latency", 'l', NULL, 0,
 	  "Latency format: comm cut to 8 columns, CPU without brackets, then the flags "
 	  "(irqs-off, need-resched, hard/softirq, preempt and migrate-disable depth)", 0 },
-	{ "quiet", 'q', NULL, 0, "No warnings", 0 },
+	{ "quiet", 'q', NULL, 0, "No warnings, no progress line", 0 },
 	{ "first-event", OPT_FIRST, NULL, 0, "Print the time of the first event of each CPU", 0 },
 	{ "last-event", OPT_LAST, NULL, 0, "Print the time of the last event of each CPU", 0 },
 	{ "json", OPT_JSON, NULL, 0,
@@ -312,6 +313,8 @@ static int print_events(struct tm_dat *dat, const struct report_opts *o, struct 
 			struct cmd_warn *warn)
 {
 	struct tep_handle *tep = tm_events_tep(ev);
+	struct status_line status;
+	struct tm_meter meter;
 	uint64_t skipped = 0;
 	struct tm_run_opts run = {
 		.cpu_mask = o->have_cpu_mask ? o->cpu_mask : NULL,
@@ -319,6 +322,8 @@ static int print_events(struct tm_dat *dat, const struct report_opts *o, struct 
 		.warn = cmd_warning,
 		.warn_ctx = warn,
 		.skipped = &skipped,
+		/* the progress on stderr only while the events go elsewhere */
+		.meter = status_meter(&status, &meter, "report", status_wanted(o->quiet, true)),
 	};
 	struct tm_print_opts print = o->print;
 	struct tm_evout *out = NULL;
@@ -327,11 +332,16 @@ static int print_events(struct tm_dat *dat, const struct report_opts *o, struct 
 	if (setup_filter(tep, o, &run.filter))
 		goto out;
 	print.wall_clock = tm_dat_has_date(dat);
+	status.written = status_file_written;
+	status.ctx = stdout;
+	warn->status = &status;
 	out = tm_evout_text_new(ev, &print, stdout);
-	if (out && !tm_evout_run_dat(out, dat, tep, &run)) {
-		cmd_warn_summary(warn, o->input, skipped);
+	if (out && !tm_evout_run_dat(out, dat, tep, &run))
 		ret = TM_EXIT_OK;
-	}
+	status_clear(&status);
+	warn->status = NULL;
+	if (ret == TM_EXIT_OK)
+		cmd_warn_summary(warn, o->input, skipped);
 out:
 	if (ret != TM_EXIT_OK)
 		cmd_fail("report");

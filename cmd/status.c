@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * status.c - the one-line live status of record and stream on a terminal:
- * elapsed time, events/s over the last second, events, raw MB read -> MB
- * written (ratio), the fullest CPU buffer, events lost (highlighted).
- * Redrawn in place at most 4 times a second and erased before the summary.
+ * status.c - the one-line live status on a terminal, for record and stream
+ * (capture-status.c gives the values) and for the long work of convert,
+ * recover, extract and report (the library's meter): the subcommand, elapsed
+ * time, percent of the input read, events/s over the last second, events,
+ * MB read -> MB written, then the fullest CPU buffer or the time left, and
+ * events lost (highlighted). Redrawn in place at most 4 times a second and
+ * erased before anything else is printed.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture.h"
 #include "status.h"
 
 #define STATUS_PERIOD	0.25	/* seconds between redraws */
@@ -32,20 +35,19 @@ bool status_wanted(bool quiet, bool stdout_must_not_be_tty)
 	return !stdout_must_not_be_tty || !isatty(STDOUT_FILENO);
 }
 
-void status_init(struct capture_status *st, const struct capture *c, bool on)
+void status_start(struct status_line *st, const char *sub, bool on)
 {
 	const char *term = getenv("TERM");
 
 	memset(st, 0, sizeof(*st));
+	st->sub = sub;
 	st->on = on;
 	st->color = term && *term && strcmp(term, "dumb");
 	st->start = mono_s();
 	st->next = st->start + STATUS_PERIOD;
-	if (on && tm_session_buffer_kb(c->sess, &st->buffer_kb))
-		st->buffer_kb = 0;	/* no fill level then */
 }
 
-int status_due_ms(const struct capture_status *st)
+int status_due_ms(const struct status_line *st)
 {
 	double left;
 
@@ -55,30 +57,21 @@ int status_due_ms(const struct capture_status *st)
 	return left > 0 ? (int)(left * 1000) + 1 : 0;
 }
 
-struct status_sums {
-	uint64_t	events, raw, lost, fullest_bytes;
-};
-
-static void status_sum(const struct capture *c, struct status_sums *s)
+bool status_due(struct status_line *st)
 {
-	memset(s, 0, sizeof(*s));
-	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		struct tm_cpu_kstats k;
+	double now;
 
-		if (!c->cpus[cpu])
-			continue;
-		s->raw += tm_recorder_raw_bytes(c->rec, cpu);
-		if (tm_session_cpu_stats(c->sess, cpu, &k))
-			continue;
-		s->events += k.read;	/* what this CPU's reader was handed */
-		s->lost += k.overrun + k.dropped + k.commit_overrun;
-		if (k.bytes > s->fullest_bytes)
-			s->fullest_bytes = k.bytes;
-	}
+	if (!st->on)
+		return false;
+	now = mono_s();
+	if (now < st->next)
+		return false;
+	st->next = now + STATUS_PERIOD;
+	return true;
 }
 
 /* Events per second over about the last second (since the start before that). */
-static double status_rate(struct capture_status *st, double now, uint64_t events)
+static double status_rate(struct status_line *st, double now, uint64_t events)
 {
 	int i, oldest = 0;
 	double dt;
@@ -113,6 +106,19 @@ static void human(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.0f", v);
 }
 
+/* 42 -> "42s", 185 -> "3m05s", 7300 -> "2h01m" */
+static void duration(char *buf, size_t len, double s)
+{
+	unsigned long t = (unsigned long)(s + 0.5);
+
+	if (t < 60)
+		snprintf(buf, len, "%lus", t);
+	else if (t < 3600)
+		snprintf(buf, len, "%lum%02lus", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%luh%02lum", t / 3600, t / 60 % 60);
+}
+
 static int term_columns(void)
 {
 	struct winsize ws;
@@ -122,54 +128,106 @@ static int term_columns(void)
 	return 80;
 }
 
-static void status_draw(struct capture_status *st, const struct capture *c, double now)
+/* Append to the line at *n, never past its end (*n may pass it: the text was cut). */
+static void __attribute__((format(printf, 4, 5))) put(char *line, size_t size, int *n,
+						      const char *fmt, ...)
 {
-	struct status_sums s;
-	char line[256], rate[16], events[16], lost[64];
-	int n, cols = term_columns();
+	va_list ap;
 
-	status_sum(c, &s);
-	human(rate, sizeof(rate), status_rate(st, now, s.events));
-	human(events, sizeof(events), (double)s.events);
-	n = snprintf(line, sizeof(line), "%s %.1fs  %s ev/s  %s events  %.1f MB read", c->sub,
-		     now - st->start, rate, events, s.raw / 1048576.0);
-	if (st->written && n < (int)sizeof(line)) {
-		uint64_t w = st->written(st->ctx);
+	if (*n >= (int)size)
+		return;
+	va_start(ap, fmt);
+	*n += vsnprintf(line + *n, size - *n, fmt, ap);
+	va_end(ap);
+}
 
-		n += snprintf(line + n, sizeof(line) - n, " -> %.1f MB (%.1fx)", w / 1048576.0,
-			      w ? (double)s.raw / w : 0.0);
-	}
-	if (st->buffer_kb && n < (int)sizeof(line))
-		n += snprintf(line + n, sizeof(line) - n, "  buffer %llu%%",
-			      (unsigned long long)(s.fullest_bytes * 100 / (st->buffer_kb * 1024)));
+/* "  12.3 MB read -> 4.5 MB (2.7x)": nothing before the first byte is read. */
+static void put_bytes(char *line, size_t size, int *n, const struct status_values *v)
+{
+	if (!v->read)
+		return;
+	put(line, size, n, "  %.1f MB read", v->read / 1048576.0);
+	if (v->written >= 0)
+		put(line, size, n, " -> %.1f MB", v->written / 1048576.0);
+	if (v->ratio && v->written > 0)
+		put(line, size, n, " (%.1fx)", (double)v->read / v->written);
+}
+
+/* The time left at the pace so far, once some input is read. */
+static void put_left(char *line, size_t size, int *n, const struct status_values *v,
+		     double elapsed)
+{
+	char left[32];
+
+	if (!v->total || !v->read || v->read >= v->total)
+		return;
+	duration(left, sizeof(left), elapsed * (v->total - v->read) / v->read);
+	put(line, size, n, "  %s left", left);
+}
+
+void status_draw(struct status_line *st, const struct status_values *v)
+{
+	char line[256], rate[16], events[16], lost[64] = "";
+	double now = mono_s();
+	int n = 0, cols = term_columns(), room;
+
+	human(rate, sizeof(rate), status_rate(st, now, v->events));
+	human(events, sizeof(events), (double)v->events);
+	put(line, sizeof(line), &n, "%s %.1fs", st->sub, now - st->start);
+	if (v->total)
+		put(line, sizeof(line), &n, "  %llu%%", (unsigned long long)
+		    (v->read >= v->total ? 100 : v->read * 100 / v->total));
+	put(line, sizeof(line), &n, "  %s ev/s  %s events", rate, events);
+	put_bytes(line, sizeof(line), &n, v);
+	if (v->fill >= 0)
+		put(line, sizeof(line), &n, "  buffer %d%%", v->fill);
+	put_left(line, sizeof(line), &n, v, now - st->start);
 	if (n >= (int)sizeof(line))
 		n = sizeof(line) - 1;
-	if (n > cols - 1 - 20)	/* room for the loss count: never wrap */
-		n = cols - 1 - 20 > 0 ? cols - 1 - 20 : 0;
-	if (s.lost && st->color)
-		snprintf(lost, sizeof(lost), "  \033[1;7mLOST %llu\033[0m", (unsigned long long)s.lost);
-	else
-		snprintf(lost, sizeof(lost), s.lost ? "  LOST %llu" : "  lost 0",
-			 (unsigned long long)s.lost);
+	if (v->lost > 0 && st->color)
+		snprintf(lost, sizeof(lost), "  \033[1;7mLOST %lld\033[0m", (long long)v->lost);
+	else if (v->lost >= 0)
+		snprintf(lost, sizeof(lost), v->lost ? "  LOST %lld" : "  lost 0",
+			 (long long)v->lost);
+	room = cols - 1 - (v->lost >= 0 ? 20 : 0);	/* room for the loss count: never wrap */
+	if (n > room)
+		n = room > 0 ? room : 0;
 	fprintf(stderr, "\r\033[K%.*s%s", n, line, lost);
 	fflush(stderr);
 	st->shown = true;
 }
 
-void status_tick(struct capture_status *st, const struct capture *c)
+void status_progress(void *ctx, const struct tm_progress *p)
 {
-	double now;
+	struct status_line *st = ctx;
+	struct status_values v = {
+		.events = p->events, .read = p->done, .total = p->total,
+		.written = (int64_t)p->written, .fill = -1, .lost = -1,
+	};
 
-	if (!st->on)
+	if (!status_due(st))
 		return;
-	now = mono_s();
-	if (now < st->next)
-		return;
-	st->next = now + STATUS_PERIOD;
-	status_draw(st, c, now);
+	if (st->written)
+		v.written = st->written(st->ctx);
+	status_draw(st, &v);
 }
 
-void status_clear(struct capture_status *st)
+struct tm_meter *status_meter(struct status_line *st, struct tm_meter *meter, const char *sub,
+			      bool on)
+{
+	status_start(st, sub, on);
+	*meter = (struct tm_meter){ .fn = status_progress, .ctx = st };
+	return on ? meter : NULL;
+}
+
+int64_t status_file_written(void *ctx)
+{
+	off_t pos = ftello(ctx);
+
+	return pos < 0 ? -1 : (int64_t)pos;
+}
+
+void status_clear(struct status_line *st)
 {
 	if (!st->shown)
 		return;

@@ -258,7 +258,7 @@ static int stream_run(const struct stream_opts *o)
 	if (capture_start(&s.cap, &cs))
 		goto out;
 	/* stderr only, and only when the events go elsewhere than the terminal */
-	status_init(&st, &s.cap, status_wanted(o->cap.quiet, true));
+	capture_status_init(&st, &s.cap, status_wanted(o->cap.quiet, true));
 	s.cap.status = &st;
 	/* COMMAND runs under our name until its exec names it */
 	if (s.cap.child > 0 && name_child(&s))

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "status.h"
 #include "tracemap.h"
 
 /*
@@ -47,6 +48,8 @@ void cmd_warning(void *ctx, const char *msg)
 		return;
 	}
 	w->shown++;
+	if (w->status)
+		status_clear(w->status);	/* the next redraw puts it back below */
 	cmd_err(w->sub, "warning: %s", msg);
 }
 

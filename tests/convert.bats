@@ -207,3 +207,36 @@ bad_page_file() {
 	jq -e .traceEvents "$TM_TMP/t.json" >/dev/null
 }
 
+
+@test "convert on a terminal: a progress line redrawn as it reads, erased at the end" {
+	tm_big_file "$TM_TMP/big.dat"
+	tm_in_pty "'$TRACEMAP' convert '$TM_TMP/big.dat' -o '$TM_TMP/big.pftrace'" "$TM_TMP/raw"
+	tm_progress_lines "$TM_TMP/raw" convert >"$TM_TMP/lines"
+	local re='^convert [0-9.]+s  [0-9]+%  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-9.]+ MB read -> [0-9.]+ MB  [0-9hms]+ left$'
+	# at least two different redraws, every one of them the whole line
+	[ "$(sort -u "$TM_TMP/lines" | grep -c .)" -ge 2 ] || { cat -v "$TM_TMP/raw" >&2; return 1; }
+	grep -vE "$re" "$TM_TMP/lines" >&2 && return 1
+	# the percent read only grows, up to 100 at most
+	sed -E 's/^[^%]*  ([0-9]+)%.*/\1/' "$TM_TMP/lines" >"$TM_TMP/pct"
+	sort -n -c "$TM_TMP/pct"
+	[ "$(tail -n 1 "$TM_TMP/pct")" -le 100 ]
+	# erased at the end: nothing of it is left after the last erase, nothing else printed
+	[ "$(tail -c 4 "$TM_TMP/raw" | od -An -c | tr -s ' ')" = ' \r 033 [ K' ] ||
+		{ tail -c 200 "$TM_TMP/raw" | cat -v >&2; return 1; }
+	[ "$(tr -d '\r' <"$TM_TMP/raw" | sed 's/\x1b\[K//g; /^convert [0-9.]*s  /d' | grep -c .)" -eq 0 ]
+	# and the file is the one convert writes without a terminal
+	"$TRACEMAP" convert "$TM_TMP/big.dat" -o "$TM_TMP/again.pftrace" 2>/dev/null
+	cmp "$TM_TMP/big.pftrace" "$TM_TMP/again.pftrace"
+}
+
+@test "convert with stderr not a terminal: no progress, no control characters" {
+	tm_big_file "$TM_TMP/big.dat"
+	# stdout still a terminal, stderr a file
+	tm_in_pty "'$TRACEMAP' convert '$TM_TMP/big.dat' -o '$TM_TMP/big.json' 2>'$TM_TMP/err'" \
+		"$TM_TMP/raw"
+	[ ! -s "$TM_TMP/err" ] || { cat -v "$TM_TMP/err" >&2; return 1; }
+	[ ! -s "$TM_TMP/raw" ] || { cat -v "$TM_TMP/raw" >&2; return 1; }
+	# -q on a terminal: none either
+	tm_in_pty "'$TRACEMAP' convert -q '$TM_TMP/big.dat' -o '$TM_TMP/big.json'" "$TM_TMP/raw"
+	[ ! -s "$TM_TMP/raw" ] || { cat -v "$TM_TMP/raw" | head -c 300 >&2; return 1; }
+}

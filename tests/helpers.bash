@@ -144,3 +144,22 @@ tm_need() {
 	fi
 	skip "$what"
 }
+
+# tm_big_file OUT: sched-v6.dat's 821 events repeated 1000 times, later each time
+# (tests/repeat-pages.pl): 41 MB, more than a second of convert for any build.
+tm_big_file() {
+	perl "$TM_ROOT/tests/repeat-pages.pl" "$FIXTURES/sched-v6.dat" 1000 "$1"
+}
+
+# tm_in_pty CMD RAW: the shell command line CMD with its stdout and stderr on a
+# pseudo-terminal, every byte written there kept in RAW; CMD's exit status
+# (bounded: 5 minutes).
+tm_in_pty() {
+	timeout -s KILL 300 script -qfec "$1" /dev/null </dev/null >"$2"
+}
+
+# tm_progress_lines RAW SUB: the status lines of SUB drawn in RAW (each redraw
+# starts with CR and erase-line), in order.
+tm_progress_lines() {
+	tr '\r' '\n' <"$1" | sed -n "s/^\x1b\[K\($2 [0-9]*\.[0-9]s  .*\)$/\1/p"
+}

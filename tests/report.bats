@@ -390,3 +390,24 @@ json_latency_column() {
 		grep -qF -- "${opt//-/\\-}" "$man" || { echo "man page lacks $opt" >&2; return 1; }
 	done
 }
+
+@test "report on a terminal, its events to a file: progress on stderr only, erased at the end" {
+	tm_big_file "$TM_TMP/big.dat"
+	tm_in_pty "'$TRACEMAP' report '$TM_TMP/big.dat' >'$TM_TMP/out'" "$TM_TMP/raw"
+	tm_progress_lines "$TM_TMP/raw" report >"$TM_TMP/lines"
+	[ -s "$TM_TMP/lines" ] || { cat -v "$TM_TMP/raw" >&2; return 1; }
+	grep -vE '^report [0-9.]+s  [0-9]+%  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-9.]+ MB read -> [0-9.]+ MB  [0-9hms]+ left$' \
+		"$TM_TMP/lines" >&2 && return 1
+	[ "$(tail -c 4 "$TM_TMP/raw" | od -An -c | tr -s ' ')" = ' \r 033 [ K' ]
+	# the events are those report writes without a terminal
+	"$TRACEMAP" report "$TM_TMP/big.dat" >"$TM_TMP/want"
+	cmp "$TM_TMP/want" "$TM_TMP/out"
+}
+
+@test "report printing on the terminal: no progress line among its events" {
+	tm_big_file "$TM_TMP/big.dat"
+	# every event read, none printed: a progress line would be all the terminal shows
+	tm_in_pty "'$TRACEMAP' report -F 'sched_switch: prev_pid == 999999' '$TM_TMP/big.dat'" \
+		"$TM_TMP/raw"
+	[ "$(tr -d '\r' <"$TM_TMP/raw")" = cpus=2 ] || { cat -v "$TM_TMP/raw" >&2; return 1; }
+}

@@ -128,3 +128,21 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 	! grep -q $'[\r\033]' <<<"$stderr"
 	! grep -q 'ev/s' <<<"$stderr"
 }
+
+@test "record on a terminal: before a page is read, events and fill instead of 0.0 MB read" {
+	# exec events only, in 64 KiB pages: a page holds over a thousand, so on all but
+	# the busiest machine no reader takes one for seconds
+	in_terminal "'$TRACEMAP' record --subbuf-size 64 -e sched:sched_process_exec -o '$TM_TMP/e.dat'"
+	wait_pane '^record [0-9]+\.[0-9]s  ' >/dev/null
+	local i
+	for ((i = 0; i < 5; i++)); do /bin/true; done
+	# the events stored in the buffer count: not 0 while no page was read
+	wait_pane '^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [1-9][0-9]* events  buffer [0-9]+%  lost 0$' >/dev/null
+	tmux -L "$SOCK" send-keys -t tm C-c
+	wait_pane '^EXIT=' >/dev/null
+	pane | grep -qx 'EXIT=0'
+	wait_raw_exit
+	# no line ever said that nothing was read nor written
+	! grep -aF '0.0 MB read -> 0.0 MB (0.0x)' "$TM_TMP/raw" || { cat -v "$TM_TMP/raw" >&2; return 1; }
+	"$TRACEMAP" report "$TM_TMP/e.dat" | grep -q 'sched_process_exec:.*filename=/bin/true'
+}

@@ -241,6 +241,12 @@ TM_HIDDEN struct tm_cursor *tm_cursor_open_text(struct tm_dat *dat, int buf);
  * call; NULL at the end (errno 0) or on error (errno set).
  */
 TM_HIDDEN const void *tm_cursor_next_block(struct tm_cursor *cur, size_t *len);
+/*
+ * merge.c: bytes of the pages the merge has taken from its sources so far,
+ * and of all their pages (the trace.dat sources' sizes; 0 for others).
+ */
+struct tm_merge;
+TM_HIDDEN void tm_merge_bytes(const struct tm_merge *m, uint64_t *read, uint64_t *total);
 
 /* ---- lib-only part of tm-dat.h ---- */
 

@@ -15,7 +15,8 @@
 #include "record/tm-spool.h"
 
 #define TM_COPY_BLOCK	(1u << 20)	/* read/write fallback block */
-#define TM_CFR_MAX	(1u << 30)	/* copy_file_range request cap */
+/* copy_file_range request cap: a meter is shown after each (16 a second at 1 GiB/s) */
+#define TM_CFR_MAX	(64u << 20)
 
 void tm_write_prologue(struct tm_write_ctx *w, struct tm_buf *b)
 {
@@ -94,6 +95,8 @@ int tm_write_out(struct tm_write_ctx *w, const void *buf, size_t len)
 	if (tm_write_all(w->fd, buf, len))
 		return tm_fail(errno, "write trace.dat");
 	w->pos += len;
+	if (w->opts->meter)
+		w->opts->meter->p.written += len;
 	return 0;
 }
 
@@ -108,6 +111,18 @@ int tm_write_pad_to(struct tm_write_ctx *w, uint64_t to)
 			return -1;
 	}
 	return 0;
+}
+
+/* n more bytes of a spool copied: the writer's meter, if any, is shown them. */
+static void copy_meter(struct tm_write_ctx *w, uint64_t n)
+{
+	struct tm_meter *m = w->opts->meter;
+
+	if (!m)
+		return;
+	m->p.done += n;
+	m->p.written += n;
+	tm_meter_show(m);
 }
 
 static int copy_fallback(struct tm_write_ctx *w, int in, off_t off, uint64_t left,
@@ -128,6 +143,7 @@ static int copy_fallback(struct tm_write_ctx *w, int in, off_t off, uint64_t lef
 			return tm_fail(errno, "write trace.dat");
 		off += n;
 		left -= n;
+		copy_meter(w, n);
 	}
 	return 0;
 }
@@ -154,6 +170,7 @@ static int copy_spool(struct tm_write_ctx *w, int in, uint64_t len, const char *
 			return tm_failx(EIO, "spool %s is shorter than its %llu bytes", path,
 					(unsigned long long)len);
 		left -= n;
+		copy_meter(w, n);
 	}
 	if (left && copy_fallback(w, in, off, left, path))
 		return -1;

@@ -38,6 +38,8 @@ struct tm_merge {
 	tm_warn_fn		warn;
 	void			*warn_ctx;
 	uint64_t		skipped;
+	uint64_t		bytes_read;	/* of the pages handed out so far */
+	uint64_t		bytes_total;	/* of every source's pages, where known */
 };
 
 struct tm_merge *tm_merge_new(void)
@@ -82,6 +84,12 @@ int tm_merge_check_records(struct tm_merge *m, struct tep_handle *tep, tm_warn_f
 uint64_t tm_merge_skipped(const struct tm_merge *m)
 {
 	return m->skipped;
+}
+
+void tm_merge_bytes(const struct tm_merge *m, uint64_t *read, uint64_t *total)
+{
+	*read = m->bytes_read;
+	*total = m->bytes_total;
 }
 
 int tm_merge_add(struct tm_merge *m, const struct tm_page_source *src)
@@ -174,6 +182,7 @@ static int src_advance(struct tm_merge *m, struct merge_src *s)
 			return tm_fail_prefix("%s", where);
 		}
 		s->fresh_page = true;
+		m->bytes_read += s->src.page_size;
 	}
 }
 
@@ -304,6 +313,7 @@ int tm_merge_add_dat(struct tm_merge *m, struct tm_dat *dat, int buf,
 			tm_cursor_close(src.ctx);
 			return -1;
 		}
+		m->bytes_total += tm_dat_buffer_cpu_size(dat, buf, cpu);
 	}
 	return 0;
 }

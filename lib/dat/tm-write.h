@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "tm-codec.h"
 #include "record/tm-spool.h"
+#include "util/tm-progress.h"
 
 struct tm_meta;
 
@@ -40,6 +41,8 @@ struct tm_write_opts {
 	const char		*last_boot_instance;
 	const char		*last_boot_info;
 	const char		*note;		/* appended to the VERSION option, or NULL */
+	/* NULL, or shown the bytes of spool files copied (done) and of output (written) */
+	struct tm_meter		*meter;
 };
 
 /*

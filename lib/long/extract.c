@@ -30,7 +30,22 @@ struct tm_extract_run {
 	uint8_t			*ids;		/* event ids met (TM_META_MAX_IDS bits) */
 	struct tm_extract_cpu	*st;
 	bool			full;		/* stopped at max_pages */
+	struct tm_meter		*meter;		/* NULL: no progress shown */
+	struct tm_recfile	*out;
 };
+
+/* A page read: its data bytes and events shown to the meter with the bytes written. */
+static void extract_meter(struct tm_extract_run *x, const void *page, size_t size, int events)
+{
+	struct tm_page pg;
+
+	if (tm_page_init(&pg, page, size, TM_COMMIT_SIZE, tm_host_is_big_endian()))
+		return;
+	x->meter->p.done += pg.len;
+	x->meter->p.events += events;
+	x->meter->p.written = tm_recfile_written(x->out);
+	tm_meter_show(x->meter);
+}
 
 /* Each page: its record ids noted, counted, then into the CPU's spool. */
 static int extract_emit(void *ctx, const void *page, size_t size)
@@ -47,7 +62,11 @@ static int extract_emit(void *ctx, const void *page, size_t size)
 		return tm_fail_prefix("cpu%d: corrupt page", x->cpu);
 	x->st->events += r;
 	x->st->pages++;
-	return x->sink.page(x->sink.ctx, x->cpu, page, size);
+	if (x->sink.page(x->sink.ctx, x->cpu, page, size))
+		return -1;
+	if (x->meter)
+		extract_meter(x, page, size, r);
+	return 0;
 }
 
 /* The number of bytes of buffer_size_kb (per CPU): "1408" or "7 (expanded: 1408)". */
@@ -65,6 +84,22 @@ static uint64_t extract_buffer_bytes(const char *dir)
 	kb = strtoul(exp ? exp + strlen("expanded: ") : text, NULL, 10);
 	free(text);
 	return (uint64_t)kb * 1024;
+}
+
+/* The bytes of CPU cpu's buffer not read yet: "bytes:" of its per_cpu stats; 0 if unknown. */
+static uint64_t extract_unread_bytes(const char *dir, int cpu)
+{
+	char path[PATH_MAX], *text, *line;
+	uint64_t bytes = 0;
+
+	if (tm_path(path, sizeof(path), "%s/per_cpu/cpu%d/stats", dir, cpu))
+		return 0;
+	text = tm_read_file(path, NULL);
+	line = text ? strstr(text, "\nbytes: ") : NULL;
+	if (line)
+		bytes = strtoull(line + strlen("\nbytes: "), NULL, 10);
+	free(text);
+	return bytes;
 }
 
 static int extract_cpu(const struct tm_extract_opts *o, const char *dir,
@@ -173,6 +208,13 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 	 * being filled.
 	 */
 	x.max_pages = extract_buffer_bytes(dir) / (st->page_size - 8 - TM_COMMIT_SIZE) + 3;
+	x.meter = o->meter;
+	x.out = out;
+	if (x.meter) {
+		x.meter->p = (struct tm_progress){ 0 };
+		for (int cpu = 0; cpu < st->ncpus; cpu++)
+			x.meter->p.total += extract_unread_bytes(dir, cpu);
+	}
 	for (int cpu = 0; cpu < st->ncpus; cpu++) {
 		x.cpu = cpu;
 		x.st = &st->cpu[cpu];

@@ -30,6 +30,7 @@ struct recover_run {
 	struct tm_cpu_data	*data;		/* the spools that hold data */
 	int			n;
 	uint8_t			*ids;		/* event ids met in them */
+	struct tm_meter		*meter;		/* NULL: no progress shown */
 	char			tmp[PATH_MAX];	/* the file being written */
 	char			inst_dir[PATH_MAX];	/* the recorder's instance, "" if gone */
 };
@@ -37,6 +38,27 @@ struct recover_run {
 static int spool_path(char *buf, size_t len, const char *output, int cpu)
 {
 	return tm_path(buf, len, "%s.cpu%d.spool", output, cpu);
+}
+
+/*
+ * The meter's total: every spool's bytes twice, since the spools are read
+ * twice, checked chunk by chunk then copied into the file.
+ */
+static int meter_total(struct recover_run *r)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+
+	if (!r->meter)
+		return 0;
+	r->meter->p = (struct tm_progress){ 0 };
+	for (int cpu = 0; cpu < r->info.ncpus; cpu++) {
+		if (spool_path(path, sizeof(path), r->output, cpu))
+			return -1;
+		if (!stat(path, &sb))
+			r->meter->p.total += 2 * (uint64_t)sb.st_size;
+	}
+	return 0;
 }
 
 /* Cut the spool's torn tail; then append what the instance's ring still holds. */
@@ -56,9 +78,12 @@ static int gather_cpu(struct recover_run *r, int cpu, const char *path,
 
 	memset(st, 0, sizeof(*st));
 	if (!access(path, F_OK)) {
-		if (tm_spool_check_file(path, &so, st, &dropped, r->ids))
+		if (tm_spool_check_file(path, &so, st, &dropped, r->ids, r->meter))
 			return -1;
 		res->dropped += dropped;
+		/* a torn tail cut off is neither checked nor copied */
+		if (r->meter)
+			r->meter->p.total -= 2 * dropped;
 	}
 	if (r->inst_dir[0] && tm_recover_ring(&rr, cpu, path, st->last_ts, &taken))
 		return -1;
@@ -148,6 +173,7 @@ static int write_file(struct recover_run *r, const struct tm_meta *meta)
 		.version = r->info.version, .compression = r->info.compression,
 		.level = r->info.level, .clock = r->info.clock[0] ? r->info.clock : NULL,
 		.page_size = (uint32_t)r->info.page_size, .note = TM_RECOVER_NOTE,
+		.meter = r->meter,
 	};
 	int fd, ret = -1;
 
@@ -220,7 +246,7 @@ static int recover(struct recover_run *r, struct tm_recover_result *res)
 	r->ids = calloc(TM_META_MAX_IDS / 8, 1);
 	if (!r->data || !r->ids)
 		return tm_fail(ENOMEM, "recover %s", r->output);
-	if (open_spools(r, res))
+	if (meter_total(r) || open_spools(r, res))
 		return -1;
 	meta = collect_meta(r, res);
 	if (!meta)
@@ -236,9 +262,10 @@ static int recover(struct recover_run *r, struct tm_recover_result *res)
 	return 0;
 }
 
-int tm_recover(const char *output, const char *tracefs, struct tm_recover_result *res)
+int tm_recover(const char *output, const char *tracefs, struct tm_recover_result *res,
+	       struct tm_meter *meter)
 {
-	struct recover_run r = { .output = output, .tracefs = tracefs };
+	struct recover_run r = { .output = output, .tracefs = tracefs, .meter = meter };
 	int ret;
 
 	memset(res, 0, sizeof(*res));

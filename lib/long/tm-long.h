@@ -16,6 +16,7 @@
 #include "record/tm-recorder.h"
 #include "record/tm-recfile.h"
 #include "dat/tm-write.h"
+#include "util/tm-progress.h"
 
 /* ---- numbered output files: flight dumps or rotation (numbered.c) ---- */
 
@@ -103,6 +104,8 @@ struct tm_extract_opts {
 	const char		*instance;	/* NULL: the top-level buffer */
 	struct tm_recfile_opts	out;		/* path, version, compression, level */
 	bool			use_mmap;	/* map the buffers where the kernel lets us */
+	/* NULL, or shown the data bytes of the pages read of the buffer's unread bytes */
+	struct tm_meter		*meter;
 };
 
 struct tm_extract_cpu {

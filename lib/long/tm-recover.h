@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "dat/tm-codec.h"
+#include "util/tm-progress.h"
 
 /* CPUs recover reports on one by one (the rest count in the totals). */
 #define TM_RECOVER_MAX_CPUS	256
@@ -62,9 +63,12 @@ struct tm_recover_result {
  * the spools (and of the recorder's instance if it is still there), the
  * kallsyms, printk formats and task names of this moment; no per-CPU stats.
  * The file's VERSION option says so. The file is written beside output and
- * renamed over it; then the spools and their note are removed. -1 +
- * message: ENOENT no spools, EBUSY the recorder still runs, or what failed.
+ * renamed over it; then the spools and their note are removed. meter
+ * (NULL: none) is shown the spool bytes read, twice each (checked, then
+ * copied), the events checked and the file's bytes written. -1 + message:
+ * ENOENT no spools, EBUSY the recorder still runs, or what failed.
  */
-int tm_recover(const char *output, const char *tracefs, struct tm_recover_result *res);
+int tm_recover(const char *output, const char *tracefs, struct tm_recover_result *res,
+	       struct tm_meter *meter);
 
 #endif /* TM_RECOVER_H */

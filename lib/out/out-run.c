@@ -60,6 +60,13 @@ static struct tm_merge *dat_merge(struct tm_dat *dat, struct tep_handle *tep,
 	return m;
 }
 
+static __attribute__((noinline)) void run_meter(struct tm_meter *meter,
+						const struct tm_merge *m)
+{
+	tm_merge_bytes(m, &meter->p.done, &meter->p.total);
+	tm_meter_show(meter);
+}
+
 int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle *tep,
 		      const struct tm_run_opts *o)
 {
@@ -83,10 +90,14 @@ int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle
 	for (buf = 0; buf < info.nbuffers; buf++)
 		if (tm_dat_buffer_cpus(dat, buf) > info.cpu_slots)
 			info.cpu_slots = tm_dat_buffer_cpus(dat, buf);
+	if (o->meter)
+		o->meter->p = (struct tm_progress){ 0 };
 	m = dat_merge(dat, tep, o);
 	if (!m || tm_evout_begin(out, &info))
 		goto out;
 	while ((r = tm_merge_next(m, &rec)) > 0) {
+		if (o->meter && !(++o->meter->p.events % TM_RUN_METER_EVENTS))
+			run_meter(o->meter, m);
 		if (!tm_filter_pass(o->filter, &rec))
 			continue;
 		if (tm_evout_event(out, &rec)) {
@@ -94,6 +105,8 @@ int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle
 			break;
 		}
 	}
+	if (r == 0 && o->meter)
+		run_meter(o->meter, m);	/* the end: every page read */
 	if (r == 0)
 		r = tm_evout_end(out);
 	if (o->skipped)

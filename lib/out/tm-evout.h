@@ -24,6 +24,7 @@
 
 #include "dat/tm-dat.h"
 #include "print/tm-events.h"
+#include "util/tm-progress.h"
 
 struct tep_handle;
 
@@ -106,7 +107,10 @@ struct tm_run_opts {
 	tm_warn_fn	warn;		/* NULL: records skipped silently */
 	void		*warn_ctx;
 	uint64_t	*skipped;	/* NULL, or set to the records the check skipped */
+	struct tm_meter	*meter;		/* NULL, or shown the bytes and records read */
 };
+
+#define TM_RUN_METER_EVENTS	4096	/* records read between two shows of a meter */
 
 /*
  * begin (the file's buffers, clocks, cmdlines and CPU stats), every record of
@@ -115,6 +119,9 @@ struct tm_run_opts {
  * checked against its format before the filter or the output reads it
  * (tm_merge_check_records()): one whose fields lie outside it is skipped with
  * a warning, so no output hands libtraceevent a record it would read past.
+ * A meter is shown every TM_RUN_METER_EVENTS records read (filtered out or
+ * not) and once at the end: the records read, and the bytes of the pages
+ * read of the bytes of all the pages of the buffers and CPUs the run reads.
  */
 int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle *tep,
 		      const struct tm_run_opts *opts);

@@ -32,6 +32,8 @@ struct spool_walk {
 	uint8_t			*ids;
 	uint64_t		chunk_last_ts;	/* of the chunk just parsed */
 	uint64_t		chunk_records;
+	struct tm_meter		*meter;
+	uint64_t		events;		/* records of the pages checked */
 };
 
 static int grow(uint8_t **buf, size_t *cap, size_t want, const char *path)
@@ -67,6 +69,7 @@ static bool pages_ok(struct spool_walk *w, const uint8_t *raw, size_t len)
 		if (span.records && span.last_ts > w->chunk_last_ts)
 			w->chunk_last_ts = span.last_ts;
 		w->chunk_records += span.records;
+		w->events += span.records;
 	}
 	return true;
 }
@@ -123,15 +126,22 @@ static void walk(struct spool_walk *w, struct tm_spool_stats *st)
 		st->records += w->chunk_records;
 		st->pages += pages;
 		st->chunks += w->codec ? 1 : 0;
+		if (w->meter) {
+			w->meter->p.done += step;
+			w->meter->p.events += w->events;
+			w->events = 0;
+			tm_meter_show(w->meter);
+		}
 	}
 	st->raw_bytes = st->pages * w->o->page_size;
 	st->file_bytes = off;
 }
 
 int tm_spool_check_file(const char *path, const struct tm_spool_opts *opts,
-			struct tm_spool_stats *st, uint64_t *dropped, uint8_t *ids)
+			struct tm_spool_stats *st, uint64_t *dropped, uint8_t *ids,
+			struct tm_meter *meter)
 {
-	struct spool_walk w = { .path = path, .o = opts, .fd = -1, .ids = ids };
+	struct spool_walk w = { .path = path, .o = opts, .fd = -1, .ids = ids, .meter = meter };
 	struct stat sb;
 	int ret = -1;
 

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include "tracemap.h"
+#include "util/tm-progress.h"
 
 #define TM_HIDDEN __attribute__((visibility("hidden")))
 #define TM_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -68,5 +69,12 @@ TM_HIDDEN int tm_pread_all(int fd, void *buf, size_t len, off_t off);
 TM_HIDDEN int tm_file_write(const char *dir, const char *file, const char *text);
 /* Like tm_file_write() without O_TRUNC (tracefs pid lists append). */
 TM_HIDDEN int tm_file_append(const char *dir, const char *file, const char *text);
+
+/* Hand a meter's counters to its hook, if there is one (tm-progress.h). */
+static inline void tm_meter_show(struct tm_meter *m)
+{
+	if (m && m->fn)
+		m->fn(m->ctx, &m->p);
+}
 
 #endif /* TM_INTERNAL_H */

@@ -72,9 +72,10 @@ static const struct tm_evout_ops count_ops = {
 	.end = count_end, .free = count_free,
 };
 
-static void run_file(struct tm_test *t, const char *name, struct count_output *c)
+static void run_metered(struct tm_test *t, const char *name, struct count_output *c,
+			struct tm_meter *meter)
 {
-	struct tm_run_opts run = { 0 };
+	struct tm_run_opts run = { .meter = meter };
 	struct tm_events *ev;
 	struct tm_dat *dat;
 
@@ -88,6 +89,30 @@ static void run_file(struct tm_test *t, const char *name, struct count_output *c
 		TM_CHECK_INT(tm_evout_run_dat(&c->base, dat, tm_events_tep(ev), &run), 0);
 	tm_events_free(ev);
 	tm_dat_close(dat);
+}
+
+static void run_file(struct tm_test *t, const char *name, struct count_output *c)
+{
+	run_metered(t, name, c, NULL);
+}
+
+static void last_shown(void *ctx, const struct tm_progress *p)
+{
+	*(struct tm_progress *)ctx = *p;
+}
+
+TM_TEST(evout_run_meter_reads_every_page_of_every_buffer)
+{
+	struct tm_progress shown = { 0 };
+	struct tm_meter meter = { .fn = last_shown, .ctx = &shown };
+	struct count_output c;
+
+	/* A (5 + 5 pages) in the top buffer, B (3 + 3) in an instance, zstd */
+	run_metered(t, "multi-v7-zstd.dat", &c, &meter);
+	TM_CHECK_INT(c.events, 430 + 391 + 208 + 273);
+	TM_CHECK_INT(shown.events, c.events);
+	TM_CHECK_INT(shown.total, 16 * 4096);
+	TM_CHECK_INT(shown.done, shown.total);
 }
 
 TM_TEST(evout_run_hands_every_record_in_order_with_its_loss)

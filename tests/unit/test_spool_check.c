@@ -48,6 +48,12 @@ static bool any_id(const uint8_t *ids)
 	return false;
 }
 
+static void count_shows(void *ctx, const struct tm_progress *p)
+{
+	(void)p;
+	(*(int *)ctx)++;
+}
+
 TM_TEST(spool_check_cuts_a_torn_chunk_and_notes_the_event_ids)
 {
 	struct tm_spool_opts o = { .compression = TM_COMPRESS_ZSTD, .page_size = PAGE,
@@ -60,7 +66,8 @@ TM_TEST(spool_check_cuts_a_torn_chunk_and_notes_the_event_ids)
 	size_t len;
 	char *raw = tm_read_file(tm_fixture("raw/A.cpu0.raw"), &len);
 	uint64_t dropped = 0;
-	int fd;
+	int fd, shows = 0;
+	struct tm_meter meter = { .fn = count_shows, .ctx = &shows };
 
 	TM_REQUIRE(s && raw && ids);
 	for (size_t off = 0; off + PAGE <= len; off += PAGE)
@@ -72,8 +79,12 @@ TM_TEST(spool_check_cuts_a_torn_chunk_and_notes_the_event_ids)
 	TM_REQUIRE(fd >= 0);
 	TM_CHECK_INT(write(fd, torn, sizeof(torn)), sizeof(torn));
 	close(fd);
-	TM_CHECK_INT(tm_spool_check_file(path, &o, &got, &dropped, ids), 0);
+	TM_CHECK_INT(tm_spool_check_file(path, &o, &got, &dropped, ids, &meter), 0);
 	TM_CHECK_INT(dropped, sizeof(torn));
+	/* the meter saw every sound chunk, once each, and A's 430 records of CPU 0 */
+	TM_CHECK_INT(shows, st.chunks);
+	TM_CHECK_INT(meter.p.done, st.file_bytes);
+	TM_CHECK_INT(meter.p.events, 430);
 	TM_CHECK_INT(got.pages, len / PAGE);
 	TM_CHECK_INT(got.chunks, st.chunks);
 	TM_CHECK_INT(got.file_bytes, st.file_bytes);
@@ -117,7 +128,7 @@ TM_TEST(spool_salvage_keeps_the_whole_chunks_written_before_a_failed_write)
 	tm_spool_get_stats(s, &st);
 	TM_CHECK_INT(st.file_bytes, 2 * PAGE);
 	TM_CHECK_INT(file_size(path), 2 * PAGE);	/* the part-written page cut off */
-	TM_CHECK_INT(tm_spool_check_file(path, &o, &got, &dropped, NULL), 0);
+	TM_CHECK_INT(tm_spool_check_file(path, &o, &got, &dropped, NULL, NULL), 0);
 	TM_CHECK_INT(got.pages, 2);
 	TM_CHECK_INT(dropped, 0);
 	file = tm_read_file(path, NULL);

@@ -497,6 +497,50 @@ TM_TEST(write_leaves_out_cpus_without_data)
 	free(dir);
 }
 
+static void count_shows(void *ctx, const struct tm_progress *p)
+{
+	(void)p;
+	(*(int *)ctx)++;
+}
+
+/* recover's meter: every spool byte copied, every file byte written, shown per copy. */
+TM_TEST(write_meter_counts_the_spool_bytes_copied_and_the_file_written)
+{
+	int shows = 0;
+	struct tm_meter meter = { .fn = count_shows, .ctx = &shows };
+	struct tm_write_opts wo = { .version = 6, .page_size = PAGE, .meter = &meter };
+	struct tm_meta *meta = tm_fixture_meta(t, 'A');
+	char *dir = tm_scratch_dir(), path[4096];
+	struct tm_spool *spools[NCPUS] = { 0 };
+	uint64_t spooled = 0;
+	struct stat sb;
+	int fd, cpu;
+
+	TM_REQUIRE(meta && dir);
+	for (cpu = 0; cpu < NCPUS; cpu++) {
+		struct tm_spool_stats st;
+
+		spools[cpu] = fixture_spool(t, dir, 'A', cpu, TM_COMPRESS_NONE, 1);
+		TM_REQUIRE(spools[cpu]);
+		tm_spool_get_stats(spools[cpu], &st);
+		spooled += st.file_bytes;
+	}
+	snprintf(path, sizeof(path), "%s/metered.dat", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	TM_REQUIRE(fd >= 0);
+	TM_CHECK_INT(tm_dat_write(fd, meta, spools, NCPUS, &wo), 0);
+	TM_CHECK(!fstat(fd, &sb));
+	close(fd);
+	TM_CHECK_INT(meter.p.done, spooled);
+	TM_CHECK_INT(meter.p.written, sb.st_size);
+	TM_CHECK(shows >= NCPUS);
+	for (cpu = 0; cpu < NCPUS; cpu++)
+		tm_spool_destroy(spools[cpu], true);
+	tm_meta_free(meta);
+	tm_scratch_remove(dir);
+	free(dir);
+}
+
 /* tracemap's own reader gets back exactly the pages that went into the spools. */
 TM_TEST(write_roundtrip_through_tm_dat_reader)
 {
