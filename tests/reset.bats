@@ -120,15 +120,13 @@ live_is_tracemap() {
 }
 
 @test "reset: --stale removes the instance of a zombie tracemap" {
-	local zombie
-	mkdir "$TM_TMP/z"
-	ln -s "$(type -P true)" "$TM_TMP/z/tracemap"
-	# a parent that never reaps its child "tracemap": exec sleep does not wait
-	sh -c '"$1" & echo $! >"$2"; exec sleep 300' _ "$TM_TMP/z/tracemap" "$TM_TMP/zpid" 3>&- &
-	LIVE_PIDS+=($!)
-	until [ -s "$TM_TMP/zpid" ]; do sleep 0.01; done
-	zombie=$(cat "$TM_TMP/zpid")
-	until [ "$(awk '{ print $3 }' "/proc/$zombie/stat" 2>/dev/null)" = Z ]; do sleep 0.01; done
+	local zombie holder helper=$TM_ROOT/build/tm-zombie
+	# a child "tracemap" that has exited, and a parent that never reaps it (for
+	# 300 s at most); it is a zombie by the time tm-zombie prints its pid
+	read -r zombie holder < <(timeout -s KILL 30 "$helper" tracemap 300) || true
+	[ -n "$holder" ] || { echo "no zombie from $helper (make asan builds it)" >&2; return 1; }
+	LIVE_PIDS+=("$holder")
+	[ "$(awk '{ print $3 }' "/proc/$zombie/stat")" = Z ]
 	[ "$(cat "/proc/$zombie/comm")" = tracemap ]
 	make_instance "tracemap-$zombie"
 	run --separate-stderr "$TRACEMAP" reset --stale
