@@ -26,10 +26,12 @@ setup() {
 	wait "$DEAD" || true
 	! kill -0 "$DEAD" 2>/dev/null
 	# a running process whose comm is "tracemap": a symlink of that name to sleep
+	# (the forked shell is "bash" until its exec)
 	ln -s "$(command -v sleep)" "$TM_TMP/tracemap"
 	"$TM_TMP/tracemap" 300 3>&- &
 	LIVE=$!
 	LIVE_PIDS+=("$LIVE")
+	tm_wait 30 "pid $LIVE to run as tracemap" live_is_tracemap
 	# a running process that is not tracemap: its pid in a tracemap-PID name is stale
 	sleep 300 3>&- &
 	OTHER=$!
@@ -67,7 +69,7 @@ reset_status_ok() {
 
 # The comm of the live process really is "tracemap" (what reset looks at).
 live_is_tracemap() {
-	[ "$(cat "/proc/$LIVE/comm")" = tracemap ]
+	[ "$(cat "/proc/$LIVE/comm" 2>/dev/null)" = tracemap ]
 }
 
 @test "reset: without --stale names the stale instances and removes nothing" {
