@@ -99,7 +99,12 @@ $(BUILD)/unit-tests: $(UNIT_OBJ) $(BUILD)/libtracemap.a
 $(ASAN_BUILD)/unit-tests: $(ASAN_UNIT_OBJ) $(ASAN_BUILD)/libtracemap.a
 	$(CC) -g $(BASE_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
-asan: $(ASAN_BUILD)/tracemap $(ASAN_BUILD)/unit-tests
+# The bats tests run the sanitizer build, and tm-zombie (tests/zombie.c).
+asan: $(ASAN_BUILD)/tracemap $(ASAN_BUILD)/unit-tests $(BUILD)/tm-zombie
+
+# reset.bats's zombie: a C parent, as no shell parent can be trusted not to reap it.
+$(BUILD)/tm-zombie: tests/zombie.c | $(PKG_STAMP)
+	$(CC) $(CFLAGS) $(BASE_CFLAGS) -o $@ $<
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
@@ -116,7 +121,8 @@ deps:
 FUZZ_TARGETS	:= $(patsubst tests/fuzz/fuzz_%.c,$(BUILD)/fuzz-%,$(wildcard tests/fuzz/fuzz_*.c))
 
 check: deps
-	@$(MAKE) --no-print-directory all asan $(BUILD)/unit-tests $(FUZZ_TARGETS) $(BUILD)/tm-mutate
+	@$(MAKE) --no-print-directory all asan $(BUILD)/unit-tests $(FUZZ_TARGETS) \
+		$(BUILD)/tm-mutate $(BUILD)/tm-zombie
 	@bash tests/run-all.sh
 
 # libFuzzer targets (clang): fuzz-reader (the trace.dat reader), fuzz-report

@@ -85,6 +85,53 @@ load helpers
 	[[ "$output" == *"cycle: lib/x/a.c lib/x/b.c"* || "$output" == *"cycle: lib/x/b.c lib/x/a.c"* ]]
 }
 
+@test "build: no test waits without a bound (tests/polling-loops.sh)" {
+	run bash "$TM_ROOT/tests/polling-loops.sh"
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	[[ "$output" == "polling loops: "*" files, every wait bounded" ]]
+}
+
+# The loops that were in tests/ before tm_wait (reset.bats's two hung a run), and
+# what is no unbounded wait. The keywords are written @WHILE@ and so on here, or
+# the check would find this file's examples (and bats would take @TEST@ for a test).
+@test "build: the polling-loop check finds the loops that hung reset.bats, not bounded ones" {
+	local tree
+	tree=$(mktemp -d)
+	mkdir -p "$tree/tests/fuzz"
+	cp "$TM_ROOT/tests/polling-loops.sh" "$tree/tests/"
+	sed 's/@UNTIL@/until/; s/@WHILE@/while/; s/@FOR@/for/' >"$tree/tests/old.bats" <<'EOF'
+	@UNTIL@ [ -s "$TM_TMP/zpid" ]; do sleep 0.01; done
+	@UNTIL@ [ "$(awk '{ print $3 }' "/proc/$zombie/stat")" = Z ]; do sleep 0.01; done
+		sh -c "/bin/true; kill $other; @WHILE@ [ -e /proc/$other ] &&
+			@WHILE@ ((i > $(<"$TM_TMP/allow"))); do sleep 0.01; done
+	(@WHILE@ :; do /bin/true; done) 3>&- &
+	x=$(@FOR@ ((;;)); do sleep 1; done)
+EOF
+	echo '@WHILE@ true; do sleep 1; done' | sed 's/@WHILE@/while/' >"$tree/tests/fuzz/old.sh"
+	sed 's/@UNTIL@/until/' >"$tree/tests/helpers.bash" <<'EOF'
+tm_wait() {
+	@UNTIL@ "$@"; do sleep 0.05; done
+}
+EOF
+	sed 's/@TEST@/@test/' >"$tree/tests/fine.bats" <<'EOF'
+# poll until it shows, while the recorder runs
+@TEST@ "x: a line while recording" {
+	while read -r l; do echo "$l"; done <f
+	while IFS= read -r -t 20 line <&4; do :; done
+	awk '{ while (i < NF) i++ }' f
+	for ((i = 0; i < 600; i++)); do sleep 0.05; done
+	tm_wait 30 "the file" test -e f
+}
+EOF
+	run bash "$tree/tests/polling-loops.sh"
+	rm -rf "$tree"
+	[ "$status" -eq 1 ] || { echo "$output" >&2; return 1; }
+	[ "$(grep -c '^tests/old.bats:[1-6]: ' <<<"$output")" -eq 6 ]
+	grep -q '^tests/fuzz/old.sh:1: ' <<<"$output"
+	[[ $output == *"7 loop(s) with no bound"* ]]
+	! grep -qE '^tests/(fine.bats|helpers.bash):' <<<"$output"
+}
+
 @test "build: every function of the public headers has its own comment" {
 	run awk '/^[A-Za-z].*[ *]tm_[a-z0-9_]+\(/ && prev !~ /\*\/[ \t]*$/ {
 			print FILENAME ":" FNR ": " $0; bad = 1 }

@@ -37,16 +37,14 @@ screen() {
 	tmux -L "$SOCK" capture-pane -p -t z
 }
 
+# Whether a line of the screen matches $1.
+screen_has() {
+	screen | grep -qE -- "$1"
+}
+
 # wait_screen REGEX: poll the screen until a line matches (bounded: 30 s).
 wait_screen() {
-	local i
-	for ((i = 0; i < 600; i++)); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.05
-	done
-	echo "no line matching '$1' on the screen:" >&2
-	screen >&2
-	return 1
+	tm_wait 30 "a line matching '$1' on the screen" screen_has "$1" || { screen >&2; return 1; }
 }
 
 # complete TEXT REGEX: type TEXT, press Tab, wait for REGEX on the screen, clear the line.

@@ -44,8 +44,14 @@ record_load() {
 	! grep -Eq 'ftrace_clock|ftrace_timestamp|clock_snapshot' "$TM_TMP/t.txt"
 }
 
+# Whether $TM_TMP/out holds a file; its names in tmp (the caller's local).
+out_listed() {
+	tmp=$(ls -A "$TM_TMP/out")
+	[ -n "$tmp" ]
+}
+
 @test "convert-record: SIGINT mid-conversion removes the temporary OUT, exit 130" {
-	local pid i tmp st
+	local pid tmp st
 	# ~400k raw_syscalls records of one command (a ping-pong's sched records were
 	# too few once report got faster: the conversion ended before it was seen)
 	timeout -s KILL 60 "$TRACEMAP" record -q -e raw_syscalls -F -o "$TM_TMP/pp.dat" -- \
@@ -53,11 +59,7 @@ record_load() {
 	mkdir "$TM_TMP/out"
 	"$TRACEMAP" convert "$TM_TMP/pp.dat" -o "$TM_TMP/out/t.json" &
 	pid=$!
-	for ((i = 0; i < 500; i++)); do
-		tmp=$(ls -A "$TM_TMP/out")
-		[ -n "$tmp" ] && break
-		sleep 0.01
-	done
+	tm_wait 30 "a file in $TM_TMP/out" out_listed || true
 	[[ $tmp == .t.json.* ]] || { echo "no temporary seen: '$tmp'" >&2; return 1; }
 	kill -INT "$pid"
 	st=0

@@ -16,6 +16,25 @@ export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$TM_ROOT/tests/lsan.supp:print_
 
 tracemap() { "$TRACEMAP" "$@"; }
 
+# tm_wait SECONDS WHAT CMD [ARG...]: run CMD every 50 ms until it succeeds. Once
+# SECONDS of wall time have passed (as long on a loaded machine as on an idle one)
+# it fails with one line saying what it waited for. Every polling wait of the tests
+# is this one loop (tests/polling-loops.sh finds any other); exported, so that a
+# `bash -c` a test starts (a recorded COMMAND) waits the same way.
+tm_wait() {
+	local limit=$1 what=$2 end
+	shift 2
+	end=$((${EPOCHREALTIME/[.,]/} + limit * 1000000))
+	until "$@"; do
+		if ((${EPOCHREALTIME/[.,]/} >= end)); then
+			echo "timed out after $limit s waiting for $what" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+export -f tm_wait
+
 # Kernel tests need a writable tracefs. Outside CI they may skip where it is
 # truly absent; in CI (CI=true) that is a failure, never a skip.
 tm_require_tracefs() {
@@ -101,23 +120,27 @@ tm_status() {
 	fi
 }
 
+# Whether tm_bg's tracemap (stderr in $1) has named its instance and it traces, or
+# has ended; sets TM_INST.
+tm_bg_started() {
+	TM_INST=$(sed -n 's/.*instance \(tracemap-[0-9]*\),.*/\1/p' "$1")
+	[ -n "$TM_INST" ] &&
+		[ "$(cat "$TRACEFS/instances/$TM_INST/tracing_on" 2>/dev/null)" = 1 ] && return 0
+	! kill -0 "$TM_BG" 2>/dev/null
+}
+
 # tm_bg TIMEOUT OUT ERR SUBCOMMAND ARGS...: start `tracemap SUBCOMMAND -v ARGS`
 # in the background (stdout to OUT, stderr to ERR), bounded by TIMEOUT seconds,
 # and wait until its instance traces. Sets TM_BG (the timeout wrapper's pid),
 # TM_INST (tracemap-<pid>) and TM_PID.
 tm_bg() {
-	local limit=$1 out=$2 err=$3 sub=$4 i
+	local limit=$1 out=$2 err=$3 sub=$4
 	shift 4
 	TM_INST=
 	timeout -s KILL "$limit" "$TRACEMAP" "$sub" -v "$@" >"$out" 2>"$err" &
 	TM_BG=$!
-	for ((i = 0; i < 600; i++)); do
-		TM_INST=$(sed -n 's/.*instance \(tracemap-[0-9]*\),.*/\1/p' "$err")
-		[ -n "$TM_INST" ] &&
-			[ "$(cat "$TRACEFS/instances/$TM_INST/tracing_on" 2>/dev/null)" = 1 ] && break
-		sleep 0.05
-	done
-	[ -n "$TM_INST" ] || { cat "$err" >&2; return 1; }
+	tm_wait 30 "tracemap $sub to name its instance and trace" tm_bg_started "$err" &&
+		[ -n "$TM_INST" ] || { cat "$err" >&2; return 1; }
 	TM_PID=${TM_INST#tracemap-}
 }
 

@@ -15,22 +15,24 @@ long_cleanup() {
 	return 0
 }
 
+# Whether the instance traces.
+long_traces() {
+	[ "$(cat "$LONG_DIR/tracing_on" 2>/dev/null)" = 1 ]
+}
+
 # long_start LIMIT ARGS...: `tracemap record -B $LONG_INST ARGS` in the background
 # (stdout rec.out, stderr rec.err), bounded by LIMIT seconds, once it traces. Sets
 # LONG_BG (the timeout wrapper) and LONG_PID (tracemap itself, for signals).
 long_start() {
-	local limit=$1 i
+	local limit=$1
 	shift
 	timeout -s KILL "$limit" "$TRACEMAP" record -B "$LONG_INST" "$@" \
 		>"$TM_TMP/rec.out" 2>"$TM_TMP/rec.err" &
 	LONG_BG=$!
-	for ((i = 0; i < 600; i++)); do
-		[ "$(cat "$LONG_DIR/tracing_on" 2>/dev/null)" = 1 ] && break
-		sleep 0.05
-	done
-	LONG_PID=$(pgrep -P "$LONG_BG")
-	[ -n "$LONG_PID" ] && [ "$(cat "$LONG_DIR/tracing_on" 2>/dev/null)" = 1 ] ||
+	tm_wait 30 "instance $LONG_INST to trace" long_traces ||
 		{ cat "$TM_TMP/rec.err" >&2; return 1; }
+	LONG_PID=$(pgrep -P "$LONG_BG")
+	[ -n "$LONG_PID" ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
 }
 
 # Wait for the recorder to end; LONG_STATUS is its exit status.
@@ -40,15 +42,16 @@ long_wait() {
 	LONG_BG=
 }
 
+# Whether rec.err has a line matching $1, or the recorder has ended.
+long_line_or_end() {
+	grep -q -- "$1" "$TM_TMP/rec.err" || ! kill -0 "$LONG_BG" 2>/dev/null
+}
+
 # Wait (at most 60 s: only a hang fails) until rec.err has a line matching $1.
 long_wait_line() {
-	local i
-	for ((i = 0; i < 1200; i++)); do
-		grep -q -- "$1" "$TM_TMP/rec.err" && return 0
-		kill -0 "$LONG_BG" 2>/dev/null || break
-		sleep 0.05
-	done
-	grep -q -- "$1" "$TM_TMP/rec.err" || { echo "no line '$1' in:" >&2; cat "$TM_TMP/rec.err" >&2; return 1; }
+	tm_wait 60 "a line '$1' from the recorder" long_line_or_end "$1" &&
+		grep -q -- "$1" "$TM_TMP/rec.err" ||
+		{ echo "no line '$1' in:" >&2; cat "$TM_TMP/rec.err" >&2; return 1; }
 }
 
 # marks FROM TO: write "mark N" lines to the instance's trace_marker (one open, a write each).

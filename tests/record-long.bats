@@ -144,9 +144,10 @@ next_on_cpu() {
 	# COMMAND runs /bin/true once per file: the second after the first file is out
 	long_start 60 -e sched:sched_switch \
 		--trigger 'sched:sched_process_exec:filename ~ "*/true"' -o "$TM_TMP/t.dat" \
-		-- sh -c "sleep 0.2; /bin/true
-			  until grep -q 't.0001.dat: ' '$TM_TMP/rec.err'; do sleep 0.05; done; /bin/true
-			  until grep -q 't.0002.dat: ' '$TM_TMP/rec.err'; do sleep 0.05; done"
+		-- bash -c 'sleep 0.2; /bin/true
+			tm_wait 30 "t.0001.dat in $1" grep -q "t.0001.dat: " "$1" && /bin/true
+			tm_wait 30 "t.0002.dat in $1" grep -q "t.0002.dat: " "$1"' \
+		_ "$TM_TMP/rec.err"
 	long_wait
 	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
 	# sched_process_exec was not asked for: the trigger enabled it, with its filter
@@ -159,15 +160,24 @@ next_on_cpu() {
 	[ ! -e "$TM_TMP/t.0004.dat" ]
 }
 
+# Whether the count in $TM_TMP/$1 (allow or done) is at least $2 (a file caught
+# between its truncation and its write reads as 0).
+count_reached() {
+	local n
+	n=$(<"$TM_TMP/$1")
+	((${n:-0} >= $2))
+}
+
 # A writer of "mark 1".."mark N" that never passes the count in $TM_TMP/allow and
-# reports its progress in $TM_TMP/done.
+# reports its progress in $TM_TMP/done. The test raises allow after a switch it
+# waits for (60 s at the most), so 120 s without a raise is a failed test.
 throttled_writer() {
 	local n=$1 i fd
 	exec {fd}>"$LONG_DIR/trace_marker"
 	for ((i = 1; i <= n; i++)); do
 		if ((i % 100 == 1)); then
 			echo $((i - 1)) >"$TM_TMP/done"
-			while ((i > $(<"$TM_TMP/allow"))); do sleep 0.01; done
+			tm_wait 120 "the test to allow mark $i" count_reached allow "$i" || return 1
 		fi
 		echo "mark $i" >&"$fd"
 	done
@@ -176,12 +186,7 @@ throttled_writer() {
 }
 
 wait_done() {
-	local i
-	for ((i = 0; i < 1200; i++)); do
-		(($(<"$TM_TMP/done") >= $1)) && return 0
-		sleep 0.05
-	done
-	return 1
+	tm_wait 60 "the writer to pass mark $1" count_reached done "$1"
 }
 
 @test "record --switch-output signal: numbered markers across the files, every one exactly once" {

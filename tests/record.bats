@@ -168,14 +168,20 @@ sizes_count_the_chunk_count() {
 	! grep -q '\[000\]' "$TM_TMP/tc.txt"
 }
 
+# Whether pid $1 has exited: gone, or a zombie not yet reaped.
+pid_ended() {
+	[ ! -e "/proc/$1" ] || [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = Z ]
+}
+export -f pid_ended
+
 @test "record: -P PID traces only that pid's events" {
 	sleep 30 &
 	local other=$!
 	# COMMAND ends only once the killed sleep is a zombie (or reaped): its exit
 	# event is written before that (do_exit), so it is in the trace, whatever the timing
 	run "$TRACEMAP" record -q -P "$other" -e sched:sched_process_exit -o "$TM_TMP/p.dat" -- \
-		sh -c "/bin/true; kill $other; while [ -e /proc/$other ] &&
-			[ \"\$(cut -d' ' -f3 /proc/$other/stat 2>/dev/null)\" != Z ]; do sleep 0.01; done"
+		bash -c '/bin/true; kill "$1"
+			tm_wait 30 "the killed sleep $1 to exit" pid_ended "$1"' _ "$other"
 	wait "$other" || true
 	tm_status 0
 	readable_by_trace_cmd "$TM_TMP/p.dat"
@@ -234,7 +240,7 @@ hold_instance() {
 		sleep 0.05 5<&-; done' _ \
 		"$TRACEFS/instances/$REC_INST/$1" "$2" "$REC_ERR" &
 	HOLDER=$!
-	until [ -e "/proc/$HOLDER/fd/5" ]; do sleep 0.01; done
+	tm_wait 30 "the holder (pid $HOLDER) to open $1" test -e "/proc/$HOLDER/fd/5"
 }
 
 @test "record: an instance busy at exit is removed once its holder lets go, exit 0" {

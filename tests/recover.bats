@@ -128,8 +128,7 @@ markers_are_a_prefix() {
 			exec 3>"$1/tracemap-$PPID/trace_marker"
 			for ((i = 1; i <= 20000; i++)); do echo "mark-$i-$pad" >&3 || break
 			done 2>/dev/null
-			for ((i = 0; i < 600; i++)); do
-				grep -q "waiting for taskset" "$3" && break; sleep 0.05; done
+			tm_wait 30 "tracemap to wait for taskset" grep -q "waiting for taskset" "$3"
 			touch "$2"' _ "$TRACEFS/instances" "$TM_TMP/done" "$TM_TMP/rec.err"
 	LEFT_INST=$REC_INST
 	REC_STATUS=0

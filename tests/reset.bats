@@ -26,10 +26,12 @@ setup() {
 	wait "$DEAD" || true
 	! kill -0 "$DEAD" 2>/dev/null
 	# a running process whose comm is "tracemap": a symlink of that name to sleep
+	# (the forked shell is "bash" until its exec)
 	ln -s "$(command -v sleep)" "$TM_TMP/tracemap"
 	"$TM_TMP/tracemap" 300 3>&- &
 	LIVE=$!
 	LIVE_PIDS+=("$LIVE")
+	tm_wait 30 "pid $LIVE to run as tracemap" live_is_tracemap
 	# a running process that is not tracemap: its pid in a tracemap-PID name is stale
 	sleep 300 3>&- &
 	OTHER=$!
@@ -67,7 +69,7 @@ reset_status_ok() {
 
 # The comm of the live process really is "tracemap" (what reset looks at).
 live_is_tracemap() {
-	[ "$(cat "/proc/$LIVE/comm")" = tracemap ]
+	[ "$(cat "/proc/$LIVE/comm" 2>/dev/null)" = tracemap ]
 }
 
 @test "reset: without --stale names the stale instances and removes nothing" {
@@ -120,15 +122,13 @@ live_is_tracemap() {
 }
 
 @test "reset: --stale removes the instance of a zombie tracemap" {
-	local zombie
-	mkdir "$TM_TMP/z"
-	ln -s "$(type -P true)" "$TM_TMP/z/tracemap"
-	# a parent that never reaps its child "tracemap": exec sleep does not wait
-	sh -c '"$1" & echo $! >"$2"; exec sleep 300' _ "$TM_TMP/z/tracemap" "$TM_TMP/zpid" 3>&- &
-	LIVE_PIDS+=($!)
-	until [ -s "$TM_TMP/zpid" ]; do sleep 0.01; done
-	zombie=$(cat "$TM_TMP/zpid")
-	until [ "$(awk '{ print $3 }' "/proc/$zombie/stat" 2>/dev/null)" = Z ]; do sleep 0.01; done
+	local zombie holder helper=$TM_ROOT/build/tm-zombie
+	# a child "tracemap" that has exited, and a parent that never reaps it (for
+	# 300 s at most); it is a zombie by the time tm-zombie prints its pid
+	read -r zombie holder < <(timeout -s KILL 30 "$helper" tracemap 300) || true
+	[ -n "$holder" ] || { echo "no zombie from $helper (make asan builds it)" >&2; return 1; }
+	LIVE_PIDS+=("$holder")
+	[ "$(awk '{ print $3 }' "/proc/$zombie/stat")" = Z ]
 	[ "$(cat "/proc/$zombie/comm")" = tracemap ]
 	make_instance "tracemap-$zombie"
 	run --separate-stderr "$TRACEMAP" reset --stale

@@ -22,38 +22,38 @@ pane() {
 	tmux -L "$SOCK" capture-pane -p -t tm
 }
 
+# The last line on the screen matching $1, in LINE; false when there is none.
+pane_line() {
+	LINE=$(pane | grep -E -- "$1" | tail -n 1)
+	[ -n "$LINE" ]
+}
+
 # wait_pane REGEX: poll the screen until a line matches (bounded: 30 s), then print it.
 wait_pane() {
-	local i line
-	for ((i = 0; i < 600; i++)); do
-		line=$(pane | grep -E -- "$1" | tail -n 1)
-		[ -n "$line" ] && { printf '%s\n' "$line"; return 0; }
-		sleep 0.05
-	done
-	echo "no line matching '$1' on the screen:" >&2
-	pane >&2
-	return 1
+	tm_wait 30 "a line matching '$1' on the screen" pane_line "$1" ||
+		{ pane >&2; return 1; }
+	printf '%s\n' "$LINE"
 }
 
 # Run a shell command line in a fresh tmux terminal; it prints EXIT=<status> at its end.
 # Every byte written to the terminal is kept in $TM_TMP/raw (the command starts only
-# once that capture runs).
+# once that capture runs: tmux's wait-for blocks until the test signals, and ends with
+# the server at the latest).
 in_terminal() {
 	tmux -L "$SOCK" new-session -d -s tm -x 200 -y 50 \
-		"while [ ! -e '$TM_TMP/go' ]; do sleep 0.05; done; $1; echo EXIT=\$?; sleep 600"
+		"tmux -L '$SOCK' wait-for tm-go; $1; echo EXIT=\$?; sleep 600"
 	tmux -L "$SOCK" pipe-pane -t tm "cat >>'$TM_TMP/raw'"
-	touch "$TM_TMP/go"
+	tmux -L "$SOCK" wait-for -S tm-go
 }
 
 # Wait (bounded: 30 s) until the raw capture has caught up with the command's end.
 wait_raw_exit() {
-	local i
-	for ((i = 0; i < 600; i++)); do
-		grep -q 'EXIT=' "$TM_TMP/raw" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "the capture never saw EXIT=" >&2
-	return 1
+	tm_wait 30 "EXIT= in the terminal's capture" grep -qs 'EXIT=' "$TM_TMP/raw"
+}
+
+# Whether the screen's status line shows another elapsed time than $1; sets LINE.
+redrawn() {
+	pane_line "$STATUS_RE" && [ "${LINE%%s *}" != "${1%%s *}" ]
 }
 
 # The elapsed times of every status line drawn (SUB: record or stream), in order.
@@ -64,20 +64,14 @@ drawn_elapsed() {
 STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-9.]+ MB read -> [0-9.]+ MB \([0-9.]+x\)  buffer [0-9]+%  (lost 0|LOST [0-9]+)$'
 
 @test "record on a terminal: a live status line that updates and is gone at Ctrl-C" {
-	# a load: a task that forks all the time
-	(while :; do /bin/true; done) 3>&- &
+	# a load: a task that forks all the time (until killed, or 100000 forks)
+	(for ((i = 0; i < 100000; i++)); do /bin/true; done) 3>&- &
 	LOAD=$!
 	in_terminal "'$TRACEMAP' record -e sched -e sched_process_exec -o '$TM_TMP/s.dat'"
-	local first later
+	local first
 	first=$(wait_pane "$STATUS_RE")
 	# the line is redrawn in place: a later screen shows another elapsed time
-	local i
-	for ((i = 0; i < 600; i++)); do
-		later=$(pane | grep -E "$STATUS_RE" | tail -n 1)
-		[ -n "$later" ] && [ "${later%%s *}" != "${first%%s *}" ] && break
-		sleep 0.05
-	done
-	[ "${later%%s *}" != "${first%%s *}" ] || { echo "never updated: $first" >&2; return 1; }
+	tm_wait 30 "the status line to update from: $first" redrawn "$first"
 	# one status line on the screen, not a scroll of them
 	[ "$(pane | grep -cE 'ev/s')" -eq 1 ] || { pane >&2; return 1; }
 	tmux -L "$SOCK" send-keys -t tm C-c
