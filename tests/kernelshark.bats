@@ -236,6 +236,40 @@ ks_ms() {
 	echo $(($(date +%s%N) / 1000000))
 }
 
+# One look at the screen: each KernelShark not judged yet is judged on it.
+# True once every file has its verdict.
+ks_look() {
+	local i name line left f
+	local -a wins
+	sleep 0.15	# with tm_wait's 0.05 s: a look every 0.2 s
+	# a new file each time: each file's verdict keeps a link to its own
+	rm -f "$KS_DIR/shot.xwd"
+	cp "$KS_DIR/fb/Xvfb_screen0" "$KS_DIR/shot.xwd"
+	ks_windows >"$KS_DIR/windows"
+	left=0
+	wins=()
+	for i in "${!KS_OPEN[@]}"; do
+		name=$(basename "${KS_OPEN[$i]}")
+		[ -e "$KS_DIR/png/$name.done" ] && continue
+		left=$((left + 1))
+		ks_dialogs "$name" >"$KS_DIR/png/$name.dialogs"
+		line=$(grep -F "\"Kernel Shark ($name)\"" "$KS_DIR/windows" | head -n 1)
+		# worth a look once it has its title and nothing else is open
+		[ -n "$line" ] && [ ! -s "$KS_DIR/png/$name.dialogs" ] &&
+			wins+=("$name=$(ks_region "$i" "$line")")
+	done
+	((left)) || return 0
+	: >"$KS_DIR/shot.txt"
+	if ((${#wins[@]})); then
+		perl "$BATS_TEST_DIRNAME/ks-shot.pl" "$KS_DIR/shot.xwd" "${wins[@]}" \
+			>"$KS_DIR/shot.txt"
+	fi
+	for f in "${KS_OPEN[@]}"; do
+		ks_judge "$(basename "$f")" $(($(ks_ms) - t0))
+	done
+	return 1
+}
+
 # One KernelShark per file at once, each in its place; then a screenshot every
 # 0.2 s until each is decided (loaded, or an ERROR line, or gone) or 60 s are
 # over (a bound for a machine others load: alone, a few seconds). Each file's
@@ -260,34 +294,8 @@ ks_open_all() {
 			"$name") >"$KS_DIR/png/$name.out" 2>&1 &
 		echo $! >"$KS_DIR/png/$name.pid"
 	done
-	while (($(ks_ms) - t0 < 60000)); do
-		sleep 0.2
-		# a new file each time: each file's verdict keeps a link to its own
-		rm -f "$KS_DIR/shot.xwd"
-		cp "$KS_DIR/fb/Xvfb_screen0" "$KS_DIR/shot.xwd"
-		ks_windows >"$KS_DIR/windows"
-		left=0
-		wins=()
-		for i in "${!KS_OPEN[@]}"; do
-			name=$(basename "${KS_OPEN[$i]}")
-			[ -e "$KS_DIR/png/$name.done" ] && continue
-			left=$((left + 1))
-			ks_dialogs "$name" >"$KS_DIR/png/$name.dialogs"
-			line=$(grep -F "\"Kernel Shark ($name)\"" "$KS_DIR/windows" | head -n 1)
-			# worth a look once it has its title and nothing else is open
-			[ -n "$line" ] && [ ! -s "$KS_DIR/png/$name.dialogs" ] &&
-				wins+=("$name=$(ks_region "$i" "$line")")
-		done
-		((left)) || break
-		: >"$KS_DIR/shot.txt"
-		if ((${#wins[@]})); then
-			perl "$BATS_TEST_DIRNAME/ks-shot.pl" "$KS_DIR/shot.xwd" "${wins[@]}" \
-				>"$KS_DIR/shot.txt"
-		fi
-		for f in "${KS_OPEN[@]}"; do
-			ks_judge "$(basename "$f")" $(($(ks_ms) - t0))
-		done
-	done
+	# every file judged, or 60 s: the verdicts say which did not draw
+	tm_wait 60 "KernelShark to draw every file" ks_look || true
 	echo "KernelShark: ${#KS_OPEN[@]} files at once in $(($(ks_ms) - t0)) ms," \
 		"$(cat "$KS_DIR"/png/*.res | sed -n 's/^cpu_ms=//p' | paste -sd+ | bc) ms of CPU" \
 		>"$KS_DIR/ks.time"
