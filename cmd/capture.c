@@ -675,3 +675,16 @@ int capture_close(struct capture *r, int ret)
 	r->kstats = NULL;
 	return ret;
 }
+
+int capture_exit_status(const struct capture *r, int ret)
+{
+	int st = r->child_status;
+
+	if (ret != TM_EXIT_OK || r->child <= 0 || !r->child_done)
+		return ret;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return ret;
+}

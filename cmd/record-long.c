@@ -237,5 +237,5 @@ out:
 	tm_latch_free(r.trig);
 	ret = capture_close(&c, ret);
 	tm_longrec_close(r.lr);
-	return ret;
+	return capture_exit_status(&c, ret);
 }

@@ -63,7 +63,8 @@ static const char doc[] =
 	"  tracemap record -e sched --flight 256M            # SIGUSR2 writes trace.dat.0001\n"
 	"  tracemap record -e sched --switch-output 1h --max-files 24\n"
 	"  tracemap record -e sched --flight 64M --trigger 'ftrace:print:buf ~ \"*STALL*\"'\n\n"
-	"Exit status: 0 ok, 1 failure, 2 usage error, 3 events lost with --fail-on-loss.\n"
+	"Exit status: 0 ok, 1 failure, 2 usage error, 3 events lost with --fail-on-loss; "
+	"else COMMAND's status (128+N: killed by signal N, 127: it could not be run).\n"
 	"See tracemap-record(1).";
 
 /* --switch-output: "signal", a time (30s, 10m, 1h, 1d) or a size (100M, 1G). */

@@ -64,7 +64,8 @@ static const char doc[] =
 	"  tracemap stream -e sched -F -- sleep 1 | grep sleep\n"
 	"  tracemap stream --json -e irq --duration 5 | jq -r .event\n"
 	"  tracemap stream -F -e syscalls -- ls\n\n"
-	"Exit status: 0 ok (also when the reader of stdout left), 1 failure, 2 usage error.\n"
+	"Exit status: 0 ok (also when the reader of stdout left), 1 failure, 2 usage error; "
+	"else COMMAND's status (128+N: killed by signal N, 127: it could not be run).\n"
 	"See tracemap-stream(1).";
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -253,7 +254,7 @@ out:
 	tm_events_free(s.ev);
 	if (fflush(stdout) && !s.gone && !reader_gone(errno) && ret == TM_EXIT_OK)
 		ret = tm_cmd_fail(SUB);
-	return ret;
+	return capture_exit_status(&s.cap, ret);
 }
 
 int cmd_stream(int argc, char **argv)

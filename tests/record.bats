@@ -146,6 +146,40 @@ sizes_count_the_chunk_count() {
 	grep -E "sched_switch: +sleep:$pid " "$TM_TMP/tc.txt"
 }
 
+@test "record, stream: -- COMMAND's status is the exit status: code, 128+signal, 127" {
+	local sub out numbered
+	for sub in record stream; do
+		out=()
+		[ "$sub" = stream ] || out=(-o "$TM_TMP/x.dat")
+		run timeout -s KILL 30 "$TRACEMAP" "$sub" -q -e sched:sched_process_exit "${out[@]}" \
+			-- sh -c 'exit 7'
+		tm_status 7
+		# not -q: the line that says so tells COMMAND's SIGSEGV from tracemap's own
+		run timeout -s KILL 30 "$TRACEMAP" "$sub" -e sched:sched_process_exit "${out[@]}" \
+			-- sh -c 'kill -SEGV $$'
+		tm_status 139
+		[[ "$output" == *"sh killed by signal 11"* ]]
+		run -127 timeout -s KILL 30 "$TRACEMAP" "$sub" -q -e sched:sched_process_exit "${out[@]}" \
+			-- "$TM_TMP/no-such-command"
+		tm_status 127
+		[[ "$output" == *"cannot run $TM_TMP/no-such-command"* ]]
+	done
+	# the file of a failed COMMAND is kept: it is what one looks at
+	run "$TRACEMAP" record -q -e sched:sched_process_exec -o "$TM_TMP/s.dat" -- \
+		sh -c '/bin/true; exit 3'
+	tm_status 3
+	readable_by_trace_cmd "$TM_TMP/s.dat"
+	grep -qE 'filename=(/usr)?/bin/true ' "$TM_TMP/tc.txt"
+	# numbered files too
+	run "$TRACEMAP" record -q -e sched --switch-output 10s -o "$TM_TMP/l.dat" -- sh -c 'exit 5'
+	tm_status 5
+	numbered=("$TM_TMP"/l.*0001*)
+	readable_by_trace_cmd "${numbered[0]}"
+	# tracemap's own failure comes first
+	run "$TRACEMAP" record -q -e sched -o "$TM_TMP/no/dir/x.dat" -- sh -c 'exit 7'
+	tm_status 1
+}
+
 @test "record: -F traces only COMMAND, -c adds the children it forks" {
 	run "$TRACEMAP" record -q -F -e sched:sched_process_exec -o "$TM_TMP/f.dat" -- \
 		sh -c '/bin/true; /bin/true'
