@@ -37,7 +37,8 @@ static const struct argp_option options[] = {
 	{ "flight", OPT_FLIGHT, "SIZE", 0, "flight recorder: keep the newest SIZE (e.g. 256M, "
 	  "1G) of compressed data in memory; SIGUSR2 and the stop write it to a file", 5 },
 	{ "switch-output", OPT_SWITCH_OUTPUT, "SIZE|TIME|signal", 0, "start a new file at SIZE "
-	  "on disk (100M), after TIME (30s, 10m, 1h) or on SIGUSR2", 5 },
+	  "of event data (100M; metadata not counted), after TIME (30s, 10m, 1h) or on "
+	  "SIGUSR2", 5 },
 	{ "max-files", OPT_MAX_FILES, "N", 0, "keep only the newest N files", 5 },
 	{ "trigger", OPT_TRIGGER, "SYSTEM:EVENT[:FILTER]", 0, "write a file when an event "
 	  "matching the kernel FILTER happens (the window up to it with --flight, else all "
@@ -70,13 +71,16 @@ static const char doc[] =
 /* --switch-output: "signal", a time (30s, 10m, 1h, 1d) or a size (100M, 1G). */
 static void switch_arg(struct argp_state *state, struct record_opts *o, const char *s)
 {
+	bool is_time = false;
+
 	if (!strcmp(s, "signal"))
 		o->switch_signal = true;
-	else if (!tm_parse_seconds(s, true, &o->switch_secs) &&
+	else if (!(is_time = tm_parse_seconds(s, true, &o->switch_secs)) &&
 		 !tm_parse_size(s, true, &o->switch_bytes))
 		argp_error(state, "bad --switch-output '%s' (expected SIZE like 100M or 1G, TIME "
 			   "like 30s, 10m or 1h, or signal)", s);
-	if (o->switch_secs && o->switch_secs < 0.1)
+	/* 0s too: a zero time would otherwise turn rotation off without a word */
+	if (is_time && o->switch_secs < 0.1)
 		argp_error(state, "--switch-output '%s' is too short (at least 0.1s)", s);
 }
 

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,7 +26,6 @@ struct tm_longrec {
 	struct tm_rotor		*rotor;		/* rotating spools */
 	unsigned int		written;	/* files so far */
 	double			began;		/* when the current rotation file began */
-	int64_t			meta_bytes;	/* metadata size of a file, -1 not known yet */
 };
 
 static double tm_now(void)
@@ -57,7 +55,6 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 	lr->opts = *opts;
 	lr->opts.out.path = lr->path;
 	lr->sess = s;
-	lr->meta_bytes = -1;
 	lr->began = tm_now();
 	if (opts->flight_size) {
 		/*
@@ -101,38 +98,16 @@ static struct tm_meta *tm_longrec_meta(const struct tm_longrec *lr)
 			       lr->opts.out.ncpus);
 }
 
-/* The size of a file's metadata without data, written to memory once. */
-static int64_t tm_longrec_meta_bytes(struct tm_longrec *lr)
-{
-	struct tm_write_opts wo = tm_recfile_write_opts(&lr->opts.out);
-	struct tm_meta *meta;
-	struct stat st;
-	int fd, ret;
-
-	meta = tm_longrec_meta(lr);
-	fd = memfd_create("tracemap-metadata", MFD_CLOEXEC);
-	ret = meta && fd >= 0 ? tm_dat_write_data(fd, meta, NULL, 0, lr->opts.out.ncpus, &wo) : -1;
-	if (!ret && !fstat(fd, &st))
-		lr->meta_bytes = st.st_size;
-	if (fd >= 0)
-		close(fd);
-	tm_meta_free(meta);
-	return lr->meta_bytes > 0 ? lr->meta_bytes : 0;
-}
-
 bool tm_longrec_due(struct tm_longrec *lr)
 {
 	const struct tm_longrec_opts *o = &lr->opts;
-	int64_t meta;
 
 	if (!lr->rotor)
 		return false;
 	if (o->switch_secs > 0 && tm_now() - lr->began >= o->switch_secs)
 		return true;
-	if (!o->switch_bytes)
-		return false;
-	meta = lr->meta_bytes >= 0 ? lr->meta_bytes : tm_longrec_meta_bytes(lr);
-	return tm_rotor_bytes(lr->rotor) + (uint64_t)meta >= o->switch_bytes;
+	/* event data only, as perf counts it: the ~1 MB of metadata each file has is not */
+	return o->switch_bytes && tm_rotor_bytes(lr->rotor) >= o->switch_bytes;
 }
 
 /* Beyond --max-files: remove the file max_files numbers before the newest. */

@@ -29,7 +29,7 @@ struct tm_flight_dump_info {
 struct tm_longrec_opts {
 	struct tm_recfile_opts	out;		/* out.path OUTPUT: files OUTPUT.0001, ... */
 	size_t			flight_size;	/* > 0: a flight window of this many bytes */
-	uint64_t		switch_bytes;	/* rotation: next file at this size on disk (0: no) */
+	uint64_t		switch_bytes;	/* rotation: next file at this much event data (0: no) */
 	double			switch_secs;	/* rotation: next file after this long (0: no) */
 	unsigned int		max_files;	/* keep the newest max_files files (0: all) */
 };
@@ -56,9 +56,9 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 /* The sink the recorder feeds. */
 struct tm_page_sink tm_longrec_sink(struct tm_longrec *lr);
 /*
- * Rotation only: true once the current file's data plus its metadata
- * reached switch_bytes, or switch_secs passed since it began. Cannot fail
- * (a metadata estimate that cannot be made counts as 0 bytes).
+ * Rotation only: true once the current file's event data (compressed, as
+ * spooled; not its metadata) reached switch_bytes, or switch_secs passed
+ * since it began. Cannot fail.
  */
 bool tm_longrec_due(struct tm_longrec *lr);
 /*
