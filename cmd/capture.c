@@ -224,7 +224,7 @@ static const struct argp_child capture_children[] = {
 };
 
 void capture_parse_args(int argc, char **argv, const struct argp_option *options,
-			argp_parser_t parser, const char *doc, void *input)
+			argp_parser_t parser, const char *doc, const char *examples, void *input)
 {
 	const struct argp argp = {
 		.options = options,
@@ -234,7 +234,7 @@ void capture_parse_args(int argc, char **argv, const struct argp_option *options
 		.children = capture_children,
 	};
 
-	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, input);
+	tm_cmd_parse(&argp, argc, argv, ARGP_IN_ORDER, input, examples);
 }
 
 void capture_opts_init(struct capture_opts *o)

@@ -58,7 +58,7 @@ struct capture_opts {
  */
 void capture_note_arg(struct capture_opts *o, const char *arg);
 void capture_parse_args(int argc, char **argv, const struct argp_option *options,
-			argp_parser_t parser, const char *doc, void *input);
+			argp_parser_t parser, const char *doc, const char *examples, void *input);
 void capture_opts_init(struct capture_opts *o);
 void capture_opts_free(struct capture_opts *o);
 

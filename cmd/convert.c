@@ -50,11 +50,12 @@ static const char doc[] =
 	"thread names from the saved cmdlines, the trace clock, lost-event flags and the "
 	"kernel's per-CPU buffer statistics. Chrome JSON has one slice per stretch a task "
 	"ran on a CPU (from sched_switch) and an instant event for every other event.\n"
-	"OUT is written under a temporary name and renamed when complete.\n"
-	"\nExamples:\n"
+	"OUT is written under a temporary name and renamed when complete.";
+
+static const char examples[] =
 	"  tracemap convert trace.dat -o trace.pftrace      # open in ui.perfetto.dev\n"
 	"  tracemap convert -i trace.dat -o trace.json      # chrome://tracing, Perfetto\n"
-	"  tracemap convert trace.dat --to json -o - | jq '.traceEvents | length'";
+	"  tracemap convert trace.dat --to json -o - | jq '.traceEvents | length'\n";
 
 static bool has_suffix(const char *s, const char *suffix)
 {
@@ -259,7 +260,7 @@ int cmd_convert(int argc, char **argv)
 {
 	struct convert_opts o = { 0 };
 
-	if (argp_parse(&convert_argp, argc, argv, 0, NULL, &o))
+	if (tm_cmd_parse(&convert_argp, argc, argv, 0, &o, examples))
 		return TM_EXIT_USAGE;
 	return run_convert(&o);
 }

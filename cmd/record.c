@@ -54,7 +54,11 @@ static const char doc[] =
 	"Record ftrace events of a private tracefs instance into a trace.dat file."
 	"\vWithout COMMAND, records until SIGINT/SIGTERM/SIGHUP or --duration. "
 	"With COMMAND, records until it exits.\n\n"
-	"Examples:\n"
+	"Exit status: 0 ok, 1 failure, 2 usage error, 3 events lost with --fail-on-loss; "
+	"else COMMAND's status (128+N: killed by signal N, 127: it could not be run).\n"
+	"See tracemap-record(1).";
+
+static const char examples[] =
 	"  tracemap record -e sched -- sleep 1\n"
 	"  tracemap record -e sched:sched_switch -f 'prev_pid != 0' --duration 5\n"
 	"  tracemap record -e irq -M 1 -b 8192 -o irq.dat\n"
@@ -63,10 +67,7 @@ static const char doc[] =
 	"  tracemap record -F --uprobe=/lib/x86_64-linux-gnu/libc.so.6:malloc -- ls\n"
 	"  tracemap record -e sched --flight 256M            # SIGUSR2 writes trace.dat.0001\n"
 	"  tracemap record -e sched --switch-output 1h --max-files 24\n"
-	"  tracemap record -e sched --flight 64M --trigger 'ftrace:print:buf ~ \"*STALL*\"'\n\n"
-	"Exit status: 0 ok, 1 failure, 2 usage error, 3 events lost with --fail-on-loss; "
-	"else COMMAND's status (128+N: killed by signal N, 127: it could not be run).\n"
-	"See tracemap-record(1).";
+	"  tracemap record -e sched --flight 64M --trigger 'ftrace:print:buf ~ \"*STALL*\"'\n";
 
 /* --switch-output: "signal", a time (30s, 10m, 1h, 1d) or a size (100M, 1G). */
 static void switch_arg(struct argp_state *state, struct record_opts *o, const char *s)
@@ -181,7 +182,7 @@ int cmd_record(int argc, char **argv)
 	int ret;
 
 	capture_opts_init(&o.cap);
-	capture_parse_args(argc, argv, options, parse_opt, doc, &o);
+	capture_parse_args(argc, argv, options, parse_opt, doc, examples, &o);
 	if (!tm_dat_version_compressed((int)o.file_version))
 		o.compression = TM_COMPRESS_NONE;
 	ret = record_is_long(&o) ? record_long_run(&o) : record_run(&o);

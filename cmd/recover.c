@@ -27,10 +27,10 @@ static const char doc[] =
 	"not at recording time: the file's VERSION option says so. The spools and their "
 	"note OUTPUT.spool-info are removed once the file is written. 'tracemap reset' "
 	"names the spools it finds in the current directory and $TMPDIR.\n\n"
-	"Examples:\n"
-	"  tracemap recover trace.dat\n\n"
 	"Exit status: 0 ok, 1 failure (no spools, the recording still runs), 2 usage error.\n"
 	"See tracemap-recover(1).";
+
+static const char examples[] = "  tracemap recover trace.dat\n";
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -64,7 +64,7 @@ int cmd_recover(int argc, char **argv)
 	struct tm_recover_result res;
 	const char *tracefs;
 
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	tm_cmd_parse(&argp, argc, argv, 0, &o, examples);
 	tracefs = tm_tracefs_open(false);
 	if (!tracefs || tm_recover(o.output, tracefs, &res))
 		return tm_cmd_fail(SUB);
