@@ -120,6 +120,17 @@ void capture_note_arg(struct capture_opts *o, const char *arg)
 	o->last_arg = arg;
 }
 
+/* -P: a usage error unless the process exists now (as -M: checked before anything starts). */
+static void add_pid(struct argp_state *state, struct capture_opts *o, const char *s)
+{
+	pid_t pid = (pid_t)tm_arg_long(state, "pid", s, 1, 1L << 22);
+
+	if (kill(pid, 0) && errno == ESRCH)
+		argp_error(state, "-P %d: no such process", (int)pid);
+	o->pids = grow(state, o->pids, o->nr_pids, sizeof(*o->pids));
+	o->pids[o->nr_pids++] = pid;
+}
+
 static void add_event(struct argp_state *state, struct capture_opts *o, const char *ev)
 {
 	o->events = grow(state, o->events, o->nr_events, sizeof(*o->events));
@@ -169,10 +180,7 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case OPT_SUBBUF: o->subbuf_kb = tm_arg_long(state, "sub-buffer size", arg, 1, 1024); break;
 	case 'C': o->clock = arg; break;
 	case 'M': cpumask_arg(state, o, arg); break;
-	case 'P':
-		o->pids = grow(state, o->pids, o->nr_pids, sizeof(*o->pids));
-		o->pids[o->nr_pids++] = (pid_t)tm_arg_long(state, "pid", arg, 1, 1L << 22);
-		break;
+	case 'P': add_pid(state, o, arg); break;
 	case 'F': o->trace_command = true; break;
 	case 'c': o->children = true; break;
 	case 'O': add_option(state, o, arg); break;

@@ -220,6 +220,28 @@ sizes_count_the_chunk_count() {
 	! grep -q 'comm=true' "$TM_TMP/tc.txt"
 }
 
+@test "record, stream: -P of a process that does not exist is a usage error" {
+	local sub dead out
+	sh -c 'exit 0' &
+	dead=$!
+	wait "$dead"
+	for sub in record stream; do
+		out=()
+		[ "$sub" = stream ] || out=(-o "$TM_TMP/x.dat")
+		run --separate-stderr timeout -s KILL 20 "$TRACEMAP" "$sub" -q -e sched \
+			-P "$dead" --duration 0.5 "${out[@]}"
+		tm_status 2
+		[ "${stderr_lines[0]}" = "tracemap $sub: -P $dead: no such process" ] ||
+			{ echo "$stderr" >&2; return 1; }
+	done
+	[ ! -e "$TM_TMP/x.dat" ]
+	# a live one is fine (this shell), and several -P are each checked
+	run --separate-stderr timeout -s KILL 20 "$TRACEMAP" record -q -e sched -P $$ \
+		-P "$dead" --duration 0.5 -o "$TM_TMP/x.dat"
+	tm_status 2
+	[[ "$stderr" == *"-P $dead: no such process"* ]]
+}
+
 @test "record: SIGINT mid-run leaves a readable file" {
 	rec_start -e sched -o "$TM_TMP/i.dat"
 	sleep 0.3
