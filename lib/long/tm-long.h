@@ -23,6 +23,8 @@ struct tm_flight_dump_info {
 	uint64_t	end;		/* time of the last record */
 	uint64_t	events;		/* records in the file */
 	uint64_t	dropped;	/* records older than the window, dropped so far */
+	uint64_t	trimmed;	/* records in the window before the CPUs' common start:
+					 * left out to align the CPUs, not a loss */
 	uint64_t	waits;		/* times a recorder thread waited for a dump */
 };
 
