@@ -119,6 +119,10 @@ static void check_long(struct argp_state *state, const struct record_opts *o)
 		argp_error(state, "--max-dumps needs --trigger or --flight");
 	if (record_is_long(o) && !strcmp(o->output, "-"))
 		argp_error(state, "numbered output files cannot go to stdout: use -o FILE");
+	/* OUTPUT.0001 beside /dev/null is nothing anyone wants */
+	if (record_is_long(o) && tm_output_is_stream(o->output))
+		argp_error(state, "numbered output files need -o to name a regular file: %s is "
+			   "not one", o->output);
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)

@@ -372,6 +372,50 @@ hold_instance() {
 	no_spools
 }
 
+# Only a regular file is truncated or removed: a device node is written straight through
+# (its spools go to $TMPDIR, as for -o -), a link's target is what gets written.
+@test "record: -o a device node, a pipe or a symlink: the node stays, the link's target is written" {
+	local numbered
+	# a private null device in the test's directory, never the real /dev/null
+	mknod -m666 "$TM_TMP/null" c 1 3
+	run env TMPDIR="$TM_TMP" "$TRACEMAP" record -q -e sched:sched_process_exec \
+		-o "$TM_TMP/null" -- /bin/true
+	tm_status 0
+	[ -z "$output" ]
+	[ -c "$TM_TMP/null" ] || { ls -l "$TM_TMP" >&2; return 1; }
+	[ "$(ls -A "$TM_TMP")" = null ] || { ls -la "$TM_TMP" >&2; return 1; }
+	# a pipe by name
+	TMPDIR=$TM_TMP "$TRACEMAP" record -q -e sched:sched_process_exec -o /dev/stdout -- \
+		/bin/true | cat >"$TM_TMP/pipe.dat"
+	readable_by_trace_cmd "$TM_TMP/pipe.dat"
+	grep -qE 'filename=(/usr)?/bin/true ' "$TM_TMP/tc.txt"
+	# a relative link into another directory
+	mkdir "$TM_TMP/data" "$TM_TMP/links"
+	echo old >"$TM_TMP/data/real.dat"
+	ln -s ../data/real.dat "$TM_TMP/links/r.dat"
+	run "$TRACEMAP" record -q -e sched:sched_process_exec -o "$TM_TMP/links/r.dat" -- /bin/true
+	tm_status 0
+	[ -L "$TM_TMP/links/r.dat" ] && [ "$(readlink "$TM_TMP/links/r.dat")" = ../data/real.dat ]
+	readable_by_trace_cmd "$TM_TMP/data/real.dat"
+	[ "$(ls -A "$TM_TMP/data")" = real.dat ] && [ "$(ls -A "$TM_TMP/links")" = r.dat ]
+	# numbered files of a device would be /dev/null.0001: refused before anything starts
+	run --separate-stderr timeout -s KILL 20 "$TRACEMAP" record -e sched --flight 1M \
+		-o "$TM_TMP/null" --duration 0.5
+	tm_status 2
+	[ "${stderr_lines[0]}" = "tracemap record: numbered output files need -o to name a regular file: $TM_TMP/null is not one" ]
+	run --separate-stderr timeout -s KILL 20 "$TRACEMAP" record -e sched --switch-output 1s \
+		-o "$TM_TMP/null" --duration 0.5
+	tm_status 2
+	[ -c "$TM_TMP/null" ]
+	# numbered files named after a link are written beside the link
+	run "$TRACEMAP" record -q -e sched --switch-output 10s -o "$TM_TMP/links/r.dat" -- /bin/true
+	tm_status 0
+	[ -L "$TM_TMP/links/r.dat" ]
+	numbered=("$TM_TMP"/links/r.*0001*)
+	readable_by_trace_cmd "${numbered[0]}"
+	[ "$(ls "$TM_TMP"/*.spool "$TM_TMP"/*/*.spool 2>/dev/null)" = "" ]
+}
+
 # An error before tracing: exit 1, one line naming the problem, nothing left.
 record_error() {
 	local want=$1; shift

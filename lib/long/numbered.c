@@ -46,6 +46,11 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 		tm_failx(EINVAL, "numbered output files cannot go to standard output (use -o FILE)");
 		return NULL;
 	}
+	if (tm_output_is_stream(opts->out.path)) {
+		tm_failx(EINVAL, "numbered output files need -o to name a regular file: %s is not "
+			 "one", opts->out.path);
+		return NULL;
+	}
 	lr = calloc(1, sizeof(*lr));
 	if (!lr || !(lr->path = strdup(opts->out.path))) {
 		free(lr);
@@ -119,7 +124,8 @@ static void tm_longrec_prune(struct tm_longrec *lr, struct tm_longrec_file *file
 		return;
 	if (tm_longrec_name(old, sizeof(old), lr->path, lr->written - lr->opts.max_files))
 		return;
-	if (!unlink(old))
+	/* only a file this recording wrote: not a device someone put there */
+	if (!tm_output_is_stream(old) && !unlink(old))
 		snprintf(file->removed, sizeof(file->removed), "%s", old);
 }
 
@@ -145,9 +151,10 @@ static int tm_longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, 
 /* Write the next numbered file: metadata as of now, then the data. */
 static int tm_longrec_write_file(struct tm_longrec *lr, bool final, struct tm_longrec_file *file)
 {
+	struct tm_output out = { .fd = -1 };
 	struct tm_meta *meta;
 	struct stat st;
-	int fd, ret = -1;
+	int ret = -1;
 
 	memset(file, 0, sizeof(*file));
 	if (tm_longrec_name(file->path, sizeof(file->path), lr->path, lr->written + 1))
@@ -157,31 +164,23 @@ static int tm_longrec_write_file(struct tm_longrec *lr, bool final, struct tm_lo
 		return -1;
 	if (tm_meta_warning(meta))
 		snprintf(file->warning, sizeof(file->warning), "%s", tm_meta_warning(meta));
-	fd = open(file->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		tm_fail(errno, "cannot write output %s", file->path);
+	if (tm_output_open(&out, file->path, TM_OUTPUT_TRUNCATE))
 		goto out;
-	}
-	if (tm_longrec_data(lr, fd, meta, final, file)) {
+	if (tm_longrec_data(lr, out.fd, meta, final, file)) {
 		tm_fail_prefix("write %s", file->path);
 		goto out;
 	}
-	if (fsync(fd) && errno != EINVAL) {
-		tm_fail(errno, "write %s", file->path);
-		goto out;
-	}
-	if (!fstat(fd, &st))
+	if (!fstat(out.fd, &st))
 		file->bytes = st.st_size;
+	if (tm_output_close(&out, true))
+		goto out;
 	lr->written++;
 	lr->began = tm_now();
 	tm_longrec_prune(lr, file);
 	ret = 0;
 out:
-	if (fd >= 0) {
-		close(fd);
-		if (ret)
-			unlink(file->path);
-	}
+	/* a failed file is removed (nothing else: a device stays) */
+	tm_output_close(&out, !ret);
 	tm_meta_free(meta);
 	return ret;
 }

@@ -25,7 +25,6 @@ struct recover_run {
 	struct tm_cpu_data	*data;		/* the spools that hold data */
 	int			n;
 	uint8_t			*ids;		/* event ids met in them */
-	char			tmp[PATH_MAX];	/* the file being written */
 };
 
 static int spool_path(char *buf, size_t len, const char *output, int cpu)
@@ -105,7 +104,10 @@ static struct tm_meta *collect_meta(struct recover_run *r, struct tm_recover_res
 	return meta;
 }
 
-/* Write the file beside the output, then rename it over the output. */
+/*
+ * Write the file under a temporary beside the output (beside a link's
+ * target), then rename it over it; a device or FIFO is written straight.
+ */
 static int write_file(struct recover_run *r, const struct tm_meta *meta)
 {
 	struct tm_write_opts wo = {
@@ -113,24 +115,17 @@ static int write_file(struct recover_run *r, const struct tm_meta *meta)
 		.level = r->info.level, .clock = r->info.clock[0] ? r->info.clock : NULL,
 		.page_size = (uint32_t)r->info.page_size, .note = TM_RECOVER_NOTE,
 	};
-	int fd, ret = -1;
+	struct tm_output out;
+	int ret;
 
-	if (tm_path(r->tmp, sizeof(r->tmp), "%s.recovering", r->output))
+	if (tm_output_open(&out, r->output, TM_OUTPUT_REPLACE))
 		return -1;
-	fd = open(r->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return tm_fail(errno, "create %s", r->tmp);
-	if (tm_dat_write_data(fd, meta, r->data, r->n, r->info.ncpus, &wo))
-		tm_fail_prefix("write %s", r->tmp);
-	else if (fsync(fd))
-		tm_fail(errno, "write %s", r->tmp);
-	else if (rename(r->tmp, r->output))
-		tm_fail(errno, "rename %s to %s", r->tmp, r->output);
-	else
-		ret = 0;
-	close(fd);
+	ret = tm_dat_write_data(out.fd, meta, r->data, r->n, r->info.ncpus, &wo);
 	if (ret)
-		unlink(r->tmp);
+		tm_fail_prefix("write %s", r->output);
+	else
+		ret = tm_output_close(&out, true);
+	tm_output_close(&out, !ret);
 	return ret;
 }
 
