@@ -204,11 +204,20 @@ bad_page_file() {
 	run "$TRACEMAP" convert "$f" --to json -o "$TM_TMP/null"
 	tm_status 0
 	[ -c "$TM_TMP/null" ] || { ls -l "$TM_TMP" >&2; return 1; }
+	# a FIFO nobody reads is refused (waiting could hang record for good)
 	mkfifo "$TM_TMP/fifo"
-	timeout -s KILL 30 cat "$TM_TMP/fifo" >"$TM_TMP/from-fifo.json" &
 	run timeout -s KILL 30 "$TRACEMAP" convert "$f" --to json -o "$TM_TMP/fifo"
+	tm_status 1
+	[ "$output" = "tracemap convert: cannot write output $TM_TMP/fifo: no process has the FIFO open for reading (start its reader first)" ]
+	# with a reader (this shell's read-write end holds it open until cat has it)
+	local rw reader
+	exec {rw}<>"$TM_TMP/fifo"
+	timeout -s KILL 30 cat "$TM_TMP/fifo" >"$TM_TMP/from-fifo.json" {rw}>&- &
+	reader=$!
+	run timeout -s KILL 30 "$TRACEMAP" convert "$f" --to json -o "$TM_TMP/fifo"
+	exec {rw}>&-
 	tm_status 0
-	wait $!
+	wait "$reader"
 	[ -p "$TM_TMP/fifo" ]
 	cmp "$TM_TMP/want.json" "$TM_TMP/from-fifo.json"
 	# a relative link into another directory: the link stays, its target is replaced

@@ -384,6 +384,12 @@ hold_instance() {
 	[ -z "$output" ]
 	[ -c "$TM_TMP/null" ] || { ls -l "$TM_TMP" >&2; return 1; }
 	[ "$(ls -A "$TM_TMP")" = null ] || { ls -la "$TM_TMP" >&2; return 1; }
+	# a FIFO nobody reads: refused before tracing (the stop signals could not end the wait)
+	mkfifo "$TM_TMP/fifo"
+	run timeout -s KILL 30 "$TRACEMAP" record -q -e sched -o "$TM_TMP/fifo" --duration 0.5
+	tm_status 1
+	[ "$output" = "tracemap record: cannot write output $TM_TMP/fifo: no process has the FIFO open for reading (start its reader first)" ]
+	rm "$TM_TMP/fifo"
 	# a pipe by name
 	TMPDIR=$TM_TMP "$TRACEMAP" record -q -e sched:sched_process_exec -o /dev/stdout -- \
 		/bin/true | cat >"$TM_TMP/pipe.dat"

@@ -103,6 +103,24 @@ static int open_regular(struct tm_output *out, const char *path, int flags)
 	return 0;
 }
 
+/*
+ * A FIFO without a reader is refused instead of waited for: record opens
+ * its output with the stop signals blocked, so a wait could not be
+ * interrupted.
+ */
+static int open_stream(struct tm_output *out, const char *path, bool fifo)
+{
+	out->fd = open(path, O_WRONLY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0));
+	if (out->fd < 0 && errno == ENXIO && fifo)
+		return tm_failx(ENXIO, "cannot write output %s: no process has the FIFO open for "
+				"reading (start its reader first)", path);
+	if (out->fd < 0)
+		return tm_fail(errno, "cannot write output %s", path);
+	if (fifo && fcntl(out->fd, F_SETFL, fcntl(out->fd, F_GETFL) & ~O_NONBLOCK))
+		return tm_fail(errno, "cannot write output %s", path);
+	return 0;
+}
+
 int tm_output_open(struct tm_output *out, const char *path, int flags)
 {
 	struct stat st;
@@ -122,10 +140,7 @@ int tm_output_open(struct tm_output *out, const char *path, int flags)
 	out->stream = true;
 	if (tm_path(out->path, sizeof(out->path), "%s", path))
 		return -1;
-	out->fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (out->fd < 0)
-		return tm_fail(errno, "cannot write output %s", path);
-	return 0;
+	return open_stream(out, path, S_ISFIFO(st.st_mode));
 }
 
 int tm_output_truncate(struct tm_output *out)

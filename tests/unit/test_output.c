@@ -110,6 +110,35 @@ TM_TEST(output_writes_a_device_node_straight_through)
 	free(dir);
 }
 
+TM_TEST(output_takes_a_fifo_only_with_a_reader)
+{
+	char *dir = tm_scratch_dir(), path[PATH_MAX], buf[8];
+	struct tm_output out;
+	struct stat st;
+	int rd;
+
+	TM_REQUIRE(dir);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	TM_REQUIRE(!mkfifo(path, 0600));
+	/* refused, not waited for: record opens it with the stop signals blocked */
+	TM_CHECK_INT(tm_output_open(&out, path, TM_OUTPUT_REPLACE), -1);
+	TM_CHECK_INT(errno, ENXIO);
+	tm_output_close(&out, false);
+	rd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	TM_REQUIRE(rd >= 0);
+	TM_REQUIRE(!tm_output_open(&out, path, TM_OUTPUT_REPLACE));
+	TM_CHECK(out.stream && !out.tmp[0]);
+	/* written blocking again, straight into the FIFO */
+	TM_CHECK(!(fcntl(out.fd, F_GETFL) & O_NONBLOCK));
+	TM_CHECK_INT(tm_write_all(out.fd, "fifo\n", 5), 0);
+	TM_CHECK_INT(tm_output_close(&out, true), 0);
+	TM_CHECK_INT(read(rd, buf, sizeof(buf)), 5);
+	close(rd);
+	TM_CHECK(!lstat(path, &st) && S_ISFIFO(st.st_mode));
+	tm_scratch_remove(dir);
+	free(dir);
+}
+
 TM_TEST(output_follows_a_symlink_to_its_target)
 {
 	char *dir = tm_scratch_dir(), sub[PATH_MAX], link[PATH_MAX + 16], real[PATH_MAX];
