@@ -123,7 +123,7 @@ void capture_note_arg(struct capture_opts *o, const char *arg)
 /* -P: a usage error unless the process exists now (as -M: checked before anything starts). */
 static void add_pid(struct argp_state *state, struct capture_opts *o, const char *s)
 {
-	pid_t pid = (pid_t)tm_arg_long(state, "pid", s, 1, 1L << 22);
+	pid_t pid = (pid_t)arg_long(state, "pid", s, 1, 1L << 22);
 
 	if (kill(pid, 0) && errno == ESRCH)
 		argp_error(state, "-P %d: no such process", (int)pid);
@@ -176,8 +176,8 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case 'e': add_event(state, o, arg); break;
 	case 'f': add_filter(state, o, arg); break;
 	case 'R': add_trigger(state, o, arg); break;
-	case 'b': o->buffer_kb = tm_arg_long(state, "buffer size", arg, 1, 1L << 30); break;
-	case OPT_SUBBUF: o->subbuf_kb = tm_arg_long(state, "sub-buffer size", arg, 1, 1024); break;
+	case 'b': o->buffer_kb = arg_long(state, "buffer size", arg, 1, 1L << 30); break;
+	case OPT_SUBBUF: o->subbuf_kb = arg_long(state, "sub-buffer size", arg, 1, 1024); break;
 	case 'C': o->clock = arg; break;
 	case 'M': cpumask_arg(state, o, arg); break;
 	case 'P': add_pid(state, o, arg); break;
@@ -192,7 +192,7 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 		o->uprobes[o->nr_uprobes++] = arg;
 		break;
 	case OPT_WAKEUP:
-		o->wakeup_percent = tm_arg_long(state, "wakeup percent", arg, 0, 100);
+		o->wakeup_percent = arg_long(state, "wakeup percent", arg, 0, 100);
 		break;
 	case 'q': o->quiet = true; break;
 	case 'v': o->verbose = true; break;
@@ -270,18 +270,18 @@ static int spawn_child(struct capture *r)
 	char c;
 
 	if (pipe2(fds, O_CLOEXEC)) {
-		tm_cmd_err(r->sub, "pipe: %s", strerror(errno));
+		cmd_err(r->sub, "pipe: %s", strerror(errno));
 		return -1;
 	}
 	r->child = fork();
 	if (r->child < 0) {
-		tm_cmd_err(r->sub, "fork: %s", strerror(errno));
+		cmd_err(r->sub, "fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		return -1;
 	}
 	if (r->child == 0) {
-		tm_signals_reset_child();
+		signals_reset_child();
 		close(fds[1]);
 		/* EOF without a byte means the parent gave up: do not run */
 		if (read(fds[0], &c, 1) != 1)
@@ -301,7 +301,7 @@ static void release_child(struct capture *r)
 	if (r->go_fd < 0)
 		return;
 	if (write(r->go_fd, "g", 1) != 1)
-		tm_cmd_err(r->sub, "start %s: %s", r->o->command[0], strerror(errno));
+		cmd_err(r->sub, "start %s: %s", r->o->command[0], strerror(errno));
 	close(r->go_fd);
 	r->go_fd = -1;
 }
@@ -331,21 +331,21 @@ static void abandon_child(struct capture *r)
 
 void capture_wait_command(struct capture *r)
 {
-	int stops = tm_signals_stop_count();
+	int stops = signals_stop_count();
 
 	if (r->child <= 0 || r->go_fd >= 0)
 		return;
 	reap_child(r, false);
 	if (r->child_done)
 		return;
-	tm_cmd_err(r->sub, "waiting for %s (pid %d) to exit; Ctrl-C stops it", r->o->command[0],
+	cmd_err(r->sub, "waiting for %s (pid %d) to exit; Ctrl-C stops it", r->o->command[0],
 		   (int)r->child);
 	while (!r->child_done) {
-		tm_signals_wait(200);
+		signals_wait(200);
 		/* as while recording: a stop signal goes on to COMMAND */
-		if (tm_signals_stop_count() != stops) {
-			stops = tm_signals_stop_count();
-			kill(r->child, tm_signals_last());
+		if (signals_stop_count() != stops) {
+			stops = signals_stop_count();
+			kill(r->child, signals_last());
 		}
 		reap_child(r, false);
 	}
@@ -368,10 +368,10 @@ void capture_wait(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
 	for (;;) {
 		int timeout = 200;
 
-		if (tm_signals_stop_count())
+		if (signals_stop_count())
 			break;
-		if (tm_signals_child_event()) {
-			tm_signals_clear_child();
+		if (signals_child_event()) {
+			signals_clear_child();
 			reap_child(r, false);
 		}
 		if (r->child > 0 && r->child_done)
@@ -393,7 +393,7 @@ void capture_wait(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
 				timeout = due;
 		}
 		if (!idle)
-			tm_signals_wait(timeout);
+			signals_wait(timeout);
 		else if (idle(ctx, timeout))
 			break;
 		if (r->status)
@@ -402,8 +402,8 @@ void capture_wait(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
 	if (r->status)
 		status_clear(r->status);
 	/* a stop signal goes on to COMMAND, which would have got it from the terminal */
-	if (r->child > 0 && !r->child_done && tm_signals_stop_count())
-		kill(r->child, tm_signals_last());
+	if (r->child > 0 && !r->child_done && signals_stop_count())
+		kill(r->child, signals_last());
 }
 
 /* ---- setup ---- */
@@ -414,13 +414,13 @@ static int select_cpus(struct capture *r)
 	r->cpus = calloc(r->ncpus, sizeof(*r->cpus));
 	r->kstats = calloc(r->ncpus, sizeof(*r->kstats));
 	if (!r->cpus || !r->kstats) {
-		tm_cmd_err(r->sub, "out of memory");
+		cmd_err(r->sub, "out of memory");
 		return -1;
 	}
 	if (r->o->cpumask) {
 		if (!tm_cpumask_parse(r->o->cpumask, r->cpus, r->ncpus))
 			return 0;
-		tm_cmd_fail(r->sub);
+		cmd_fail(r->sub);
 		return -1;
 	}
 	for (int cpu = 0; cpu < r->ncpus; cpu++)
@@ -455,14 +455,14 @@ int capture_open(struct capture *r, const struct capture_opts *o, const char *su
 	r->o = o;
 	r->sub = sub;
 	r->go_fd = -1;
-	tm_signals_init(sub);
+	signals_init(sub);
 	if (select_cpus(r))
 		return -1;
 	tracefs = tm_tracefs_open(true);
 	if (tracefs)
 		r->sess = tm_session_create(tracefs, &so);
 	if (!r->sess) {
-		tm_cmd_fail(sub);
+		cmd_fail(sub);
 		return -1;
 	}
 	return 0;
@@ -481,11 +481,11 @@ static int open_recorder(struct capture *r, const struct capture_sink *s)
 	r->rec = tm_recorder_create(tm_session_dir(r->sess), tm_session_page_size(r->sess),
 				    &ro, &s->sink);
 	if (!r->rec) {
-		tm_cmd_fail(r->sub);
+		cmd_fail(r->sub);
 		return -1;
 	}
 	if (r->o->verbose) {
-		tm_cmd_err(r->sub, "instance %s, sub-buffer %zu bytes", tm_session_name(r->sess),
+		cmd_err(r->sub, "instance %s, sub-buffer %zu bytes", tm_session_name(r->sess),
 			   tm_session_page_size(r->sess));
 		for (int cpu = 0; cpu < r->ncpus; cpu++) {
 			const char *why = tm_recorder_fallback_reason(r->rec, cpu);
@@ -493,9 +493,9 @@ static int open_recorder(struct capture *r, const struct capture_sink *s)
 			if (!r->cpus[cpu])
 				continue;
 			if (why)
-				tm_cmd_err(r->sub, "cpu%d: read() path (%s)", cpu, why);
+				cmd_err(r->sub, "cpu%d: read() path (%s)", cpu, why);
 			else
-				tm_cmd_err(r->sub, "cpu%d: mmap path", cpu);
+				cmd_err(r->sub, "cpu%d: mmap path", cpu);
 		}
 	}
 	return 0;
@@ -512,7 +512,7 @@ static int start_tracing(struct capture *r)
 	int ret = -1;
 
 	if (!tids) {
-		tm_cmd_err(r->sub, "out of memory");
+		cmd_err(r->sub, "out of memory");
 		return -1;
 	}
 	if (r->o->command && spawn_child(r))
@@ -530,7 +530,7 @@ static int start_tracing(struct capture *r)
 	ret = 0;
 	goto out;
 fail:
-	tm_cmd_fail(r->sub);
+	cmd_fail(r->sub);
 out:
 	free(tids);
 	return ret;
@@ -553,14 +553,14 @@ int capture_stop(struct capture *r)
 {
 	int ret = 0;
 
-	tm_signals_unblock();
+	signals_unblock();
 	if (tm_session_stop(r->sess))
-		ret = tm_cmd_fail(r->sub);
+		ret = cmd_fail(r->sub);
 	if (tm_recorder_stop(r->rec))
-		ret = tm_cmd_fail(r->sub);
+		ret = cmd_fail(r->sub);
 	for (int cpu = 0; cpu < r->ncpus; cpu++)
 		if (r->cpus[cpu] && tm_session_cpu_stats(r->sess, cpu, &r->kstats[cpu]))
-			ret = tm_cmd_fail(r->sub);
+			ret = cmd_fail(r->sub);
 	return ret ? -1 : 0;
 }
 
@@ -616,11 +616,11 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 	}
 	/* loss is never quiet: with -q this one line is all that says so */
 	if (lost && total_lost)
-		tm_cmd_err(r->sub, "WARNING: events were lost (%llu counted); use a bigger buffer "
+		cmd_err(r->sub, "WARNING: events were lost (%llu counted); use a bigger buffer "
 			   "(-b), a lower --wakeup-percent, or fewer events",
 			   (unsigned long long)total_lost);
 	else if (lost)
-		tm_cmd_err(r->sub, "WARNING: events were lost (pages flagged, count unknown); use a "
+		cmd_err(r->sub, "WARNING: events were lost (pages flagged, count unknown); use a "
 			   "bigger buffer (-b), a lower --wakeup-percent, or fewer events");
 	return lost;
 }
@@ -632,9 +632,9 @@ static void report_child(struct capture *r)
 	if (r->child <= 0 || r->o->quiet || !r->child_done)
 		return;
 	if (WIFEXITED(st))
-		tm_cmd_err(r->sub, "%s exited with status %d", r->o->command[0], WEXITSTATUS(st));
+		cmd_err(r->sub, "%s exited with status %d", r->o->command[0], WEXITSTATUS(st));
 	else if (WIFSIGNALED(st))
-		tm_cmd_err(r->sub, "%s killed by signal %d (%s)", r->o->command[0], WTERMSIG(st),
+		cmd_err(r->sub, "%s killed by signal %d (%s)", r->o->command[0], WTERMSIG(st),
 			   strsignal(WTERMSIG(st)));
 }
 
@@ -649,17 +649,17 @@ static int remove_instance(struct capture *r, int ret)
 		return ret;
 	if (errno == EBUSY) {
 		if (r->o->verbose)
-			tm_cmd_err(r->sub, "%s; retrying for up to %d s", tm_last_error(),
+			cmd_err(r->sub, "%s; retrying for up to %d s", tm_last_error(),
 				   CAPTURE_BUSY_WAIT_MS / 1000);
 		if (!tm_session_remove(r->sess, CAPTURE_BUSY_WAIT_MS))
 			return ret;
 	}
 	if (errno == EBUSY && ret != TM_EXIT_FAIL) {
-		tm_cmd_err(r->sub, "warning: %s; the trace is complete, 'tracemap reset --stale' "
+		cmd_err(r->sub, "warning: %s; the trace is complete, 'tracemap reset --stale' "
 			   "removes the instance once it is free", tm_last_error());
 		return ret;
 	}
-	tm_cmd_err(r->sub, "%s (tracemap reset --stale removes it later)", tm_last_error());
+	cmd_err(r->sub, "%s (tracemap reset --stale removes it later)", tm_last_error());
 	return TM_EXIT_FAIL;
 }
 

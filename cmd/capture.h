@@ -93,8 +93,8 @@ int capture_start(struct capture *c, const struct capture_sink *s);
 /*
  * Wait until a stop signal, COMMAND's exit, --duration or a recorder
  * failure. idle(ctx, ms) is called instead of sleeping: it must return
- * within about ms (after tm_signals_wait() or its own wait) and may return
- * non-zero to stop (NULL: tm_signals_wait()).
+ * within about ms (after signals_wait() or its own wait) and may return
+ * non-zero to stop (NULL: signals_wait()).
  */
 void capture_wait(struct capture *c, int (*idle)(void *ctx, int ms), void *ctx);
 

@@ -36,9 +36,9 @@ error_t tm_cmd_parse(const struct argp *argp, int argc, char **argv, unsigned in
 		     void *input, const char *examples);
 
 /* "tracemap <sub>: <fmt>\n" on stderr. */
-void tm_cmd_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cmd_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print tm_last_error() as "tracemap <sub>: <message>" and return TM_EXIT_FAIL. */
-int tm_cmd_fail(const char *sub);
+int cmd_fail(const char *sub);
 
 /*
  * The library's warnings about bad input it worked around (a line dropped,
@@ -46,33 +46,33 @@ int tm_cmd_fail(const char *sub);
  * warning: ...", then only counted; nothing when quiet.
  */
 #define TM_CMD_MAX_WARNINGS	20
-struct tm_cmd_warn {
+struct cmd_warn {
 	const char	*sub;
 	bool		quiet;
 	unsigned int	shown, hidden;
 };
-/* A tm_warn_fn; ctx is a struct tm_cmd_warn. */
-void tm_cmd_warning(void *ctx, const char *msg);
+/* A tm_warn_fn; ctx is a struct cmd_warn. */
+void cmd_warning(void *ctx, const char *msg);
 /* At the end: "FILE: N records skipped (...), M more warnings not shown" if either is nonzero. */
-void tm_cmd_warn_summary(const struct tm_cmd_warn *w, const char *file, uint64_t skipped);
+void cmd_warn_summary(const struct cmd_warn *w, const char *file, uint64_t skipped);
 
 /* Strict integer parsing for option arguments: whole string, in [min, max]. */
-bool tm_parse_long(const char *s, long min, long max, long *out);
+bool parse_long(const char *s, long min, long max, long *out);
 /*
  * A size: a number with B, K, M or G (binary units: K = 1024; lower case
  * too, but 'm' only without need_unit, where no time is allowed), or plain
  * bytes without need_unit. 1 byte to 1 PiB.
  */
-bool tm_parse_size(const char *s, bool need_unit, uint64_t *out);
+bool parse_size(const char *s, bool need_unit, uint64_t *out);
 /* A time: a number with s, m, h or d, or plain seconds without need_unit; at most 1e7 s. */
-bool tm_parse_seconds(const char *s, bool need_unit, double *out);
-/* tm_parse_long() of an option argument, or argp_error() "bad <what> '<s>' (expected min-max)". */
-long tm_arg_long(struct argp_state *state, const char *what, const char *s, long min, long max);
+bool parse_seconds(const char *s, bool need_unit, double *out);
+/* parse_long() of an option argument, or argp_error() "bad <what> '<s>' (expected min-max)". */
+long arg_long(struct argp_state *state, const char *what, const char *s, long min, long max);
 /* --compat VERSION: 3.1 (3.1.6's text) or 3.4 (also 3.2, 3.3: current), else argp_error(). */
-enum tm_text_compat tm_arg_compat(struct argp_state *state, const char *s);
+enum tm_text_compat arg_compat(struct argp_state *state, const char *s);
 /* --compression: zstd or none (tm_compression_parse()), or argp_error(). */
-enum tm_compression tm_arg_compression(struct argp_state *state, const char *s);
+enum tm_compression arg_compression(struct argp_state *state, const char *s);
 /* --file-version: a version this tracemap writes, or argp_error(). */
-long tm_arg_file_version(struct argp_state *state, const char *s);
+long arg_file_version(struct argp_state *state, const char *s);
 
 #endif /* TM_CMD_H */

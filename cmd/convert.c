@@ -148,7 +148,7 @@ static int out_open(struct out_file *of, const char *path)
 	int fd;
 
 	if (tm_output_open(&of->out, path, TM_OUTPUT_REPLACE)) {
-		tm_cmd_fail("convert");
+		cmd_fail("convert");
 		tm_output_close(&of->out, false);
 		return -1;
 	}
@@ -161,7 +161,7 @@ static int out_open(struct out_file *of, const char *path)
 	fd = fcntl(of->out.fd, F_DUPFD_CLOEXEC, 0);
 	of->f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!of->f) {
-		tm_cmd_err("convert", "%s: %s", path, strerror(errno));
+		cmd_err("convert", "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		signal_unlink = NULL;
@@ -175,15 +175,15 @@ static int out_open(struct out_file *of, const char *path)
 static int out_close(struct out_file *of, const char *path, bool ok)
 {
 	if (ok && (fflush(of->f) || ferror(of->f))) {
-		tm_cmd_err("convert", "write %s: %s", path, strerror(errno));
+		cmd_err("convert", "write %s: %s", path, strerror(errno));
 		ok = false;
 	}
 	if (of->f != stdout && fclose(of->f) && ok) {
-		tm_cmd_err("convert", "write %s: %s", path, strerror(errno));
+		cmd_err("convert", "write %s: %s", path, strerror(errno));
 		ok = false;
 	}
 	if (tm_output_close(&of->out, ok) && ok) {
-		tm_cmd_fail("convert");
+		cmd_fail("convert");
 		ok = false;
 	}
 	signal_unlink = NULL;
@@ -193,10 +193,10 @@ static int out_close(struct out_file *of, const char *path, bool ok)
 static int run_convert(const struct convert_opts *o)
 {
 	static char iobuf[1 << 20];
-	struct tm_cmd_warn warn = { .sub = "convert", .quiet = o->quiet };
+	struct cmd_warn warn = { .sub = "convert", .quiet = o->quiet };
 	uint64_t skipped = 0;
 	struct tm_run_opts run = {
-		.warn = tm_cmd_warning,
+		.warn = cmd_warning,
 		.warn_ctx = &warn,
 		.skipped = &skipped,
 	};
@@ -208,10 +208,10 @@ static int run_convert(const struct convert_opts *o)
 
 	dat = tm_dat_open(o->input);
 	if (!dat)
-		return tm_cmd_fail("convert");
-	ev = tm_events_from_dat(dat, o->no_plugins, tm_cmd_warning, &warn);
+		return cmd_fail("convert");
+	ev = tm_events_from_dat(dat, o->no_plugins, cmd_warning, &warn);
 	if (!ev) {
-		ret = tm_cmd_fail("convert");
+		ret = cmd_fail("convert");
 		goto out;
 	}
 	if (out_open(&of, o->output))
@@ -219,16 +219,16 @@ static int run_convert(const struct convert_opts *o)
 	setvbuf(of.f, iobuf, _IOFBF, sizeof(iobuf));
 	out = o->to == TO_PERFETTO ? tm_evout_perfetto_new(of.f) : tm_evout_chrome_new(of.f);
 	if (!out || tm_evout_run_dat(out, dat, tm_events_tep(ev), &run)) {
-		tm_cmd_fail("convert");
+		cmd_fail("convert");
 		out_close(&of, o->output, false);
 		goto out;
 	}
 	if (!out_close(&of, o->output, true)) {
-		tm_cmd_warn_summary(&warn, o->input, skipped);
+		cmd_warn_summary(&warn, o->input, skipped);
 		ret = TM_EXIT_OK;
 	}
 	if (ret == TM_EXIT_OK && tm_evout_warning(out))
-		tm_cmd_err("convert", "warning: %s", tm_evout_warning(out));
+		cmd_err("convert", "warning: %s", tm_evout_warning(out));
 out:
 	tm_evout_free(out);
 	tm_events_free(ev);

@@ -64,12 +64,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'B': o->instance = arg; break;
 	case 'o': o->output = arg; break;
 	case OPT_NO_MMAP: o->no_mmap = true; break;
-	case OPT_FILE_VERSION: o->file_version = tm_arg_file_version(state, arg); break;
+	case OPT_FILE_VERSION: o->file_version = arg_file_version(state, arg); break;
 	case OPT_COMPRESSION:
-		o->compression = tm_arg_compression(state, arg);
+		o->compression = arg_compression(state, arg);
 		o->compression_set = true;
 		break;
-	case OPT_LEVEL: o->level = tm_arg_long(state, "compression level", arg, 1, 19); break;
+	case OPT_LEVEL: o->level = arg_long(state, "compression level", arg, 1, 19); break;
 	case 'q': o->quiet = true; break;
 	case 'v': o->verbose = true; break;
 	case ARGP_KEY_ARG:
@@ -97,26 +97,26 @@ static void summary(const struct extract_opts *o, const struct tm_extract_stats 
 	const char *where = o->instance ? o->instance : "the top-level buffer";
 
 	if (st->warning[0])
-		tm_cmd_err(SUB, "warning: %s", st->warning);
+		cmd_err(SUB, "warning: %s", st->warning);
 	for (int cpu = 0; cpu < st->ncpus; cpu++) {
 		const struct tm_extract_cpu *c = &st->cpu[cpu];
 
 		pages += c->pages;
 		events += c->events;
 		if (o->verbose && c->mapped)
-			tm_cmd_err(SUB, "cpu%d: mmap path, %llu pages, %llu events", cpu,
+			cmd_err(SUB, "cpu%d: mmap path, %llu pages, %llu events", cpu,
 				   (unsigned long long)c->pages, (unsigned long long)c->events);
 		else if (o->verbose)
-			tm_cmd_err(SUB, "cpu%d: read() path (%s), %llu pages, %llu events", cpu,
+			cmd_err(SUB, "cpu%d: read() path (%s), %llu pages, %llu events", cpu,
 				   c->why, (unsigned long long)c->pages,
 				   (unsigned long long)c->events);
 		if (c->full)
-			tm_cmd_err(SUB, "cpu%d is still being written to: read one buffer's worth",
+			cmd_err(SUB, "cpu%d is still being written to: read one buffer's worth",
 				   cpu);
 	}
 	if (o->quiet)
 		return;
-	tm_cmd_err(SUB, "%s: %llu events, %llu pages of %zu bytes from %s (read, so no longer "
+	cmd_err(SUB, "%s: %llu events, %llu pages of %zu bytes from %s (read, so no longer "
 		   "in the buffer)%s", o->output, events, pages, st->page_size, where,
 		   st->last_boot_info ? "; last_boot_info stored" : "");
 }
@@ -135,7 +135,7 @@ int cmd_extract(int argc, char **argv)
 	tm_cmd_parse(&argp, argc, argv, 0, &o, examples);
 	xo.tracefs = tm_tracefs_open(true);
 	if (!xo.tracefs)
-		return tm_cmd_fail(SUB);
+		return cmd_fail(SUB);
 	xo.instance = o.instance;
 	xo.use_mmap = !o.no_mmap;
 	xo.out = (struct tm_recfile_opts){
@@ -145,7 +145,7 @@ int cmd_extract(int argc, char **argv)
 									       : TM_COMPRESS_NONE,
 		.level = (int)o.level,
 	};
-	ret = tm_extract(&xo, &st) ? tm_cmd_fail(SUB) : TM_EXIT_OK;
+	ret = tm_extract(&xo, &st) ? cmd_fail(SUB) : TM_EXIT_OK;
 	if (!ret)
 		summary(&o, &st);
 	tm_extract_stats_free(&st);

@@ -120,7 +120,7 @@ static int list_events(const char *dir, const char *pattern)
 			char msg[128];
 
 			regerror(err, &re, msg, sizeof(msg));
-			tm_cmd_err("list", "invalid REGEX '%s': %s", pattern, msg);
+			cmd_err("list", "invalid REGEX '%s': %s", pattern, msg);
 			return TM_EXIT_USAGE;
 		}
 	}
@@ -128,7 +128,7 @@ static int list_events(const char *dir, const char *pattern)
 	if (pattern)
 		regfree(&re);
 	if (!v)
-		return tm_cmd_fail("list");
+		return cmd_fail("list");
 	print_strv(v);
 	tm_strv_free(v);
 	return TM_EXIT_OK;
@@ -140,7 +140,7 @@ static int list_clocks(const char *dir)
 	char **v = tm_list_clocks(dir, &current);
 
 	if (!v)
-		return tm_cmd_fail("list");
+		return cmd_fail("list");
 	for (int i = 0; v[i]; i++)
 		printf(i == current ? "[%s]\n" : "%s\n", v[i]);
 	tm_strv_free(v);
@@ -152,7 +152,7 @@ static int list_format(const char *dir, const char *event)
 	char *format = tm_list_event_format(dir, event);
 
 	if (!format)
-		return tm_cmd_fail("list");
+		return cmd_fail("list");
 	fputs(format, stdout);
 	free(format);
 	return TM_EXIT_OK;
@@ -169,7 +169,7 @@ static int list_strv(const char *dir, enum list_what what)
 	default: v = tm_list_options(dir); break;
 	}
 	if (!v)
-		return tm_cmd_fail("list");
+		return cmd_fail("list");
 	print_strv(v);
 	tm_strv_free(v);
 	return TM_EXIT_OK;
@@ -201,14 +201,14 @@ int cmd_list(int argc, char **argv)
 		return TM_EXIT_USAGE;
 	tracefs = tm_tracefs_open(false);
 	if (!tracefs)
-		return tm_cmd_fail("list");
+		return cmd_fail("list");
 	dir = tm_list_instance_dir(tracefs, o.instance);
 	if (!dir)
-		return tm_cmd_fail("list");
+		return cmd_fail("list");
 	ret = list_run(&o, dir);
 	free(dir);
 	if (fflush(stdout) && ret == TM_EXIT_OK) {
-		tm_cmd_err("list", "write standard output: %m");
+		cmd_err("list", "write standard output: %m");
 		ret = TM_EXIT_FAIL;
 	}
 	return ret;

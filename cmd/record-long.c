@@ -56,18 +56,18 @@ static void print_file(const struct longrun *r, const struct tm_longrec_file *f)
 	if (r->o->cap.quiet)
 		return;
 	if (f->warning[0])
-		tm_cmd_err(SUB, "warning: %s", f->warning);
+		cmd_err(SUB, "warning: %s", f->warning);
 	if (!f->flight) {
-		tm_cmd_err(SUB, "%s: %.2f MB", f->path, f->bytes / 1048576.0);
+		cmd_err(SUB, "%s: %.2f MB", f->path, f->bytes / 1048576.0);
 	} else if (!d->events) {
-		tm_cmd_err(SUB, "%s: %.2f MB, no events in the window", f->path,
+		cmd_err(SUB, "%s: %.2f MB, no events in the window", f->path,
 			   f->bytes / 1048576.0);
 	} else {
 		/* drops only once the window was full: the trim to the CPUs' common start is none */
 		if (d->dropped)
 			snprintf(drops, sizeof(drops), "; %llu older events dropped from the window,",
 				 (unsigned long long)d->dropped);
-		tm_cmd_err(SUB, "%s: %.2f MB, %llu.%06llu-%llu.%06llu (%.3f s), %llu events%s "
+		cmd_err(SUB, "%s: %.2f MB, %llu.%06llu-%llu.%06llu (%.3f s), %llu events%s "
 			   "%llu lost by the kernel", f->path, f->bytes / 1048576.0,
 			   (unsigned long long)(d->start / 1000000000),
 			   (unsigned long long)(d->start % 1000000000 / 1000),
@@ -77,7 +77,7 @@ static void print_file(const struct longrun *r, const struct tm_longrec_file *f)
 			   drops, kernel_lost(r->c));
 	}
 	if (f->removed[0])
-		tm_cmd_err(SUB, "removed %s (--max-files %ld)", f->removed, r->o->max_files);
+		cmd_err(SUB, "removed %s (--max-files %ld)", f->removed, r->o->max_files);
 }
 
 /* The next numbered file while recording goes on; counted when asked for (trigger, signal). */
@@ -86,7 +86,7 @@ static int write_next(struct longrun *r, bool counted)
 	struct tm_longrec_file f;
 
 	if (tm_longrec_write(r->lr, r->c->rec, &f)) {
-		tm_cmd_fail(SUB);
+		cmd_fail(SUB);
 		r->failed = true;
 		return -1;
 	}
@@ -94,7 +94,7 @@ static int write_next(struct longrun *r, bool counted)
 	if (counted && r->o->max_dumps && ++r->dumps >= r->o->max_dumps) {
 		r->max_reached = true;
 		if (!r->o->cap.quiet)
-			tm_cmd_err(SUB, "--max-dumps %ld reached: stopping", r->o->max_dumps);
+			cmd_err(SUB, "--max-dumps %ld reached: stopping", r->o->max_dumps);
 	}
 	return 0;
 }
@@ -111,7 +111,7 @@ static int check_trigger(struct longrun *r, double now)
 		if (fired) {
 			r->post_until = now + r->o->post;
 			if (!r->o->cap.quiet)
-				tm_cmd_err(SUB, "trigger %s fired", r->o->trigger);
+				cmd_err(SUB, "trigger %s fired", r->o->trigger);
 		}
 		return 0;
 	}
@@ -126,7 +126,7 @@ static int check_trigger(struct longrun *r, double now)
 		goto fail;
 	return write_next(r, true);
 fail:
-	tm_cmd_fail(SUB);
+	cmd_fail(SUB);
 	r->failed = true;
 	return -1;
 }
@@ -137,10 +137,10 @@ static int idle(void *ctx, int ms)
 	struct longrun *r = ctx;
 	int usr2;
 
-	tm_signals_wait(r->trig && ms > TRIGGER_POLL_MS ? TRIGGER_POLL_MS : ms);
-	if (tm_signals_stop_count())
+	signals_wait(r->trig && ms > TRIGGER_POLL_MS ? TRIGGER_POLL_MS : ms);
+	if (signals_stop_count())
 		return 0;	/* capture_wait() sees it */
-	usr2 = tm_signals_usr2_count();
+	usr2 = signals_usr2_count();
 	if (usr2 != r->usr2_seen) {
 		r->usr2_seen = usr2;
 		if ((r->o->flight_bytes || r->o->switch_signal) && write_next(r, true))
@@ -159,7 +159,7 @@ static int long_date(struct capture *c, const struct record_opts *o, char *date,
 	if (!o->date)
 		return 0;
 	if (tm_session_date_offset(c->sess, c->cpus, c->ncpus, date, len))
-		return tm_cmd_fail(SUB);
+		return cmd_fail(SUB);
 	return 0;
 }
 
@@ -186,7 +186,7 @@ static int open_long(struct capture *c, const struct record_opts *o, const char 
 
 	*lr = tm_longrec_open(&lo, c->sess);
 	if (!*lr)
-		return tm_cmd_fail(SUB);
+		return cmd_fail(SUB);
 	return 0;
 }
 
@@ -200,7 +200,7 @@ static int finish(struct longrun *r)
 	if (r->max_reached || r->failed)
 		return r->failed ? -1 : 0;
 	if (tm_longrec_finish(r->lr, &f)) {
-		tm_cmd_fail(SUB);
+		cmd_fail(SUB);
 		return -1;
 	}
 	print_file(r, &f);
@@ -219,13 +219,13 @@ int record_long_run(const struct record_opts *o)
 	if (capture_open(&c, &o->cap, SUB))
 		goto out;
 	/* SIGUSR2 dumps or switches files here instead of stopping the run */
-	tm_signals_catch_usr2();
+	signals_catch_usr2();
 	if (long_date(&c, o, date, sizeof(date)) || open_long(&c, o, date, &r.lr))
 		goto out;
 	if (o->trigger) {
 		r.trig = tm_latch_arm(c.sess, o->trigger);
 		if (!r.trig) {
-			tm_cmd_fail(SUB);
+			cmd_fail(SUB);
 			goto out;
 		}
 	}

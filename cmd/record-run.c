@@ -29,7 +29,7 @@ static int open_output(struct capture *c, const struct record_opts *o, struct tm
 
 	*out = tm_recfile_open(&oo);
 	if (!*out) {
-		tm_cmd_fail(SUB);
+		cmd_fail(SUB);
 		return -1;
 	}
 	return 0;
@@ -42,7 +42,7 @@ static int store_date(struct capture *c, struct tm_recfile *out)
 
 	if (tm_session_date_offset(c->sess, c->cpus, c->ncpus, date, sizeof(date)) ||
 	    tm_recfile_set_date(out, date)) {
-		tm_cmd_fail(SUB);
+		cmd_fail(SUB);
 		return -1;
 	}
 	return 0;
@@ -82,7 +82,7 @@ static void report_fast_chunks(const struct capture *c, const struct tm_recfile 
 /* capture_wait()'s idle: the signals, and a stop once a spool's disk is full. */
 static int stop_when_full(void *ctx, int ms)
 {
-	tm_signals_wait(ms);
+	signals_wait(ms);
 	return tm_recfile_full(ctx) != 0;
 }
 
@@ -92,11 +92,11 @@ static int finish(struct capture *c, struct tm_recfile *out, bool quiet)
 	if (capture_stop(c))
 		return -1;
 	if (tm_recfile_write(out, c->sess)) {
-		tm_cmd_fail(SUB);
+		cmd_fail(SUB);
 		return -1;
 	}
 	if (tm_recfile_warning(out) && !quiet)
-		tm_cmd_err(SUB, "warning: %s", tm_recfile_warning(out));
+		cmd_err(SUB, "warning: %s", tm_recfile_warning(out));
 	return 0;
 }
 
@@ -132,7 +132,7 @@ int record_run(const struct record_opts *o)
 	/* the file holds what fitted: still a failure, the recording is cut short */
 	cut_short = tm_recfile_stopped(out) != NULL;
 	if (cut_short) {
-		tm_cmd_err(SUB, "%s", tm_recfile_stopped(out));
+		cmd_err(SUB, "%s", tm_recfile_stopped(out));
 		ret = TM_EXIT_FAIL;
 	}
 out:

@@ -76,8 +76,8 @@ static void switch_arg(struct argp_state *state, struct record_opts *o, const ch
 
 	if (!strcmp(s, "signal"))
 		o->switch_signal = true;
-	else if (!(is_time = tm_parse_seconds(s, true, &o->switch_secs)) &&
-		 !tm_parse_size(s, true, &o->switch_bytes))
+	else if (!(is_time = parse_seconds(s, true, &o->switch_secs)) &&
+		 !parse_size(s, true, &o->switch_bytes))
 		argp_error(state, "bad --switch-output '%s' (expected SIZE like 100M or 1G, TIME "
 			   "like 30s, 10m or 1h, or signal)", s);
 	/* 0s too: a zero time would otherwise turn rotation off without a word */
@@ -89,7 +89,7 @@ static uint64_t flight_arg(struct argp_state *state, const char *s)
 {
 	uint64_t v;
 
-	if (!tm_parse_size(s, false, &v) || v < (64u << 10))
+	if (!parse_size(s, false, &v) || v < (64u << 10))
 		argp_error(state, "bad --flight size '%s' (expected 64K or more, like 256M or 1G)",
 			   s);
 	return v;
@@ -99,7 +99,7 @@ static double post_arg(struct argp_state *state, const char *s)
 {
 	double v;
 
-	if (!tm_parse_seconds(s, false, &v))
+	if (!parse_seconds(s, false, &v))
 		argp_error(state, "bad --post '%s' (expected seconds, like 0.1 or 2s)", s);
 	return v;
 }
@@ -136,13 +136,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		state->child_inputs[0] = &o->cap;
 		break;
 	case 'o': o->output = arg; break;
-	case OPT_FILE_VERSION: o->file_version = tm_arg_file_version(state, arg); break;
+	case OPT_FILE_VERSION: o->file_version = arg_file_version(state, arg); break;
 	case OPT_COMPRESSION:
-		o->compression = tm_arg_compression(state, arg);
+		o->compression = arg_compression(state, arg);
 		o->compression_set = true;
 		break;
 	case OPT_LEVEL:
-		o->level = tm_arg_long(state, "compression level", arg, -50, 19);
+		o->level = arg_long(state, "compression level", arg, -50, 19);
 		if (!o->level)
 			argp_error(state, "bad compression level '0' (expected -50..-1 or 1-19)");
 		break;
@@ -151,14 +151,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_FIXED_LEVEL: o->fixed_level = true; break;
 	case OPT_FLIGHT: o->flight_bytes = flight_arg(state, arg); break;
 	case OPT_SWITCH_OUTPUT: switch_arg(state, o, arg); break;
-	case OPT_MAX_FILES: o->max_files = tm_arg_long(state, "--max-files", arg, 1, 1000000); break;
+	case OPT_MAX_FILES: o->max_files = arg_long(state, "--max-files", arg, 1, 1000000); break;
 	case OPT_TRIGGER:
 		if (o->trigger)
 			argp_error(state, "only one --trigger");
 		o->trigger = arg;
 		break;
 	case OPT_POST: o->post = post_arg(state, arg); o->post_set = true; break;
-	case OPT_MAX_DUMPS: o->max_dumps = tm_arg_long(state, "--max-dumps", arg, 1, 1000000); break;
+	case OPT_MAX_DUMPS: o->max_dumps = arg_long(state, "--max-dumps", arg, 1, 1000000); break;
 	case ARGP_KEY_END:
 		check_long(state, o);
 		if (!tm_dat_version_compressed((int)o->file_version) && o->compression_set &&

@@ -67,12 +67,12 @@ int cmd_recover(int argc, char **argv)
 	tm_cmd_parse(&argp, argc, argv, 0, &o, examples);
 	tracefs = tm_tracefs_open(false);
 	if (!tracefs || tm_recover(o.output, tracefs, &res))
-		return tm_cmd_fail(SUB);
+		return cmd_fail(SUB);
 	if (res.dropped)
-		tm_cmd_err(SUB, "cut %llu bytes of a torn or damaged last chunk",
+		cmd_err(SUB, "cut %llu bytes of a torn or damaged last chunk",
 			   (unsigned long long)res.dropped);
 	if (!o.quiet)
-		tm_cmd_err(SUB, "%s: %llu pages from %d CPU%s; the metadata (event formats%s, "
+		cmd_err(SUB, "%s: %llu pages from %d CPU%s; the metadata (event formats%s, "
 			   "kallsyms, task names) is read from tracefs now, not at recording "
 			   "time", o.output, (unsigned long long)res.pages, res.cpus,
 			   res.cpus == 1 ? "" : "s",

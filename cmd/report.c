@@ -104,10 +104,10 @@ static bool parse_cpu_list(const char *s, uint64_t *mask)
 		dash = strchr(tok, '-');
 		if (dash)
 			*dash = '\0';
-		ok = tm_parse_long(tok, 0, REPORT_MAX_CPUS - 1, &lo);
+		ok = parse_long(tok, 0, REPORT_MAX_CPUS - 1, &lo);
 		hi = lo;
 		if (ok && dash)
-			ok = tm_parse_long(dash + 1, lo, REPORT_MAX_CPUS - 1, &hi);
+			ok = parse_long(dash + 1, lo, REPORT_MAX_CPUS - 1, &hi);
 		for (c = lo; ok && c <= hi; c++)
 			mask[c / 64] |= 1ULL << (c % 64);
 	}
@@ -141,7 +141,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'E': o->mode = MODE_LIST_EVENTS; return 0;
 	case OPT_STAT: o->mode = MODE_STAT; return 0;
 	case OPT_JSON: o->print.json = true; return 0;
-	case OPT_COMPAT: o->print.compat = tm_arg_compat(state, arg); return 0;
+	case OPT_COMPAT: o->print.compat = arg_compat(state, arg); return 0;
 	case OPT_FIRST: o->first_event = true; o->mode = MODE_FIRST_LAST; return 0;
 	case OPT_LAST: o->last_event = true; o->mode = MODE_FIRST_LAST; return 0;
 	case OPT_CPU:
@@ -180,7 +180,7 @@ static int list_events(struct tep_handle *tep)
 	int i;
 
 	if (!events) {
-		tm_cmd_err("report", "cannot list the events: out of memory");
+		cmd_err("report", "cannot list the events: out of memory");
 		return TM_EXIT_FAIL;
 	}
 	for (i = 0; events[i]; i++)
@@ -278,7 +278,7 @@ static int print_first_last(struct tm_dat *dat, const struct report_opts *o)
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		r = cpu_first_last(dat, cpu, &first, &last);
 		if (r < 0)
-			return tm_cmd_fail("report");
+			return cmd_fail("report");
 		if (!r)
 			continue;
 		printf("  %d", cpu);
@@ -309,14 +309,14 @@ static int setup_filter(struct tep_handle *tep, const struct report_opts *o, str
 
 /* The events, merged across CPUs and buffers, checked and filtered, as text or JSON lines. */
 static int print_events(struct tm_dat *dat, const struct report_opts *o, struct tm_events *ev,
-			struct tm_cmd_warn *warn)
+			struct cmd_warn *warn)
 {
 	struct tep_handle *tep = tm_events_tep(ev);
 	uint64_t skipped = 0;
 	struct tm_run_opts run = {
 		.cpu_mask = o->have_cpu_mask ? o->cpu_mask : NULL,
 		.cpu_bits = REPORT_MAX_CPUS,
-		.warn = tm_cmd_warning,
+		.warn = cmd_warning,
 		.warn_ctx = warn,
 		.skipped = &skipped,
 	};
@@ -329,12 +329,12 @@ static int print_events(struct tm_dat *dat, const struct report_opts *o, struct 
 	print.wall_clock = tm_dat_has_date(dat);
 	out = tm_evout_text_new(ev, &print, stdout);
 	if (out && !tm_evout_run_dat(out, dat, tep, &run)) {
-		tm_cmd_warn_summary(warn, o->input, skipped);
+		cmd_warn_summary(warn, o->input, skipped);
 		ret = TM_EXIT_OK;
 	}
 out:
 	if (ret != TM_EXIT_OK)
-		tm_cmd_fail("report");
+		cmd_fail("report");
 	tm_evout_free(out);
 	tm_filter_free(run.filter);
 	return ret;
@@ -342,14 +342,14 @@ out:
 
 static int run_report(const struct report_opts *o)
 {
-	struct tm_cmd_warn warn = { .sub = "report", .quiet = o->quiet };
+	struct cmd_warn warn = { .sub = "report", .quiet = o->quiet };
 	struct tm_events *ev = NULL;
 	struct tm_dat *dat;
 	int ret = TM_EXIT_FAIL;
 
 	dat = tm_dat_open(o->input);
 	if (!dat)
-		return tm_cmd_fail("report");
+		return cmd_fail("report");
 	if (o->mode == MODE_STAT) {
 		ret = print_stat(dat, o);
 		goto out;
@@ -358,9 +358,9 @@ static int run_report(const struct report_opts *o)
 		ret = print_first_last(dat, o);
 		goto out;
 	}
-	ev = tm_events_from_dat(dat, o->no_plugins, tm_cmd_warning, &warn);
+	ev = tm_events_from_dat(dat, o->no_plugins, cmd_warning, &warn);
 	if (!ev) {
-		ret = tm_cmd_fail("report");
+		ret = cmd_fail("report");
 		goto out;
 	}
 	if (o->mode == MODE_LIST_EVENTS)
@@ -389,7 +389,7 @@ int cmd_report(int argc, char **argv)
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	ret = run_report(&o);
 	if (fflush(stdout) || ferror(stdout)) {
-		tm_cmd_err("report", "write to standard output: %s", strerror(errno));
+		cmd_err("report", "write to standard output: %s", strerror(errno));
 		return TM_EXIT_FAIL;
 	}
 	return ret;

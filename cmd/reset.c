@@ -65,7 +65,7 @@ static int remove_all(const char *tracefs, char **stale)
 
 	for (char **name = stale; *name; name++) {
 		if (tm_instance_remove(tracefs, *name)) {
-			ret = tm_cmd_fail("reset");
+			ret = cmd_fail("reset");
 			continue;
 		}
 		printf("removed %s\n", *name);
@@ -80,12 +80,12 @@ static int reset_uprobes(const char *tracefs, bool remove)
 	int ret = TM_EXIT_OK;
 
 	if (!stale)
-		return tm_cmd_fail("reset");
+		return cmd_fail("reset");
 	for (char **ev = stale; *ev; ev++) {
 		if (!remove)
 			printf("would remove uprobe %s\n", *ev);
 		else if (tm_uprobe_remove_event(tracefs, *ev))
-			ret = tm_cmd_fail("reset");
+			ret = cmd_fail("reset");
 		else
 			printf("removed uprobe %s\n", *ev);
 	}
@@ -103,7 +103,7 @@ static void report_spools(const char *dir)
 	for (struct tm_orphan *o = list; o->prefix; o++) {
 		if (!o->files)
 			continue;
-		tm_cmd_err("reset", "%s%s: spools of a killed recording (tracemap pid %d); "
+		cmd_err("reset", "%s%s: spools of a killed recording (tracemap pid %d); "
 			   "'tracemap recover %s' makes them a trace.dat", o->first,
 			   o->files > 1 ? " and more" : "", (int)o->pid, o->prefix);
 	}
@@ -136,19 +136,19 @@ int cmd_reset(int argc, char **argv)
 		return TM_EXIT_USAGE;
 	tracefs = tm_tracefs_open(o.stale);
 	if (!tracefs)
-		return tm_cmd_fail("reset");
+		return cmd_fail("reset");
 	stale = tm_instance_list_stale(tracefs);
 	if (!stale)
-		return tm_cmd_fail("reset");
+		return cmd_fail("reset");
 	if (!stale[0])
-		tm_cmd_err("reset", "no stale tracemap instances in %s/instances", tracefs);
+		cmd_err("reset", "no stale tracemap instances in %s/instances", tracefs);
 	else if (o.stale)
 		ret = remove_all(tracefs, stale);
 	else {
 		for (char **name = stale; *name; name++)
 			printf("would remove %s\n", *name);
 		fflush(stdout);
-		tm_cmd_err("reset", "dry run: 'tracemap reset --stale' removes them");
+		cmd_err("reset", "dry run: 'tracemap reset --stale' removes them");
 	}
 	tm_strv_free(stale);
 	if (reset_uprobes(tracefs, o.stale))

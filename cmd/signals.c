@@ -15,12 +15,12 @@
  * the instance removed. Faults (SEGV, BUS, ILL, FPE, ABRT, TRAP, SYS) keep
  * their default: after one, nothing can be trusted to clean up.
  */
-static const int tm_stop_signals[] = {
+static const int stop_signals[] = {
 	SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
 	SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR, SIGIO, SIGSTKFLT,
 };
 
-#define TM_NR_STOP_SIGNALS	(sizeof(tm_stop_signals) / sizeof(tm_stop_signals[0]))
+#define TM_NR_STOP_SIGNALS	(sizeof(stop_signals) / sizeof(stop_signals[0]))
 
 /* The only process-wide state of tracemap: written by handlers, read by the main thread. */
 static struct {
@@ -32,7 +32,7 @@ static struct {
 	sigset_t		wait_mask;	/* mask while waiting: ours unblocked */
 	char			msg[96];
 	size_t			msg_len;
-} tm_sig;
+} sig_state;
 
 /*
  * A write to a closed pipe (SIGPIPE) or past the file size limit (SIGXFSZ)
@@ -40,127 +40,127 @@ static struct {
  * EPIPE/EFBIG and that error is handled where it happens. Only the same
  * signals sent by someone else stop the run.
  */
-static bool tm_from_own_write(int sig, const siginfo_t *si)
+static bool from_own_write(int sig, const siginfo_t *si)
 {
 	return (sig == SIGPIPE || sig == SIGXFSZ) && si && si->si_code == SI_USER &&
 	       si->si_pid == getpid();
 }
 
-static void tm_on_stop(int sig, siginfo_t *si, void *uctx)
+static void on_stop(int sig, siginfo_t *si, void *uctx)
 {
 	int saved = errno;
 
 	(void)uctx;
-	if (tm_from_own_write(sig, si))
+	if (from_own_write(sig, si))
 		return;
-	tm_sig.last = sig;
-	if (++tm_sig.stops == 2 && tm_sig.msg_len) {
-		ssize_t n = write(STDERR_FILENO, tm_sig.msg, tm_sig.msg_len);
+	sig_state.last = sig;
+	if (++sig_state.stops == 2 && sig_state.msg_len) {
+		ssize_t n = write(STDERR_FILENO, sig_state.msg, sig_state.msg_len);
 
 		(void)n;
 	}
 	errno = saved;
 }
 
-static void tm_on_child(int sig)
+static void on_child(int sig)
 {
 	(void)sig;
-	tm_sig.child = 1;
+	sig_state.child = 1;
 }
 
-static void tm_on_usr2(int sig)
+static void on_usr2(int sig)
 {
 	(void)sig;
-	tm_sig.usr2++;
+	sig_state.usr2++;
 }
 
-void tm_signals_init(const char *sub)
+void signals_init(const char *sub)
 {
 	struct sigaction sa;
 	sigset_t old;
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
-	sa.sa_sigaction = tm_on_stop;
+	sa.sa_sigaction = on_stop;
 	sa.sa_flags = SA_SIGINFO;
 	for (size_t i = 0; i < TM_NR_STOP_SIGNALS; i++)
-		sigaction(tm_stop_signals[i], &sa, NULL);
+		sigaction(stop_signals[i], &sa, NULL);
 	sa.sa_flags = SA_NOCLDSTOP;
-	sa.sa_handler = tm_on_child;
+	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
-	tm_sig.msg_len = 0;
+	sig_state.msg_len = 0;
 	if (sub) {
-		int n = snprintf(tm_sig.msg, sizeof(tm_sig.msg),
+		int n = snprintf(sig_state.msg, sizeof(sig_state.msg),
 				 "tracemap %s: stopping, writing the file...\n", sub);
 
-		tm_sig.msg_len = n > 0 && (size_t)n < sizeof(tm_sig.msg) ? (size_t)n : 0;
+		sig_state.msg_len = n > 0 && (size_t)n < sizeof(sig_state.msg) ? (size_t)n : 0;
 	}
 	/* SIGPIPE and SIGXFSZ stay deliverable: our own writes raise them synchronously */
-	sigemptyset(&tm_sig.blocked);
+	sigemptyset(&sig_state.blocked);
 	for (size_t i = 0; i < TM_NR_STOP_SIGNALS; i++)
-		if (tm_stop_signals[i] != SIGPIPE && tm_stop_signals[i] != SIGXFSZ)
-			sigaddset(&tm_sig.blocked, tm_stop_signals[i]);
-	sigaddset(&tm_sig.blocked, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &tm_sig.blocked, &old);
-	tm_sig.wait_mask = old;
+		if (stop_signals[i] != SIGPIPE && stop_signals[i] != SIGXFSZ)
+			sigaddset(&sig_state.blocked, stop_signals[i]);
+	sigaddset(&sig_state.blocked, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &sig_state.blocked, &old);
+	sig_state.wait_mask = old;
 	for (size_t i = 0; i < TM_NR_STOP_SIGNALS; i++)
-		sigdelset(&tm_sig.wait_mask, tm_stop_signals[i]);
-	sigdelset(&tm_sig.wait_mask, SIGCHLD);
+		sigdelset(&sig_state.wait_mask, stop_signals[i]);
+	sigdelset(&sig_state.wait_mask, SIGCHLD);
 }
 
-void tm_signals_wait(int timeout_ms)
+void signals_wait(int timeout_ms)
 {
 	struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
 
-	ppoll(NULL, 0, timeout_ms < 0 ? NULL : &ts, &tm_sig.wait_mask);
+	ppoll(NULL, 0, timeout_ms < 0 ? NULL : &ts, &sig_state.wait_mask);
 }
 
-int tm_signals_stop_count(void)
+int signals_stop_count(void)
 {
-	return tm_sig.stops;
+	return sig_state.stops;
 }
 
-int tm_signals_last(void)
+int signals_last(void)
 {
-	return tm_sig.last;
+	return sig_state.last;
 }
 
-void tm_signals_catch_usr2(void)
+void signals_catch_usr2(void)
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = tm_on_usr2;
+	sa.sa_handler = on_usr2;
 	sigaction(SIGUSR2, &sa, NULL);
 }
 
-int tm_signals_usr2_count(void)
+int signals_usr2_count(void)
 {
-	return tm_sig.usr2;
+	return sig_state.usr2;
 }
 
-bool tm_signals_child_event(void)
+bool signals_child_event(void)
 {
-	return tm_sig.child;
+	return sig_state.child;
 }
 
-void tm_signals_clear_child(void)
+void signals_clear_child(void)
 {
-	tm_sig.child = 0;
+	sig_state.child = 0;
 }
 
-void tm_signals_unblock(void)
+void signals_unblock(void)
 {
-	sigprocmask(SIG_UNBLOCK, &tm_sig.blocked, NULL);
+	sigprocmask(SIG_UNBLOCK, &sig_state.blocked, NULL);
 }
 
-void tm_signals_reset_child(void)
+void signals_reset_child(void)
 {
 	sigset_t none;
 
 	for (size_t i = 0; i < TM_NR_STOP_SIGNALS; i++)
-		signal(tm_stop_signals[i], SIG_DFL);
+		signal(stop_signals[i], SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);

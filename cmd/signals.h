@@ -10,31 +10,31 @@
  * Install the handlers of every stop signal (INT, TERM, HUP, QUIT, USR1,
  * USR2, PIPE, ALRM, VTALRM, PROF, XCPU, XFSZ, PWR, IO, STKFLT) and SIGCHLD,
  * and block them, so they arrive only while the caller waits with
- * tm_signals_wait(). SIGPIPE and SIGXFSZ raised by our own writes do not
+ * signals_wait(). SIGPIPE and SIGXFSZ raised by our own writes do not
  * stop anything: the write fails with EPIPE or EFBIG instead.
  */
-void tm_signals_init(const char *sub);
+void signals_init(const char *sub);
 /*
  * Wait up to timeout_ms (-1: forever) with the signals unblocked. Returns
  * early when a signal arrived.
  */
-void tm_signals_wait(int timeout_ms);
+void signals_wait(int timeout_ms);
 /* Number of stop signals received so far, and the last one. */
-int tm_signals_stop_count(void);
-int tm_signals_last(void);
+int signals_stop_count(void);
+int signals_last(void);
 /*
- * After tm_signals_init(): SIGUSR2 no longer stops the run but is counted
+ * After signals_init(): SIGUSR2 no longer stops the run but is counted
  * (record's flight dumps and output switches ask for it).
  */
-void tm_signals_catch_usr2(void);
-/* Number of SIGUSR2 received since tm_signals_catch_usr2(). */
-int tm_signals_usr2_count(void);
+void signals_catch_usr2(void);
+/* Number of SIGUSR2 received since signals_catch_usr2(). */
+int signals_usr2_count(void);
 /* True once SIGCHLD arrived (then call waitpid). */
-bool tm_signals_child_event(void);
-void tm_signals_clear_child(void);
+bool signals_child_event(void);
+void signals_clear_child(void);
 /* Unblock the signals for good: a second Ctrl-C then prints "stopping..." only. */
-void tm_signals_unblock(void);
+void signals_unblock(void);
 /* In a forked child before exec: default dispositions, nothing blocked. */
-void tm_signals_reset_child(void);
+void signals_reset_child(void);
 
 #endif /* TM_SIGNALS_H */

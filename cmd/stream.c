@@ -78,7 +78,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		state->child_inputs[0] = &o->cap;
 		break;
 	case OPT_JSON: o->json = true; break;
-	case OPT_COMPAT: o->compat = tm_arg_compat(state, arg); break;
+	case OPT_COMPAT: o->compat = arg_compat(state, arg); break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -150,14 +150,14 @@ static int stream_print(struct stream *s, bool final)
 
 	do {
 		r = tm_live_step(s->live, final);
-	} while (r > 0 && (final || !tm_signals_stop_count()));
+	} while (r > 0 && (final || !signals_stop_count()));
 	if (r >= 0)
 		return 0;
 	if (reader_gone(errno)) {
 		s->gone = true;
 		tm_live_discard(s->live);
 	} else {
-		tm_cmd_fail(SUB);
+		cmd_fail(SUB);
 		s->failed = true;
 	}
 	return -1;
@@ -178,7 +178,7 @@ static int stream_idle(void *ctx, int ms)
 	uint64_t now;
 
 	tm_live_wait(s->live, ms < STREAM_STEP_MS ? ms : STREAM_STEP_MS);
-	tm_signals_wait(0);
+	signals_wait(0);
 	now = mono_ns();
 	if (now - s->cmdlines_at >= STREAM_CMDLINES_NS) {
 		/* tasks no record named get their names; a failed re-read keeps the old ones */
@@ -208,7 +208,7 @@ static int name_child(struct stream *s)
 	}
 	if (!tm_names_learn(s->names, s->cap.child, comm))
 		return 0;
-	tm_cmd_fail(SUB);
+	cmd_fail(SUB);
 	return -1;
 }
 
@@ -222,7 +222,7 @@ static int stream_run(const struct stream_opts *o)
 	if (capture_open(&s.cap, &o->cap, SUB))
 		goto out;
 	if (setup_stdout() || open_decoder(&s)) {
-		tm_cmd_fail(SUB);
+		cmd_fail(SUB);
 		goto out;
 	}
 	cs.sink = tm_live_sink(s.live);
@@ -254,7 +254,7 @@ out:
 	tm_printer_free(s.printer);
 	tm_events_free(s.ev);
 	if (fflush(stdout) && !s.gone && !reader_gone(errno) && ret == TM_EXIT_OK)
-		ret = tm_cmd_fail(SUB);
+		ret = cmd_fail(SUB);
 	return capture_exit_status(&s.cap, ret);
 }
 

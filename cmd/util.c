@@ -15,7 +15,7 @@
  * Messages quote names and text from input files: control bytes (a newline
  * above all) go out as \xNN so every message stays one line.
  */
-void tm_cmd_err(const char *sub, const char *fmt, ...)
+void cmd_err(const char *sub, const char *fmt, ...)
 {
 	char msg[1024];
 	const char *p;
@@ -36,9 +36,9 @@ void tm_cmd_err(const char *sub, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void tm_cmd_warning(void *ctx, const char *msg)
+void cmd_warning(void *ctx, const char *msg)
 {
-	struct tm_cmd_warn *w = ctx;
+	struct cmd_warn *w = ctx;
 
 	if (w->quiet)
 		return;
@@ -47,33 +47,33 @@ void tm_cmd_warning(void *ctx, const char *msg)
 		return;
 	}
 	w->shown++;
-	tm_cmd_err(w->sub, "warning: %s", msg);
+	cmd_err(w->sub, "warning: %s", msg);
 }
 
-void tm_cmd_warn_summary(const struct tm_cmd_warn *w, const char *file, uint64_t skipped)
+void cmd_warn_summary(const struct cmd_warn *w, const char *file, uint64_t skipped)
 {
 	if (w->quiet || (!skipped && !w->hidden))
 		return;
-	tm_cmd_err(w->sub, "warning: %s: %llu records skipped (fields outside the record), "
+	cmd_err(w->sub, "warning: %s: %llu records skipped (fields outside the record), "
 		   "%u more warnings not shown", file, (unsigned long long)skipped, w->hidden);
 }
 
-int tm_cmd_fail(const char *sub)
+int cmd_fail(const char *sub)
 {
-	tm_cmd_err(sub, "%s", tm_last_error());
+	cmd_err(sub, "%s", tm_last_error());
 	return TM_EXIT_FAIL;
 }
 
-long tm_arg_long(struct argp_state *state, const char *what, const char *s, long min, long max)
+long arg_long(struct argp_state *state, const char *what, const char *s, long min, long max)
 {
 	long v = 0;
 
-	if (!tm_parse_long(s, min, max, &v))
+	if (!parse_long(s, min, max, &v))
 		argp_error(state, "bad %s '%s' (expected %ld-%ld)", what, s, min, max);
 	return v;
 }
 
-enum tm_text_compat tm_arg_compat(struct argp_state *state, const char *s)
+enum tm_text_compat arg_compat(struct argp_state *state, const char *s)
 {
 	static const char *const current[] = { "3.2", "3.3", "3.4", "current" };
 	size_t i;
@@ -87,7 +87,7 @@ enum tm_text_compat tm_arg_compat(struct argp_state *state, const char *s)
 	return TM_TEXT_CURRENT;
 }
 
-enum tm_compression tm_arg_compression(struct argp_state *state, const char *s)
+enum tm_compression arg_compression(struct argp_state *state, const char *s)
 {
 	enum tm_compression c = TM_COMPRESS_NONE;
 
@@ -96,19 +96,19 @@ enum tm_compression tm_arg_compression(struct argp_state *state, const char *s)
 	return c;
 }
 
-long tm_arg_file_version(struct argp_state *state, const char *s)
+long arg_file_version(struct argp_state *state, const char *s)
 {
 	int oldest, newest;
 	long v;
 
 	tm_dat_version_range(&oldest, &newest);
-	v = tm_arg_long(state, "file version", s, oldest, newest);
+	v = arg_long(state, "file version", s, oldest, newest);
 	if (!tm_dat_version_supported((int)v))
 		argp_error(state, "unsupported file version %ld", v);
 	return v;
 }
 
-bool tm_parse_long(const char *s, long min, long max, long *out)
+bool parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;
 	long v;
@@ -124,7 +124,7 @@ bool tm_parse_long(const char *s, long min, long max, long *out)
 }
 
 /* A number (decimals allowed) and the suffix after it; false if there is no number. */
-static bool tm_parse_number(const char *s, double *v, const char **suffix)
+static bool parse_number(const char *s, double *v, const char **suffix)
 {
 	char *end;
 
@@ -138,13 +138,13 @@ static bool tm_parse_number(const char *s, double *v, const char **suffix)
 	return true;
 }
 
-bool tm_parse_size(const char *s, bool need_unit, uint64_t *out)
+bool parse_size(const char *s, bool need_unit, uint64_t *out)
 {
 	static const char units[] = "BKMG";
 	const char *suffix, *u;
 	double v;
 
-	if (!tm_parse_number(s, &v, &suffix))
+	if (!parse_number(s, &v, &suffix))
 		return false;
 	if (!*suffix && !need_unit) {
 		u = units;
@@ -160,7 +160,7 @@ bool tm_parse_size(const char *s, bool need_unit, uint64_t *out)
 	return true;
 }
 
-bool tm_parse_seconds(const char *s, bool need_unit, double *out)
+bool parse_seconds(const char *s, bool need_unit, double *out)
 {
 	static const struct { char unit; double secs; } units[] = {
 		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
@@ -168,7 +168,7 @@ bool tm_parse_seconds(const char *s, bool need_unit, double *out)
 	const char *suffix;
 	double v;
 
-	if (!tm_parse_number(s, &v, &suffix))
+	if (!parse_number(s, &v, &suffix))
 		return false;
 	if (!*suffix && !need_unit) {
 		*out = v;

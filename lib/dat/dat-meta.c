@@ -38,7 +38,7 @@ static unsigned int dat_commit_size(const struct tm_text *hp, int long_size)
 	return v == 4 || v == 8 ? (unsigned int)v : (unsigned int)long_size;
 }
 
-static int tm_dat_read_header_info(struct dat_rd *rd)
+static int dat_read_header_info(struct dat_rd *rd)
 {
 	struct tm_dat *dat = rd->dat;
 	uint64_t len;
@@ -78,7 +78,7 @@ static int dat_read_formats(struct dat_rd *rd, uint32_t count, struct tm_text **
 	return 0;
 }
 
-static int tm_dat_read_ftrace_formats(struct dat_rd *rd)
+static int dat_read_ftrace_formats(struct dat_rd *rd)
 {
 	struct tm_dat *dat = rd->dat;
 	struct tm_text *t;
@@ -93,7 +93,7 @@ static int tm_dat_read_ftrace_formats(struct dat_rd *rd)
 	return 0;
 }
 
-static int tm_dat_read_event_formats(struct dat_rd *rd)
+static int dat_read_event_formats(struct dat_rd *rd)
 {
 	struct tm_dat *dat = rd->dat;
 	struct tm_meta_system *sys;
@@ -121,21 +121,21 @@ static int tm_dat_read_event_formats(struct dat_rd *rd)
 	return 0;
 }
 
-static int tm_dat_read_kallsyms(struct dat_rd *rd)
+static int dat_read_kallsyms(struct dat_rd *rd)
 {
 	uint32_t len;
 
 	return tm_dat_rd_u32(rd, &len) || tm_dat_rd_text(rd, len, &rd->dat->kallsyms) ? -1 : 0;
 }
 
-static int tm_dat_read_printk(struct dat_rd *rd)
+static int dat_read_printk(struct dat_rd *rd)
 {
 	uint32_t len;
 
 	return tm_dat_rd_u32(rd, &len) || tm_dat_rd_text(rd, len, &rd->dat->printk) ? -1 : 0;
 }
 
-static int tm_dat_read_cmdlines(struct dat_rd *rd)
+static int dat_read_cmdlines(struct dat_rd *rd)
 {
 	uint64_t len;
 
@@ -143,10 +143,10 @@ static int tm_dat_read_cmdlines(struct dat_rd *rd)
 }
 
 const struct tm_dat_meta_reader tm_dat_meta_readers[TM_DAT_META_PAYLOADS] = {
-	{ "header info",	tm_dat_read_header_info },
-	{ "ftrace formats",	tm_dat_read_ftrace_formats },
-	{ "event formats",	tm_dat_read_event_formats },
-	{ "kallsyms",		tm_dat_read_kallsyms },
-	{ "printk formats",	tm_dat_read_printk },
-	{ "saved cmdlines",	tm_dat_read_cmdlines },
+	{ "header info",	dat_read_header_info },
+	{ "ftrace formats",	dat_read_ftrace_formats },
+	{ "event formats",	dat_read_event_formats },
+	{ "kallsyms",		dat_read_kallsyms },
+	{ "printk formats",	dat_read_printk },
+	{ "saved cmdlines",	dat_read_cmdlines },
 };

@@ -36,7 +36,7 @@ void tm_buf_option(struct tm_buf *b, uint16_t id, const void *data, uint32_t len
 }
 
 /* LAST_BOOT_INFO (§5, id 24): "<instance>:" and the text, with a NUL, as trace-cmd 3.4 stores it. */
-static void tm_write_last_boot_info(struct tm_write_ctx *w, struct tm_buf *b)
+static void write_last_boot_info(struct tm_write_ctx *w, struct tm_buf *b)
 {
 	const char *name = w->opts->last_boot_instance, *text = w->opts->last_boot_info;
 	size_t nlen, tlen;
@@ -86,7 +86,7 @@ void tm_write_common_options(struct tm_write_ctx *w, struct tm_buf *b)
 		tm_buf_put(b, head, n);
 		tm_buf_put(b, m->stats[cpu].data, m->stats[cpu].len + 1);
 	}
-	tm_write_last_boot_info(w, b);
+	write_last_boot_info(w, b);
 }
 
 int tm_write_out(struct tm_write_ctx *w, const void *buf, size_t len)
@@ -110,7 +110,7 @@ int tm_write_pad_to(struct tm_write_ctx *w, uint64_t to)
 	return 0;
 }
 
-static int tm_copy_fallback(struct tm_write_ctx *w, int in, off_t off, uint64_t left,
+static int copy_fallback(struct tm_write_ctx *w, int in, off_t off, uint64_t left,
 			    const char *path)
 {
 	size_t n;
@@ -133,7 +133,7 @@ static int tm_copy_fallback(struct tm_write_ctx *w, int in, off_t off, uint64_t 
 }
 
 /* copy_file_range while the file system allows it; the rest by read/write. */
-static int tm_copy_spool(struct tm_write_ctx *w, int in, uint64_t len, const char *path)
+static int copy_spool(struct tm_write_ctx *w, int in, uint64_t len, const char *path)
 {
 	uint64_t left = len;
 	loff_t off = 0;
@@ -155,14 +155,14 @@ static int tm_copy_spool(struct tm_write_ctx *w, int in, uint64_t len, const cha
 					(unsigned long long)len);
 		left -= n;
 	}
-	if (left && tm_copy_fallback(w, in, off, left, path))
+	if (left && copy_fallback(w, in, off, left, path))
 		return -1;
 	w->pos += len;
 	return 0;
 }
 
 /* A source in memory: its pieces in order, exactly its size in all. */
-static int tm_write_pieces(struct tm_write_ctx *w, const struct tm_cpu_data *src)
+static int write_pieces(struct tm_write_ctx *w, const struct tm_cpu_data *src)
 {
 	uint64_t done = 0;
 	const void *data;
@@ -196,6 +196,6 @@ int tm_write_blob(struct tm_write_ctx *w, const struct tm_cpu_blob *b)
 			return -1;
 	}
 	if (b->src->fd < 0)
-		return tm_write_pieces(w, b->src);
-	return tm_copy_spool(w, b->src->fd, b->size, b->src->name);
+		return write_pieces(w, b->src);
+	return copy_spool(w, b->src->fd, b->size, b->src->name);
 }

@@ -9,7 +9,7 @@
 #include "dat-write-internal.h"
 
 /* Flyrecord: CPU table, clock record, then page-aligned data. */
-static void tm_v6_flyrecord(struct tm_write_ctx *w, struct tm_buf *b)
+static void v6_flyrecord(struct tm_write_ctx *w, struct tm_buf *b)
 {
 	const struct tm_cpu_blob *blob;
 	char clock[80];
@@ -46,7 +46,7 @@ int tm_dat_write_v6(struct tm_write_ctx *w)
 	tm_buf_put(&b, TM_DAT_TAG_OPTIONS, TM_DAT_TAG_LEN);
 	tm_write_common_options(w, &b);
 	tm_buf_put16(&b, TM_OPT_DONE);
-	tm_v6_flyrecord(w, &b);
+	v6_flyrecord(w, &b);
 	if (b.err) {
 		tm_fail(b.err, "trace.dat layout");
 		goto out;

@@ -25,7 +25,7 @@ struct tm_v7 {
 	uint64_t	sec_off[TM_META_COUNT];
 };
 
-static uint32_t tm_v7_string(struct tm_v7 *v, const char *s)
+static uint32_t v7_string(struct tm_v7 *v, const char *s)
 {
 	uint32_t id = v->strings.len;
 
@@ -33,7 +33,7 @@ static uint32_t tm_v7_string(struct tm_v7 *v, const char *s)
 	return id;
 }
 
-static void tm_section_header(struct tm_buf *b, uint16_t id, bool compressed, uint32_t str,
+static void section_header(struct tm_buf *b, uint16_t id, bool compressed, uint32_t str,
 			      uint64_t size)
 {
 	tm_buf_put16(b, id);
@@ -43,21 +43,21 @@ static void tm_section_header(struct tm_buf *b, uint16_t id, bool compressed, ui
 }
 
 /* A section whose body is src, compressed as one block (§6.2) when the file is. */
-static int tm_v7_section(struct tm_v7 *v, struct tm_buf *out, uint16_t id, uint32_t str,
+static int v7_section(struct tm_v7 *v, struct tm_buf *out, uint16_t id, uint32_t str,
 			 const struct tm_buf *src)
 {
 	size_t cap, at;
 	ssize_t n;
 
 	if (!v->codec) {
-		tm_section_header(out, id, false, str, src->len);
+		section_header(out, id, false, str, src->len);
 		tm_buf_put(out, src->data, src->len);
 		return 0;
 	}
 	if (src->len > UINT32_MAX)
 		return tm_failx(EFBIG, "trace.dat: section %u is over 4 GiB", id);
 	cap = tm_codec_bound(v->codec, src->len);
-	tm_section_header(out, id, true, str, 0);
+	section_header(out, id, true, str, 0);
 	at = out->len;
 	tm_buf_put32(out, 0);
 	tm_buf_put32(out, src->len);
@@ -73,7 +73,7 @@ static int tm_v7_section(struct tm_v7 *v, struct tm_buf *out, uint16_t id, uint3
 	return 0;
 }
 
-static void tm_v7_header(struct tm_write_ctx *w, struct tm_buf *b, uint64_t opt1_off)
+static void v7_header(struct tm_write_ctx *w, struct tm_buf *b, uint64_t opt1_off)
 {
 	enum tm_compression c = w->compressed ? TM_COMPRESS_ZSTD : TM_COMPRESS_NONE;
 
@@ -83,7 +83,7 @@ static void tm_v7_header(struct tm_write_ctx *w, struct tm_buf *b, uint64_t opt1
 	tm_buf_put64(b, opt1_off);
 }
 
-static size_t tm_v7_header_len(struct tm_write_ctx *w)
+static size_t v7_header_len(struct tm_write_ctx *w)
 {
 	enum tm_compression c = w->compressed ? TM_COMPRESS_ZSTD : TM_COMPRESS_NONE;
 
@@ -92,7 +92,7 @@ static size_t tm_v7_header_len(struct tm_write_ctx *w)
 }
 
 /* Options #1: section pointers, common options, CPUCOUNT (DONE comes later). */
-static void tm_v7_options1(struct tm_write_ctx *w, struct tm_v7 *v, struct tm_buf *b)
+static void v7_options1(struct tm_write_ctx *w, struct tm_v7 *v, struct tm_buf *b)
 {
 	uint32_t ncpus = w->ncpus;
 	int i;
@@ -104,7 +104,7 @@ static void tm_v7_options1(struct tm_write_ctx *w, struct tm_v7 *v, struct tm_bu
 }
 
 /* Place the CPU blobs after the BUFFER section header; returns the end offset. */
-static uint64_t tm_v7_place_blobs(struct tm_write_ctx *w, uint64_t data)
+static uint64_t v7_place_blobs(struct tm_write_ctx *w, uint64_t data)
 {
 	int i;
 
@@ -121,7 +121,7 @@ static uint64_t tm_v7_place_blobs(struct tm_write_ctx *w, uint64_t data)
  * counts its 4-byte chunk count as trace-cmd >= 3.2 does; 3.1.x readers
  * walk the chunks and do not mind.
  */
-static void tm_v7_buffer_option(struct tm_write_ctx *w, struct tm_buf *b, uint64_t buf_off)
+static void v7_buffer_option(struct tm_write_ctx *w, struct tm_buf *b, uint64_t buf_off)
 {
 	struct tm_buf o = { 0 };
 	int i;
@@ -142,46 +142,46 @@ static void tm_v7_buffer_option(struct tm_write_ctx *w, struct tm_buf *b, uint64
 	tm_buf_free(&o);
 }
 
-static void tm_v7_done(struct tm_buf *b, uint64_t next)
+static void v7_done(struct tm_buf *b, uint64_t next)
 {
 	tm_buf_option(b, TM_OPT_DONE, &next, sizeof(next));
 }
 
-static int tm_v7_layout(struct tm_write_ctx *w, struct tm_v7 *v)
+static int v7_layout(struct tm_write_ctx *w, struct tm_v7 *v)
 {
 	struct tm_buf opt1 = { 0 }, opt2 = { 0 };
 	uint64_t pos, opt1_off, buf_off, end;
 	int i, ret = -1;
 
-	pos = tm_v7_header_len(w);
-	tm_v7_header(w, &v->head, 0);	/* the options offset is patched below */
+	pos = v7_header_len(w);
+	v7_header(w, &v->head, 0);	/* the options offset is patched below */
 	for (i = 0; i < TM_META_COUNT; i++) {
 		v->sec_off[i] = pos;
-		if (tm_v7_section(v, &v->head, TM_OPT_HEADER_INFO + i, v->str_meta[i],
+		if (v7_section(v, &v->head, TM_OPT_HEADER_INFO + i, v->str_meta[i],
 				  &w->payload[i]))
 			goto out;
 		pos = v->head.len;
 	}
 	opt1_off = pos;
-	tm_v7_options1(w, v, &opt1);
+	v7_options1(w, v, &opt1);
 	buf_off = opt1_off + TM_DAT_SECTION_HDR_LEN + opt1.len + 14;	/* + DONE */
-	end = tm_v7_place_blobs(w, buf_off + TM_DAT_SECTION_HDR_LEN);
-	tm_v7_done(&opt1, end);
-	tm_section_header(&v->head, 0, false, v->str_opt1, opt1.len);
+	end = v7_place_blobs(w, buf_off + TM_DAT_SECTION_HDR_LEN);
+	v7_done(&opt1, end);
+	section_header(&v->head, 0, false, v->str_opt1, opt1.len);
 	tm_buf_put(&v->head, opt1.data, opt1.len);
-	tm_section_header(&v->head, TM_OPT_BUFFER, w->compressed, v->str_buf,
+	section_header(&v->head, TM_OPT_BUFFER, w->compressed, v->str_buf,
 			  end - buf_off - TM_DAT_SECTION_HDR_LEN);
-	tm_v7_buffer_option(w, &opt2, buf_off);
-	tm_v7_done(&opt2, 0);
-	tm_section_header(&v->tail, 0, false, v->str_opt2, opt2.len);
+	v7_buffer_option(w, &opt2, buf_off);
+	v7_done(&opt2, 0);
+	section_header(&v->tail, 0, false, v->str_opt2, opt2.len);
 	tm_buf_put(&v->tail, opt2.data, opt2.len);
-	if (tm_v7_section(v, &v->tail, TM_OPT_STRINGS, v->str_strings, &v->strings))
+	if (v7_section(v, &v->tail, TM_OPT_STRINGS, v->str_strings, &v->strings))
 		goto out;
 	if (v->head.err || v->tail.err || opt1.err || opt2.err) {
 		tm_fail(ENOMEM, "trace.dat layout");
 		goto out;
 	}
-	tm_put64(v->head.data + tm_v7_header_len(w) - 8, opt1_off);
+	tm_put64(v->head.data + v7_header_len(w) - 8, opt1_off);
 	ret = 0;
 out:
 	tm_buf_free(&opt1);
@@ -189,16 +189,16 @@ out:
 	return ret;
 }
 
-static void tm_v7_strings(struct tm_v7 *v)
+static void v7_strings(struct tm_v7 *v)
 {
 	int i;
 
 	for (i = 0; i < TM_META_COUNT; i++)
-		v->str_meta[i] = tm_v7_string(v, tm_meta_desc[i]);
-	v->str_opt1 = tm_v7_string(v, "options");
-	v->str_buf = tm_v7_string(v, "buffer flyrecord ");
-	v->str_opt2 = tm_v7_string(v, "options");
-	v->str_strings = tm_v7_string(v, "strings");
+		v->str_meta[i] = v7_string(v, tm_meta_desc[i]);
+	v->str_opt1 = v7_string(v, "options");
+	v->str_buf = v7_string(v, "buffer flyrecord ");
+	v->str_opt2 = v7_string(v, "options");
+	v->str_strings = v7_string(v, "strings");
 }
 
 int tm_dat_write_v7(struct tm_write_ctx *w)
@@ -211,8 +211,8 @@ int tm_dat_write_v7(struct tm_write_ctx *w)
 		if (!v.codec)
 			return -1;
 	}
-	tm_v7_strings(&v);
-	if (tm_v7_layout(w, &v))
+	v7_strings(&v);
+	if (v7_layout(w, &v))
 		goto out;
 	if (tm_write_out(w, v.head.data, v.head.len))
 		goto out;

@@ -16,7 +16,7 @@
 #include "tm-write.h"
 
 /* §2: the six metadata payloads, the same bytes in v6 and v7. */
-static void tm_build_payloads(struct tm_write_ctx *w)
+static void build_payloads(struct tm_write_ctx *w)
 {
 	const struct tm_meta *m = w->meta;
 	struct tm_buf *p = w->payload;
@@ -55,7 +55,7 @@ static void tm_build_payloads(struct tm_write_ctx *w)
 }
 
 /* "field: <type> <name>;\toffset:N;\tsize:M;" of header_page. */
-static bool tm_header_field(const struct tm_text *hp, const char *name, unsigned long *off,
+static bool header_field(const struct tm_text *hp, const char *name, unsigned long *off,
 			    unsigned long *size)
 {
 	char key[64];
@@ -73,16 +73,16 @@ static bool tm_header_field(const struct tm_text *hp, const char *name, unsigned
 	return true;
 }
 
-static int tm_write_geometry(struct tm_write_ctx *w)
+static int write_geometry(struct tm_write_ctx *w)
 {
 	unsigned long off, size;
 
 	w->long_size = sizeof(long);
-	if (tm_header_field(&w->meta->header_page, "commit", &off, &size) &&
+	if (header_field(&w->meta->header_page, "commit", &off, &size) &&
 	    (size == 4 || size == 8))
 		w->long_size = size;
 	w->page_size = w->opts->page_size;
-	if (!w->page_size && tm_header_field(&w->meta->header_page, "data", &off, &size))
+	if (!w->page_size && header_field(&w->meta->header_page, "data", &off, &size))
 		w->page_size = off + size;
 	if (!w->page_size)
 		return tm_failx(EINVAL, "trace.dat: no page size given and none in header_page");
@@ -92,7 +92,7 @@ static int tm_write_geometry(struct tm_write_ctx *w)
 	return 0;
 }
 
-static int tm_write_check_spool(struct tm_write_ctx *w, struct tm_spool *s, int cpu)
+static int write_check_spool(struct tm_write_ctx *w, struct tm_spool *s, int cpu)
 {
 	enum tm_compression want = w->compressed ? TM_COMPRESS_ZSTD : TM_COMPRESS_NONE;
 
@@ -108,7 +108,7 @@ static int tm_write_check_spool(struct tm_write_ctx *w, struct tm_spool *s, int 
 	return 0;
 }
 
-static int tm_blob_cmp(const void *a, const void *b)
+static int blob_cmp(const void *a, const void *b)
 {
 	const struct tm_cpu_blob *x = a, *y = b;
 
@@ -116,7 +116,7 @@ static int tm_blob_cmp(const void *a, const void *b)
 }
 
 /* CPUs with data, in CPU order; offsets are filled in by the layout. */
-static int tm_write_blobs(struct tm_write_ctx *w, const struct tm_cpu_data *cpus, int n)
+static int write_blobs(struct tm_write_ctx *w, const struct tm_cpu_data *cpus, int n)
 {
 	int i, j;
 
@@ -137,11 +137,11 @@ static int tm_write_blobs(struct tm_write_ctx *w, const struct tm_cpu_data *cpus
 			.chunks = cpus[i].chunks,
 		};
 	}
-	qsort(w->blobs, w->nblobs, sizeof(*w->blobs), tm_blob_cmp);
+	qsort(w->blobs, w->nblobs, sizeof(*w->blobs), blob_cmp);
 	return 0;
 }
 
-static int tm_write_check(int out_fd, const struct tm_write_opts *opts, int ncpus,
+static int write_check(int out_fd, const struct tm_write_opts *opts, int ncpus,
 			  bool *regular)
 {
 	struct stat st;
@@ -178,14 +178,14 @@ int tm_dat_write_data(int out_fd, const struct tm_meta *meta, const struct tm_cp
 	int ret = -1, i;
 	bool regular;
 
-	if (tm_write_check(out_fd, opts, ncpus, &regular))
+	if (write_check(out_fd, opts, ncpus, &regular))
 		return -1;
 	layout = tm_dat_version_find(opts->version);
 	w.compressed = layout->compression && opts->compression == TM_COMPRESS_ZSTD;
 	w.use_cfr = regular;
-	if (tm_write_geometry(&w) || tm_write_blobs(&w, cpus, n))
+	if (write_geometry(&w) || write_blobs(&w, cpus, n))
 		goto out;
-	tm_build_payloads(&w);
+	build_payloads(&w);
 	for (i = 0; i < TM_META_COUNT; i++) {
 		if (w.payload[i].err) {
 			tm_fail(ENOMEM, "trace.dat metadata");
@@ -228,13 +228,13 @@ int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spool
 		w.compressed = tm_dat_version_find(opts->version)->compression &&
 			       opts->compression == TM_COMPRESS_ZSTD;
 		w.meta = meta;
-		if (tm_write_geometry(&w))
+		if (write_geometry(&w))
 			goto out;
 	}
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		if (!spools || !spools[cpu])
 			continue;
-		if (w.meta && tm_write_check_spool(&w, spools[cpu], cpu))
+		if (w.meta && write_check_spool(&w, spools[cpu], cpu))
 			goto out;
 		tm_spool_data(spools[cpu], cpu, &cpus[n++]);
 	}

@@ -45,20 +45,20 @@ int tm_page_init(struct tm_page *pg, const void *page, size_t page_size,
 	return 0;
 }
 
-static int tm_page_corrupt(const struct tm_page *pg)
+static int page_corrupt(const struct tm_page *pg)
 {
 	return tm_failx(EINVAL, "record at page offset %zu runs past the commit (%u bytes)",
 			tm_page_header_size(pg->commit_size) + pg->off, pg->len);
 }
 
 /* A data record at pg->off: hdr header bytes, then size payload bytes; 1, or -1 if it overruns. */
-static inline int tm_page_data(struct tm_page *pg, struct tm_rec *rec, uint32_t hdr,
+static inline int page_data(struct tm_page *pg, struct tm_rec *rec, uint32_t hdr,
 			       uint32_t size, uint32_t delta)
 {
 	uint32_t total = hdr + size;
 
 	if (total > pg->len - pg->off)
-		return tm_page_corrupt(pg);
+		return page_corrupt(pg);
 	pg->ts += delta;
 	rec->ts = pg->ts;
 	rec->offset = tm_page_header_size(pg->commit_size) + pg->off;
@@ -90,7 +90,7 @@ int tm_page_next(struct tm_page *pg, struct tm_rec *rec)
 		/* every type except short data records carries array[0] */
 		if (type_len == 0 || type_len > TM_RB_TYPE_DATA_MAX) {
 			if (pg->off + 8 > pg->len)
-				return tm_page_corrupt(pg);
+				return page_corrupt(pg);
 			arg = tm_get32(p + 4, pg->swap);
 		}
 		switch (type_len) {
@@ -110,13 +110,13 @@ int tm_page_next(struct tm_page *pg, struct tm_rec *rec)
 		case 0:
 			/* bound array[0] first: rounding a huge value up would wrap */
 			if (arg < 4 || arg - 4 > pg->len - pg->off - 8)
-				return tm_page_corrupt(pg);
-			return tm_page_data(pg, rec, 8, (arg - 4 + 3) & ~3u, delta);
+				return page_corrupt(pg);
+			return page_data(pg, rec, 8, (arg - 4 + 3) & ~3u, delta);
 		default:
-			return tm_page_data(pg, rec, 4, type_len * 4, delta);
+			return page_data(pg, rec, 4, type_len * 4, delta);
 		}
 		if (total < 4 || total > pg->len - pg->off)
-			return tm_page_corrupt(pg);
+			return page_corrupt(pg);
 		pg->off += total;
 	}
 	return 0;
@@ -168,7 +168,7 @@ int tm_page_span(const void *page, size_t page_size, unsigned int commit_size, b
 }
 
 /* The time_delta of the record header at off (its type does not matter). */
-static uint32_t tm_page_delta_at(const struct tm_page *pg, size_t off)
+static uint32_t page_delta_at(const struct tm_page *pg, size_t off)
 {
 	uint32_t w = tm_get32(pg->base + off, pg->swap);
 
@@ -194,7 +194,7 @@ int tm_page_trim(const void *page, size_t page_size, unsigned int commit_size,
 	if (!r)
 		return 0;	/* nothing at or after from: an empty page */
 	/* the time just before the record keeps its delta, and every later one, right */
-	ts = rec.ts - tm_page_delta_at(&pg, rec.offset);
+	ts = rec.ts - page_delta_at(&pg, rec.offset);
 	keep = hdr + pg.len - rec.offset;
 	memcpy((uint8_t *)out + hdr, pg.base + rec.offset, keep);
 	do

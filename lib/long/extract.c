@@ -29,7 +29,7 @@ struct tm_extract_run {
 };
 
 /* Each page: its record ids noted, counted, then into the CPU's spool. */
-static int tm_extract_emit(void *ctx, const void *page, size_t size)
+static int extract_emit(void *ctx, const void *page, size_t size)
 {
 	struct tm_extract_run *x = ctx;
 	int r;
@@ -47,7 +47,7 @@ static int tm_extract_emit(void *ctx, const void *page, size_t size)
 }
 
 /* The number of bytes of buffer_size_kb (per CPU): "1408" or "7 (expanded: 1408)". */
-static uint64_t tm_extract_buffer_bytes(const char *dir)
+static uint64_t extract_buffer_bytes(const char *dir)
 {
 	char path[PATH_MAX], *text, *exp;
 	unsigned long kb;
@@ -63,7 +63,7 @@ static uint64_t tm_extract_buffer_bytes(const char *dir)
 	return (uint64_t)kb * 1024;
 }
 
-static int tm_extract_cpu(const struct tm_extract_opts *o, const char *dir,
+static int extract_cpu(const struct tm_extract_opts *o, const char *dir,
 			  struct tm_extract_run *x, size_t page_size)
 {
 	struct tm_ring *ring = tm_ring_open(dir, x->cpu, page_size, o->use_mmap);
@@ -75,7 +75,7 @@ static int tm_extract_cpu(const struct tm_extract_opts *o, const char *dir,
 	if (!x->st->mapped)
 		snprintf(x->st->why, sizeof(x->st->why), "%s", tm_ring_fallback_reason(ring));
 	/* final: the page being filled too, as it is now */
-	ret = tm_ring_drain(ring, true, tm_extract_emit, x);
+	ret = tm_ring_drain(ring, true, extract_emit, x);
 	if (ret < 0 && x->full)
 		ret = 0;
 	tm_ring_close(ring);
@@ -83,7 +83,7 @@ static int tm_extract_cpu(const struct tm_extract_opts *o, const char *dir,
 }
 
 /* A persistent instance's last_boot_info, unless it describes the current boot. */
-static char *tm_extract_last_boot(const char *dir)
+static char *extract_last_boot(const char *dir)
 {
 	char path[PATH_MAX], *text;
 
@@ -97,7 +97,7 @@ static char *tm_extract_last_boot(const char *dir)
 	return text;
 }
 
-static int tm_extract_meta(const struct tm_extract_opts *o, struct tm_recfile *out,
+static int extract_meta(const struct tm_extract_opts *o, struct tm_recfile *out,
 			   const uint8_t *ids, int ncpus)
 {
 	struct tm_meta_opts mo = {
@@ -114,7 +114,7 @@ static int tm_extract_meta(const struct tm_extract_opts *o, struct tm_recfile *o
 }
 
 /* Open the output with every CPU; NULL + message. */
-static struct tm_recfile *tm_extract_output(const struct tm_extract_opts *o, const char *dir,
+static struct tm_recfile *extract_output(const struct tm_extract_opts *o, const char *dir,
 					   struct tm_extract_stats *st, bool *cpus,
 					   char **last_boot)
 {
@@ -126,7 +126,7 @@ static struct tm_recfile *tm_extract_output(const struct tm_extract_opts *o, con
 		cpus[cpu] = true;
 	oo.ncpus = st->ncpus;
 	oo.cpus = cpus;
-	*last_boot = tm_extract_last_boot(dir);
+	*last_boot = extract_last_boot(dir);
 	if (*last_boot) {
 		oo.last_boot_instance = o->instance ? o->instance : "";
 		oo.last_boot_info = *last_boot;
@@ -159,7 +159,7 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 		tm_fail(ENOMEM, "extract");
 		goto out;
 	}
-	out = tm_extract_output(o, dir, st, cpus, &last_boot);
+	out = extract_output(o, dir, st, cpus, &last_boot);
 	if (!out)
 		goto out;
 	x.sink = tm_recfile_sink(out);
@@ -168,16 +168,16 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 	 * their 8-byte time stamp and commit field); add the reader sub-buffer, the rounding and the page
 	 * being filled.
 	 */
-	x.max_pages = tm_extract_buffer_bytes(dir) / (st->page_size - 8 - TM_COMMIT_SIZE) + 3;
+	x.max_pages = extract_buffer_bytes(dir) / (st->page_size - 8 - TM_COMMIT_SIZE) + 3;
 	for (int cpu = 0; cpu < st->ncpus; cpu++) {
 		x.cpu = cpu;
 		x.st = &st->cpu[cpu];
 		x.full = false;
-		if (tm_extract_cpu(o, dir, &x, st->page_size))
+		if (extract_cpu(o, dir, &x, st->page_size))
 			goto out;
 		st->cpu[cpu].full = x.full;
 	}
-	ret = tm_extract_meta(o, out, x.ids, st->ncpus);
+	ret = extract_meta(o, out, x.ids, st->ncpus);
 	if (!ret && tm_recfile_warning(out))
 		snprintf(st->warning, sizeof(st->warning), "%s", tm_recfile_warning(out));
 out:

@@ -53,13 +53,13 @@ struct tm_flight {
 	struct tm_fcpu		*cpus;
 };
 
-static void tm_fchunk_free(struct tm_fchunk *c)
+static void fchunk_free(struct tm_fchunk *c)
 {
 	munmap(c, c->map_len);
 }
 
 /* Drop the chunk of all CPUs that starts first; under f->lock. */
-static void tm_flight_evict_oldest(struct tm_flight *f, const struct tm_fchunk *keep)
+static void flight_evict_oldest(struct tm_flight *f, const struct tm_fchunk *keep)
 {
 	struct tm_fcpu *oldest = NULL;
 	struct tm_fchunk *c;
@@ -85,12 +85,12 @@ static void tm_flight_evict_oldest(struct tm_flight *f, const struct tm_fchunk *
 		c->evicted = true;
 		f->limbo += c->map_len;
 	} else {
-		tm_fchunk_free(c);
+		fchunk_free(c);
 	}
 }
 
 /* Append a chunk to its CPU's window, make room, wait while dumps hold too much. */
-static void tm_flight_add(struct tm_fcpu *fc, struct tm_fchunk *c)
+static void flight_add(struct tm_fcpu *fc, struct tm_fchunk *c)
 {
 	struct tm_flight *f = fc->f;
 
@@ -104,7 +104,7 @@ static void tm_flight_add(struct tm_fcpu *fc, struct tm_fchunk *c)
 	while (f->live > f->opts.size) {
 		size_t before = f->live;
 
-		tm_flight_evict_oldest(f, c);
+		flight_evict_oldest(f, c);
 		if (f->live == before)
 			break;	/* only the new chunk is left */
 	}
@@ -117,7 +117,7 @@ static void tm_flight_add(struct tm_fcpu *fc, struct tm_fchunk *c)
 }
 
 /* The chunker's output: copy the chunk into a mapping of its own. */
-static int tm_flight_chunk(void *ctx, const void *data, size_t len, uint32_t pages)
+static int flight_chunk(void *ctx, const void *data, size_t len, uint32_t pages)
 {
 	struct tm_fcpu *fc = ctx;
 	size_t map_len = (sizeof(struct tm_fchunk) + len + 4095) & ~(size_t)4095;
@@ -132,11 +132,11 @@ static int tm_flight_chunk(void *ctx, const void *data, size_t len, uint32_t pag
 	};
 	memcpy(c->data, data, len);
 	memset(&fc->pend, 0, sizeof(fc->pend));
-	tm_flight_add(fc, c);
+	flight_add(fc, c);
 	return 0;
 }
 
-static int tm_flight_page(void *ctx, int cpu, const void *page, size_t size)
+static int flight_page(void *ctx, int cpu, const void *page, size_t size)
 {
 	struct tm_fcpu *fc = &((struct tm_flight *)ctx)->cpus[cpu];
 	struct tm_page_span span;
@@ -152,12 +152,12 @@ static int tm_flight_page(void *ctx, int cpu, const void *page, size_t size)
 	return tm_spool_add_page(fc->spool, page);
 }
 
-static void tm_flight_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
+static void flight_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
 {
 	tm_spool_set_fill(((struct tm_flight *)ctx)->cpus[cpu].spool, fill);
 }
 
-static int tm_flight_cut(void *ctx, int cpu)
+static int flight_cut(void *ctx, int cpu)
 {
 	return tm_spool_cut(((struct tm_flight *)ctx)->cpus[cpu].spool);
 }
@@ -173,7 +173,7 @@ int tm_flight_flush(struct tm_flight *f)
 struct tm_page_sink tm_flight_sink(struct tm_flight *f)
 {
 	return (struct tm_page_sink){
-		.page = tm_flight_page, .fill = tm_flight_fill, .cut = tm_flight_cut, .ctx = f,
+		.page = flight_page, .fill = flight_fill, .cut = flight_cut, .ctx = f,
 	};
 }
 
@@ -200,7 +200,7 @@ struct tm_flight *tm_flight_new(const struct tm_flight_opts *opts)
 		fc->cpu = cpu;
 		if (!opts->cpus[cpu])
 			continue;
-		fc->sink = (struct tm_chunk_sink){ .chunk = tm_flight_chunk, .ctx = fc };
+		fc->sink = (struct tm_chunk_sink){ .chunk = flight_chunk, .ctx = fc };
 		so.sink = &fc->sink;
 		fc->spool = tm_spool_create(NULL, &so);
 		if (!fc->spool) {
@@ -222,7 +222,7 @@ void tm_flight_free(struct tm_flight *f)
 			struct tm_fchunk *c = fc->head;
 
 			fc->head = c->next;
-			tm_fchunk_free(c);
+			fchunk_free(c);
 		}
 		tm_spool_destroy(fc->spool, false);
 	}
@@ -248,25 +248,25 @@ struct tm_fdump_cpu {
 	uint64_t		first_ts;	/* its first record written, 0: none */
 };
 
-static void tm_flight_unpin(struct tm_flight *f, struct tm_fchunk *c)
+static void flight_unpin(struct tm_flight *f, struct tm_fchunk *c)
 {
 	pthread_mutex_lock(&f->lock);
 	if (!--c->pins && c->evicted) {
 		f->limbo -= c->map_len;
-		tm_fchunk_free(c);
+		fchunk_free(c);
 		pthread_cond_broadcast(&f->room);
 	}
 	pthread_mutex_unlock(&f->lock);
 }
 
 /* tm_cpu_data.next: the trimmed chunk, then the pinned ones; each handed-out one is let go. */
-static int tm_fdump_next(void *ctx, const void **data, size_t *len)
+static int fdump_next(void *ctx, const void **data, size_t *len)
 {
 	struct tm_fdump_cpu *d = ctx;
 	size_t i = d->skip + d->next;
 
 	if (d->next && d->chunks[i - 1]) {
-		tm_flight_unpin(d->f, d->chunks[i - 1]);
+		flight_unpin(d->f, d->chunks[i - 1]);
 		d->chunks[i - 1] = NULL;
 	}
 	if (i >= d->n)
@@ -287,7 +287,7 @@ static int tm_fdump_next(void *ctx, const void **data, size_t *len)
  * and after the last record each CPU dropped: a CPU whose whole window was
  * dropped has no record of that stretch, so no other CPU may show it.
  */
-static int tm_flight_pin(struct tm_flight *f, struct tm_fdump_cpu *d, uint64_t *start)
+static int flight_pin(struct tm_flight *f, struct tm_fdump_cpu *d, uint64_t *start)
 {
 	int ret = 0;
 
@@ -324,7 +324,7 @@ static int tm_flight_pin(struct tm_flight *f, struct tm_fdump_cpu *d, uint64_t *
 }
 
 /* The pages of one chunk, uncompressed, into buf (len bytes of them). */
-static int tm_fchunk_pages(struct tm_codec *codec, const struct tm_fchunk *c, uint8_t *buf,
+static int fchunk_pages(struct tm_codec *codec, const struct tm_fchunk *c, uint8_t *buf,
 			   size_t len)
 {
 	if (!codec) {
@@ -342,7 +342,7 @@ static int tm_fchunk_pages(struct tm_codec *codec, const struct tm_fchunk *c, ui
  * go, the page across it is trimmed. Sets d->trimmed (NULL when nothing of
  * c is left) and counts the records kept.
  */
-static int tm_flight_trim(struct tm_flight *f, struct tm_codec *codec, struct tm_fdump_cpu *d,
+static int flight_trim(struct tm_flight *f, struct tm_codec *codec, struct tm_fdump_cpu *d,
 			  const struct tm_fchunk *c, uint64_t start)
 {
 	size_t ps = f->opts.page_size, raw = (size_t)c->pages * ps, kept = 0, cap;
@@ -351,7 +351,7 @@ static int tm_flight_trim(struct tm_flight *f, struct tm_codec *codec, struct tm
 
 	if (!pages)
 		return tm_fail(ENOMEM, "flight dump");
-	if (tm_fchunk_pages(codec, c, pages, raw))
+	if (fchunk_pages(codec, c, pages, raw))
 		goto out;
 	for (size_t i = 0; i < c->pages; i++) {
 		uint8_t *pg = pages + i * ps;
@@ -416,7 +416,7 @@ out:
  * What of one CPU's pinned chunks goes into the dump: none wholly before
  * start, the first one trimmed to it. Fills the write source.
  */
-static int tm_flight_plan(struct tm_flight *f, struct tm_codec *codec, struct tm_fdump_cpu *d,
+static int flight_plan(struct tm_flight *f, struct tm_codec *codec, struct tm_fdump_cpu *d,
 			  int cpu, uint64_t start, struct tm_cpu_data *src)
 {
 	uint64_t size = 0;
@@ -425,7 +425,7 @@ static int tm_flight_plan(struct tm_flight *f, struct tm_codec *codec, struct tm
 	while (d->skip < d->n && d->chunks[d->skip]->last_ts < start)
 		d->cut += d->chunks[d->skip++]->events;
 	if (d->skip < d->n && d->chunks[d->skip]->first_ts < start) {
-		if (tm_flight_trim(f, codec, d, d->chunks[d->skip], start))
+		if (flight_trim(f, codec, d, d->chunks[d->skip], start))
 			return -1;
 		d->cut += d->chunks[d->skip]->events - d->events;
 		if (d->trimmed) {
@@ -436,7 +436,7 @@ static int tm_flight_plan(struct tm_flight *f, struct tm_codec *codec, struct tm
 		}
 	}
 	for (size_t i = 0; i < d->skip; i++) {
-		tm_flight_unpin(f, d->chunks[i]);
+		flight_unpin(f, d->chunks[i]);
 		d->chunks[i] = NULL;
 	}
 	for (size_t i = d->skip + (d->trimmed ? 1 : 0); i < d->n; i++) {
@@ -448,13 +448,13 @@ static int tm_flight_plan(struct tm_flight *f, struct tm_codec *codec, struct tm
 	}
 	*src = (struct tm_cpu_data){
 		.cpu = cpu, .size = size, .chunks = codec ? chunks : 0, .fd = -1,
-		.name = "the flight window", .next = tm_fdump_next, .ctx = d,
+		.name = "the flight window", .next = fdump_next, .ctx = d,
 	};
 	return 0;
 }
 
 /* "dropped from the flight window: N" after each CPU's kernel stats. */
-static int tm_flight_note_drops(struct tm_flight *f, struct tm_meta *meta)
+static int flight_note_drops(struct tm_flight *f, struct tm_meta *meta)
 {
 	for (int cpu = 0; cpu < f->opts.ncpus && cpu < tm_meta_cpus(meta); cpu++) {
 		const struct tm_text *st = &meta->stats[cpu];
@@ -480,19 +480,19 @@ static int tm_flight_note_drops(struct tm_flight *f, struct tm_meta *meta)
 	return 0;
 }
 
-static void tm_flight_dump_end(struct tm_flight *f, struct tm_fdump_cpu *d)
+static void flight_dump_end(struct tm_flight *f, struct tm_fdump_cpu *d)
 {
 	for (int cpu = 0; cpu < f->opts.ncpus; cpu++) {
 		for (size_t i = 0; i < d[cpu].n; i++)
 			if (d[cpu].chunks[i])
-				tm_flight_unpin(f, d[cpu].chunks[i]);
+				flight_unpin(f, d[cpu].chunks[i]);
 		free(d[cpu].chunks);
 		free(d[cpu].trimmed);
 	}
 	free(d);
 }
 
-static void tm_flight_info(struct tm_flight *f, const struct tm_fdump_cpu *d,
+static void flight_info(struct tm_flight *f, const struct tm_fdump_cpu *d,
 			   struct tm_flight_dump_info *info)
 {
 	pthread_mutex_lock(&f->lock);
@@ -528,12 +528,12 @@ int tm_flight_dump(struct tm_flight *f, int fd, struct tm_meta *meta,
 		if (!codec)
 			goto out;
 	}
-	if (tm_flight_pin(f, d, &info->start))
+	if (flight_pin(f, d, &info->start))
 		goto out;
 	for (int cpu = 0; cpu < f->opts.ncpus; cpu++)
-		if (d[cpu].n && tm_flight_plan(f, codec, &d[cpu], cpu, info->start, &src[n++]))
+		if (d[cpu].n && flight_plan(f, codec, &d[cpu], cpu, info->start, &src[n++]))
 			goto out;
-	tm_flight_info(f, d, info);
+	flight_info(f, d, info);
 	/* the window as written: from its first record on */
 	for (int cpu = 0, first = 1; cpu < f->opts.ncpus; cpu++) {
 		if (d[cpu].first_ts && (first || d[cpu].first_ts < info->start)) {
@@ -541,11 +541,11 @@ int tm_flight_dump(struct tm_flight *f, int fd, struct tm_meta *meta,
 			first = 0;
 		}
 	}
-	if (tm_flight_note_drops(f, meta))
+	if (flight_note_drops(f, meta))
 		goto out;
 	ret = tm_dat_write_data(fd, meta, src, n, f->opts.ncpus, wo);
 out:
-	tm_flight_dump_end(f, d);
+	flight_dump_end(f, d);
 	tm_codec_free(codec);
 	free(src);
 	return ret;

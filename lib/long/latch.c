@@ -32,7 +32,7 @@ struct tm_latch {
 };
 
 /* "SYSTEM:EVENT[:FILTER]": the names are plain (no globs), the filter is the rest. */
-static int tm_latch_parse(struct tm_latch *t, const char *spec)
+static int latch_parse(struct tm_latch *t, const char *spec)
 {
 	const char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 	size_t elen = c2 ? (size_t)(c2 - c1 - 1) : (c1 ? strlen(c1 + 1) : 0);
@@ -50,7 +50,7 @@ static int tm_latch_parse(struct tm_latch *t, const char *spec)
 }
 
 /* The event records in the instance: enabled (with the filter) unless it is already. */
-static int tm_latch_enable_event(struct tm_latch *t)
+static int latch_enable_event(struct tm_latch *t)
 {
 	char rel[PATH_MAX], path[PATH_MAX], *state;
 	bool on;
@@ -82,7 +82,7 @@ static int tm_latch_enable_event(struct tm_latch *t)
 }
 
 /* Append a command to the trigger file (O_TRUNC would drop every other trigger). */
-static int tm_latch_write(struct tm_latch *t, const char *cmd)
+static int latch_write(struct tm_latch *t, const char *cmd)
 {
 	if (!tm_file_append(tm_session_dir(t->sess), t->rel, cmd))
 		return 0;
@@ -107,12 +107,12 @@ struct tm_latch *tm_latch_arm(struct tm_session *s, const char *spec)
 		return NULL;
 	}
 	t->sess = s;
-	if (tm_latch_parse(t, spec) ||
+	if (latch_parse(t, spec) ||
 	    tm_path(t->rel, sizeof(t->rel), "events/%s/%s/trigger", t->system, t->event))
 		goto fail;
 	snprintf(t->cmd, sizeof(t->cmd), "stacktrace:1%s%s", t->filter ? " if " : "",
 		 t->filter ? t->filter : "");
-	if (tm_latch_enable_event(t) || tm_latch_write(t, t->cmd))
+	if (latch_enable_event(t) || latch_write(t, t->cmd))
 		goto fail;
 	t->armed = true;
 	return t;
@@ -143,10 +143,10 @@ int tm_latch_fired(struct tm_latch *t)
 
 int tm_latch_rearm(struct tm_latch *t)
 {
-	if (tm_latch_write(t, "!stacktrace"))
+	if (latch_write(t, "!stacktrace"))
 		return -1;
 	t->armed = false;
-	if (tm_latch_write(t, t->cmd))
+	if (latch_write(t, t->cmd))
 		return -1;
 	t->armed = true;
 	return 0;

@@ -28,7 +28,7 @@ struct tm_longrec {
 	double			began;		/* when the current rotation file began */
 };
 
-static double tm_now(void)
+static double monotonic_secs(void)
 {
 	struct timespec ts;
 
@@ -60,7 +60,7 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 	lr->opts = *opts;
 	lr->opts.out.path = lr->path;
 	lr->sess = s;
-	lr->began = tm_now();
+	lr->began = monotonic_secs();
 	if (opts->flight_size) {
 		/*
 		 * The window drops whole chunks: at most 128 KiB of pages each
@@ -97,7 +97,7 @@ unsigned int tm_longrec_count(const struct tm_longrec *lr)
 	return lr->written;
 }
 
-static struct tm_meta *tm_longrec_meta(const struct tm_longrec *lr)
+static struct tm_meta *longrec_meta(const struct tm_longrec *lr)
 {
 	return tm_meta_collect(tm_session_tracefs(lr->sess), tm_session_name(lr->sess),
 			       lr->opts.out.ncpus);
@@ -109,14 +109,14 @@ bool tm_longrec_due(struct tm_longrec *lr)
 
 	if (!lr->rotor)
 		return false;
-	if (o->switch_secs > 0 && tm_now() - lr->began >= o->switch_secs)
+	if (o->switch_secs > 0 && monotonic_secs() - lr->began >= o->switch_secs)
 		return true;
 	/* event data only, as perf counts it: the ~1 MB of metadata each file has is not */
 	return o->switch_bytes && tm_rotor_bytes(lr->rotor) >= o->switch_bytes;
 }
 
 /* Beyond --max-files: remove the file max_files numbers before the newest. */
-static void tm_longrec_prune(struct tm_longrec *lr, struct tm_longrec_file *file)
+static void longrec_prune(struct tm_longrec *lr, struct tm_longrec_file *file)
 {
 	char old[PATH_MAX];
 
@@ -130,7 +130,7 @@ static void tm_longrec_prune(struct tm_longrec *lr, struct tm_longrec_file *file
 }
 
 /* The data part of a file: a dump of the window or the rotated spools. */
-static int tm_longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, bool final,
+static int longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, bool final,
 			   struct tm_longrec_file *file)
 {
 	struct tm_write_opts wo = tm_recfile_write_opts(&lr->opts.out);
@@ -149,7 +149,7 @@ static int tm_longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, 
 }
 
 /* Write the next numbered file: metadata as of now, then the data. */
-static int tm_longrec_write_file(struct tm_longrec *lr, bool final, struct tm_longrec_file *file)
+static int longrec_write_file(struct tm_longrec *lr, bool final, struct tm_longrec_file *file)
 {
 	struct tm_output out = { .fd = -1 };
 	struct tm_meta *meta;
@@ -159,14 +159,14 @@ static int tm_longrec_write_file(struct tm_longrec *lr, bool final, struct tm_lo
 	memset(file, 0, sizeof(*file));
 	if (tm_longrec_name(file->path, sizeof(file->path), lr->path, lr->written + 1))
 		return -1;
-	meta = tm_longrec_meta(lr);
+	meta = longrec_meta(lr);
 	if (!meta)
 		return -1;
 	if (tm_meta_warning(meta))
 		snprintf(file->warning, sizeof(file->warning), "%s", tm_meta_warning(meta));
 	if (tm_output_open(&out, file->path, TM_OUTPUT_TRUNCATE))
 		goto out;
-	if (tm_longrec_data(lr, out.fd, meta, final, file)) {
+	if (longrec_data(lr, out.fd, meta, final, file)) {
 		tm_fail_prefix("write %s", file->path);
 		goto out;
 	}
@@ -175,8 +175,8 @@ static int tm_longrec_write_file(struct tm_longrec *lr, bool final, struct tm_lo
 	if (tm_output_close(&out, true))
 		goto out;
 	lr->written++;
-	lr->began = tm_now();
-	tm_longrec_prune(lr, file);
+	lr->began = monotonic_secs();
+	longrec_prune(lr, file);
 	ret = 0;
 out:
 	/* a failed file is removed (nothing else: a device stays) */
@@ -190,14 +190,14 @@ int tm_longrec_write(struct tm_longrec *lr, struct tm_recorder *rec,
 {
 	if (tm_recorder_cut(rec))
 		return -1;
-	return tm_longrec_write_file(lr, false, file);
+	return longrec_write_file(lr, false, file);
 }
 
 int tm_longrec_finish(struct tm_longrec *lr, struct tm_longrec_file *file)
 {
 	if (lr->flight && tm_flight_flush(lr->flight))
 		return -1;
-	return tm_longrec_write_file(lr, true, file);
+	return longrec_write_file(lr, true, file);
 }
 
 void tm_longrec_close(struct tm_longrec *lr)

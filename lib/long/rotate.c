@@ -23,7 +23,7 @@ struct tm_rotor {
 	_Atomic uint64_t	*bytes;		/* of the current spools */
 };
 
-static struct tm_spool *tm_rotor_spool(struct tm_rotor *r, unsigned int number, int cpu)
+static struct tm_spool *rotor_spool(struct tm_rotor *r, unsigned int number, int cpu)
 {
 	char name[PATH_MAX], path[PATH_MAX];
 
@@ -33,7 +33,7 @@ static struct tm_spool *tm_rotor_spool(struct tm_rotor *r, unsigned int number, 
 	return tm_spool_create(path, &r->so);
 }
 
-static int tm_rotor_page(void *ctx, int cpu, const void *page, size_t size)
+static int rotor_page(void *ctx, int cpu, const void *page, size_t size)
 {
 	struct tm_rotor *r = ctx;
 	struct tm_spool_stats st;
@@ -46,20 +46,20 @@ static int tm_rotor_page(void *ctx, int cpu, const void *page, size_t size)
 	return 0;
 }
 
-static void tm_rotor_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
+static void rotor_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
 {
 	tm_spool_set_fill(((struct tm_rotor *)ctx)->cur[cpu], fill);
 }
 
 /* On the CPU's thread: this number's spool is done, the next one's begins. */
-static int tm_rotor_cut(void *ctx, int cpu)
+static int rotor_cut(void *ctx, int cpu)
 {
 	struct tm_rotor *r = ctx;
 
 	if (tm_spool_finish(r->cur[cpu]))
 		return -1;
 	r->done[cpu] = r->cur[cpu];
-	r->cur[cpu] = tm_rotor_spool(r, r->number + 1, cpu);
+	r->cur[cpu] = rotor_spool(r, r->number + 1, cpu);
 	atomic_store_explicit(&r->bytes[cpu], 0, memory_order_relaxed);
 	return r->cur[cpu] ? 0 : -1;
 }
@@ -67,7 +67,7 @@ static int tm_rotor_cut(void *ctx, int cpu)
 struct tm_page_sink tm_rotor_sink(struct tm_rotor *r)
 {
 	return (struct tm_page_sink){
-		.page = tm_rotor_page, .fill = tm_rotor_fill, .cut = tm_rotor_cut, .ctx = r,
+		.page = rotor_page, .fill = rotor_fill, .cut = rotor_cut, .ctx = r,
 	};
 }
 
@@ -98,7 +98,7 @@ struct tm_rotor *tm_rotor_new(const char *path, const struct tm_spool_opts *so, 
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		if (!cpus[cpu])
 			continue;
-		r->cur[cpu] = tm_rotor_spool(r, r->number, cpu);
+		r->cur[cpu] = rotor_spool(r, r->number, cpu);
 		if (!r->cur[cpu]) {
 			tm_rotor_free(r);
 			return NULL;

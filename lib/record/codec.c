@@ -78,7 +78,7 @@ size_t tm_codec_bound(const struct tm_codec *codec, size_t len)
 }
 
 /* Contexts are made on first use, so a decode-only codec never pays for a CCtx. */
-static int tm_codec_cctx(struct tm_codec *codec)
+static int codec_cctx(struct tm_codec *codec)
 {
 	if (codec->cctx)
 		return 0;
@@ -104,7 +104,7 @@ ssize_t tm_codec_compress(struct tm_codec *codec, void *dst, size_t cap,
 		memcpy(dst, src, len);
 		return len;
 	}
-	if (tm_codec_cctx(codec))
+	if (codec_cctx(codec))
 		return -1;
 	n = ZSTD_compress2(codec->cctx, dst, cap, src, len);
 	if (ZSTD_isError(n))
@@ -113,7 +113,7 @@ ssize_t tm_codec_compress(struct tm_codec *codec, void *dst, size_t cap,
 }
 
 /* One step of input (or the frame's end) through zstd's stream; -1 + message. */
-static int tm_codec_stream(struct tm_codec *codec, ZSTD_outBuffer *out, ZSTD_inBuffer *in,
+static int codec_stream(struct tm_codec *codec, ZSTD_outBuffer *out, ZSTD_inBuffer *in,
 			   bool last)
 {
 	size_t left;
@@ -140,13 +140,13 @@ ssize_t tm_codec_compress_steps(struct tm_codec *codec, void *dst, size_t cap,
 
 	if (codec->kind == TM_COMPRESS_NONE || !step || step >= len)
 		return tm_codec_compress(codec, dst, cap, src, len);
-	if (tm_codec_cctx(codec))
+	if (codec_cctx(codec))
 		return -1;
 	ZSTD_CCtx_reset(codec->cctx, ZSTD_reset_session_only);
 	ZSTD_CCtx_setPledgedSrcSize(codec->cctx, len);
 	for (;;) {
 		in.size = len - in.pos > step ? in.pos + step : len;
-		if (tm_codec_stream(codec, &out, &in, in.size == len)) {
+		if (codec_stream(codec, &out, &in, in.size == len)) {
 			ZSTD_CCtx_reset(codec->cctx, ZSTD_reset_session_only);
 			return -1;
 		}

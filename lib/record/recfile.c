@@ -34,7 +34,7 @@ struct tm_recfile {
 };
 
 /* Written in place (emptied only when the data is there): a failed start keeps a file. */
-static int tm_recfile_open_file(struct tm_recfile *out, const char *path)
+static int recfile_open_file(struct tm_recfile *out, const char *path)
 {
 	if (tm_output_open(&out->file, path, 0))
 		return -1;
@@ -45,7 +45,7 @@ static int tm_recfile_open_file(struct tm_recfile *out, const char *path)
 }
 
 /* The name of the output in messages. */
-static const char *tm_recfile_name(const struct tm_recfile *out)
+static const char *recfile_name(const struct tm_recfile *out)
 {
 	return out->file.is_stdout ? "stdout" : out->opts.path;
 }
@@ -54,7 +54,7 @@ static const char *tm_recfile_name(const struct tm_recfile *out)
  * The output's path, or $TMPDIR/tracemap-<pid> for a stream (stdout, a
  * device, a FIFO): nothing may be created beside /dev/null.
  */
-static int tm_recfile_set_prefix(struct tm_recfile *out)
+static int recfile_set_prefix(struct tm_recfile *out)
 {
 	const char *tmp = getenv("TMPDIR");
 
@@ -68,7 +68,7 @@ static int tm_recfile_set_prefix(struct tm_recfile *out)
 }
 
 /* The note that lets `tracemap recover` read the spools of a killed recording. */
-static int tm_recfile_note(struct tm_recfile *out)
+static int recfile_note(struct tm_recfile *out)
 {
 	const struct tm_recfile_opts *o = &out->opts;
 	struct tm_spool_opts so = tm_recfile_spool_opts(o);
@@ -114,7 +114,7 @@ struct tm_write_opts tm_recfile_write_opts(const struct tm_recfile_opts *o)
 	};
 }
 
-static int tm_recfile_make_spools(struct tm_recfile *out)
+static int recfile_make_spools(struct tm_recfile *out)
 {
 	const struct tm_recfile_opts *o = &out->opts;
 	struct tm_spool_opts so = tm_recfile_spool_opts(o);
@@ -123,7 +123,7 @@ static int tm_recfile_make_spools(struct tm_recfile *out)
 	out->spools = calloc(o->ncpus, sizeof(*out->spools));
 	if (!out->spools)
 		return tm_fail(ENOMEM, "output");
-	if (tm_recfile_set_prefix(out))
+	if (recfile_set_prefix(out))
 		return -1;
 	for (int cpu = 0; cpu < o->ncpus; cpu++) {
 		if (!o->cpus[cpu])
@@ -147,8 +147,8 @@ struct tm_recfile *tm_recfile_open(const struct tm_recfile_opts *opts)
 	}
 	out->opts = *opts;
 	out->file.fd = -1;
-	if (tm_recfile_open_file(out, opts->path) || tm_recfile_make_spools(out) ||
-	    tm_recfile_note(out)) {
+	if (recfile_open_file(out, opts->path) || recfile_make_spools(out) ||
+	    recfile_note(out)) {
 		tm_recfile_close(out, false);
 		return NULL;
 	}
@@ -159,7 +159,7 @@ struct tm_recfile *tm_recfile_open(const struct tm_recfile_opts *opts)
  * A spool whose file write failed (a full disk) takes no more pages: they
  * are dropped, and tm_recfile_full() tells the caller to stop recording.
  */
-static int tm_recfile_page(void *ctx, int cpu, const void *page, size_t size)
+static int recfile_page(void *ctx, int cpu, const void *page, size_t size)
 {
 	struct tm_recfile *out = ctx;
 	int err;
@@ -182,7 +182,7 @@ int tm_recfile_full(const struct tm_recfile *out)
 	return __atomic_load_n(&out->full, __ATOMIC_ACQUIRE);
 }
 
-static void tm_recfile_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
+static void recfile_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
 {
 	struct tm_recfile *out = ctx;
 
@@ -192,12 +192,12 @@ static void tm_recfile_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
 struct tm_page_sink tm_recfile_sink(struct tm_recfile *out)
 {
 	return (struct tm_page_sink){
-		.page = tm_recfile_page, .fill = tm_recfile_fill, .ctx = out,
+		.page = recfile_page, .fill = recfile_fill, .ctx = out,
 	};
 }
 
 /* Finish the spools; a failed write (now or before) keeps what was written. */
-static int tm_recfile_finish_spools(struct tm_recfile *out)
+static int recfile_finish_spools(struct tm_recfile *out)
 {
 	for (int cpu = 0; cpu < out->opts.ncpus; cpu++) {
 		struct tm_spool *s = out->spools[cpu];
@@ -222,7 +222,7 @@ static int tm_recfile_finish_spools(struct tm_recfile *out)
  * The file did not fit (or its disk filled up): it goes back to empty, and
  * the spools and their note stay for `tracemap recover`.
  */
-static int tm_recfile_keep_spools(struct tm_recfile *out)
+static int recfile_keep_spools(struct tm_recfile *out)
 {
 	int err = errno;
 	char what[PATH_MAX + 160];
@@ -243,7 +243,7 @@ int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta)
 	const struct tm_recfile_opts *o = &out->opts;
 	struct tm_write_opts wo = tm_recfile_write_opts(o);
 
-	if (tm_recfile_finish_spools(out))
+	if (recfile_finish_spools(out))
 		return -1;
 	if (out->date[0])
 		wo.date = out->date;
@@ -252,17 +252,17 @@ int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta)
 	if (tm_output_truncate(&out->file))
 		return -1;
 	if (tm_dat_write(out->file.fd, meta, out->spools, o->ncpus, &wo)) {
-		tm_fail_prefix("write %s", tm_recfile_name(out));
-		return tm_recfile_keep_spools(out);
+		tm_fail_prefix("write %s", recfile_name(out));
+		return recfile_keep_spools(out);
 	}
 	if (!out->file.stream && fsync(out->file.fd)) {
 		tm_fail(errno, "write %s", o->path);
-		return tm_recfile_keep_spools(out);
+		return recfile_keep_spools(out);
 	}
 	if (out->full)
 		snprintf(out->stopped + strlen(out->stopped), sizeof(out->stopped) -
 			 strlen(out->stopped), "; %s holds the events recorded until then",
-			 tm_recfile_name(out));
+			 recfile_name(out));
 	return 0;
 }
 

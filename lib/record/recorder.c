@@ -90,7 +90,7 @@ bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, 
 }
 
 /* Page accounting, then the sink; a corrupt page is counted and dropped. */
-static int tm_rec_emit(void *ctx, const void *page, size_t size)
+static int rec_emit(void *ctx, const void *page, size_t size)
 {
 	struct tm_rec_cpu *c = ctx;
 
@@ -105,11 +105,11 @@ static int tm_rec_emit(void *ctx, const void *page, size_t size)
 	return c->rec->sink.page(c->rec->sink.ctx, c->cpu, page, size);
 }
 
-static int tm_rec_round(struct tm_rec_cpu *c, bool final)
+static int rec_round(struct tm_rec_cpu *c, bool final)
 {
 	struct tm_recorder *rec = c->rec;
 
-	if (tm_ring_drain(c->ring, final, tm_rec_emit, c) < 0)
+	if (tm_ring_drain(c->ring, final, rec_emit, c) < 0)
 		return -1;
 	if (rec->sink.flush && rec->sink.flush(rec->sink.ctx, c->cpu))
 		return -1;
@@ -117,13 +117,13 @@ static int tm_rec_round(struct tm_rec_cpu *c, bool final)
 }
 
 /* Everything so far to the sink, the partial page too, then the sink's cut. */
-static int tm_rec_cut(struct tm_rec_cpu *c, unsigned int gen)
+static int rec_cut(struct tm_rec_cpu *c, unsigned int gen)
 {
 	struct tm_recorder *rec = c->rec;
 
 	if (tm_ring_set_partial(c->ring, true))
 		return -1;
-	if (tm_rec_round(c, false))
+	if (rec_round(c, false))
 		return -1;
 	if (!rec->emit_partial && tm_ring_set_partial(c->ring, false))
 		return -1;
@@ -136,7 +136,7 @@ static int tm_rec_cut(struct tm_rec_cpu *c, unsigned int gen)
 	return 0;
 }
 
-static int tm_rec_loop(struct tm_rec_cpu *c)
+static int rec_loop(struct tm_rec_cpu *c)
 {
 	struct tm_recorder *rec = c->rec;
 	struct pollfd pfd[3] = {
@@ -157,13 +157,13 @@ static int tm_rec_loop(struct tm_rec_cpu *c)
 		    errno != EAGAIN)
 			return tm_fail(errno, "cpu%d: cut request", c->cpu);
 		gen = atomic_load(&rec->cut_gen);
-		if (gen != c->cut_done ? tm_rec_cut(c, gen) : tm_rec_round(c, false))
+		if (gen != c->cut_done ? rec_cut(c, gen) : rec_round(c, false))
 			return -1;
 	}
-	return tm_rec_round(c, true);
+	return rec_round(c, true);
 }
 
-static void *tm_rec_thread(void *arg)
+static void *rec_thread(void *arg)
 {
 	struct tm_rec_cpu *c = arg;
 	struct tm_recorder *rec = c->rec;
@@ -177,7 +177,7 @@ static void *tm_rec_thread(void *arg)
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
 	sem_post(&rec->ready);
-	if (tm_rec_loop(c)) {
+	if (rec_loop(c)) {
 		c->st.error = errno ? errno : EIO;
 		snprintf(c->err, sizeof(c->err), "%s", tm_last_error());
 		atomic_store(&rec->failed, true);
@@ -263,7 +263,7 @@ int tm_recorder_start(struct tm_recorder *rec, pid_t *tids, size_t *ntids)
 
 		if (!c->ring)
 			continue;
-		err = pthread_create(&c->thread, NULL, tm_rec_thread, c);
+		err = pthread_create(&c->thread, NULL, rec_thread, c);
 		if (err)
 			break;
 		c->started = true;
@@ -291,7 +291,7 @@ static const char *recorder_error(const struct tm_recorder *rec)
 }
 
 /* True once every running thread served cut gen (or one failed); under rec->lock. */
-static bool tm_rec_cut_served(const struct tm_recorder *rec, unsigned int gen)
+static bool rec_cut_served(const struct tm_recorder *rec, unsigned int gen)
 {
 	for (int cpu = 0; cpu < rec->ncpus; cpu++)
 		if (rec->cpus[cpu].started && rec->cpus[cpu].cut_done != gen)
@@ -311,7 +311,7 @@ int tm_recorder_cut(struct tm_recorder *rec)
 			return tm_fail(errno, "recorder: cut cpu%d", cpu);
 	}
 	pthread_mutex_lock(&rec->lock);
-	while (!tm_rec_cut_served(rec, gen) && !tm_recorder_failed(rec))
+	while (!rec_cut_served(rec, gen) && !tm_recorder_failed(rec))
 		pthread_cond_wait(&rec->cut_cond, &rec->lock);
 	pthread_mutex_unlock(&rec->lock);
 	if (tm_recorder_failed(rec))

@@ -47,14 +47,14 @@ struct tm_ring {
 	uint64_t			bytes_out;	/* record bytes handed out (fill estimate) */
 };
 
-static bool tm_mmap_unsupported(int err)
+static bool mmap_unsupported(int err)
 {
 	return err == ENODEV || err == EINVAL || err == EBUSY || err == EOPNOTSUPP ||
 	       err == ENOTTY;
 }
 
 /* Map meta page and sub-buffers. 1: mapped, 0: use read() (reason set), -1: error. */
-static int tm_ring_map(struct tm_ring *r, const char *path)
+static int ring_map(struct tm_ring *r, const char *path)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	void *p;
@@ -83,7 +83,7 @@ static int tm_ring_map(struct tm_ring *r, const char *path)
 	r->data = p;
 	return 1;
 fail:
-	if (!tm_mmap_unsupported(errno))
+	if (!mmap_unsupported(errno))
 		return tm_fail(errno, "mmap %s (raise 'ulimit -l' or use --no-mmap)", path);
 	snprintf(r->reason, sizeof(r->reason), "mmap: %s", strerror(errno));
 	if (r->meta)
@@ -111,7 +111,7 @@ struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_size, bool us
 		goto fail;
 	}
 	if (use_mmap)
-		m = tm_ring_map(r, path);
+		m = ring_map(r, path);
 	else
 		snprintf(r->reason, sizeof(r->reason), "--no-mmap");
 	if (m < 0)
@@ -179,7 +179,7 @@ uint64_t tm_ring_corrupt_pages(const struct tm_ring *r)
 }
 
 /* The staged sub-buffer cannot be walked: count it once, hand out nothing more of it. */
-static void tm_ring_stage_corrupt(struct tm_ring *r)
+static void ring_stage_corrupt(struct tm_ring *r)
 {
 	if (!r->stage_bad)
 		r->corrupt++;
@@ -222,9 +222,9 @@ void tm_ring_fill(const struct tm_ring *r, struct tm_ring_fill *fill)
  * its time stamp is the running time before the first of them, so every
  * delta stays right. The lost flags belong to the first piece only.
  */
-static int tm_ring_time_after(struct tm_ring *r, const uint8_t *page, uint64_t *ts);
+static int ring_time_after(struct tm_ring *r, const uint8_t *page, uint64_t *ts);
 
-static int tm_ring_emit_tail(struct tm_ring *r, bool complete, tm_ring_emit_fn emit, void *ctx)
+static int ring_emit_tail(struct tm_ring *r, bool complete, tm_ring_emit_fn emit, void *ctx)
 {
 	size_t len = r->cursor - r->emitted;
 	unsigned long commit = len;
@@ -233,8 +233,8 @@ static int tm_ring_emit_tail(struct tm_ring *r, bool complete, tm_ring_emit_fn e
 	memcpy(r->tail + TM_PAGE_HDR, r->stage + TM_PAGE_HDR + r->emitted, len);
 	memset(r->tail + TM_PAGE_HDR + len, 0, r->page_size - TM_PAGE_HDR - len);
 	memcpy(r->tail + 8, &commit, TM_COMMIT_SIZE);
-	if (tm_ring_time_after(r, r->tail, &r->emitted_ts)) {
-		tm_ring_stage_corrupt(r);
+	if (ring_time_after(r, r->tail, &r->emitted_ts)) {
+		ring_stage_corrupt(r);
 		return 0;
 	}
 	r->emitted = r->cursor;
@@ -247,7 +247,7 @@ static int tm_ring_emit_tail(struct tm_ring *r, bool complete, tm_ring_emit_fn e
 }
 
 /* The running time after the last record of a page. */
-static int tm_ring_time_after(struct tm_ring *r, const uint8_t *page, uint64_t *ts)
+static int ring_time_after(struct tm_ring *r, const uint8_t *page, uint64_t *ts)
 {
 	struct tm_page pg;
 	struct tm_rec rec;
@@ -268,14 +268,14 @@ static int tm_ring_time_after(struct tm_ring *r, const uint8_t *page, uint64_t *
  * none, zeros. With complete false (live mode) the page is handed out as it
  * is so far and the stage stays: later rounds hand out only what follows.
  */
-static int tm_ring_emit_stage(struct tm_ring *r, bool complete, tm_ring_emit_fn emit, void *ctx)
+static int ring_emit_stage(struct tm_ring *r, bool complete, tm_ring_emit_fn emit, void *ctx)
 {
 	unsigned long commit = r->commit;
 	size_t end = TM_PAGE_HDR + r->cursor;
 	uint32_t flags = (uint32_t)commit;
 
 	if (r->emitted)
-		return tm_ring_emit_tail(r, complete, emit, ctx);
+		return ring_emit_tail(r, complete, emit, ctx);
 
 	if (r->stage_lost && !(flags & TM_PAGE_MISSED_EVENTS)) {
 		/* early mmap kernels did not flag the page: do it as read() would */
@@ -295,8 +295,8 @@ static int tm_ring_emit_stage(struct tm_ring *r, bool complete, tm_ring_emit_fn 
 		memcpy(r->tail, r->stage, end);
 		memset(r->tail + end, 0, r->page_size - end);
 		memcpy(r->tail + 8, &commit, TM_COMMIT_SIZE);
-		if (tm_ring_time_after(r, r->tail, &r->emitted_ts)) {
-			tm_ring_stage_corrupt(r);
+		if (ring_time_after(r, r->tail, &r->emitted_ts)) {
+			ring_stage_corrupt(r);
 			return 0;
 		}
 		r->emitted = r->cursor;
@@ -315,7 +315,7 @@ static int tm_ring_emit_stage(struct tm_ring *r, bool complete, tm_ring_emit_fn 
  * writes to it: hand it out straight from the mapping, with no staging copy.
  * A lost count the kernel did not store needs the staged path.
  */
-static bool tm_ring_direct(const struct tm_ring *r, unsigned long commit, size_t len)
+static bool ring_direct(const struct tm_ring *r, unsigned long commit, size_t len)
 {
 	return len == r->page_size - TM_PAGE_HDR &&
 	       (!r->meta->reader.lost_events || ((uint32_t)commit & TM_PAGE_MISSED_EVENTS));
@@ -325,7 +325,7 @@ static bool tm_ring_direct(const struct tm_ring *r, unsigned long commit, size_t
  * Copy what is new on the reader sub-buffer id. 2: the page was handed out
  * whole, 1: bytes copied, 0: none, -1: error.
  */
-static int tm_ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, void *ctx)
+static int ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, void *ctx)
 {
 	const uint8_t *sub = r->data + (size_t)id * r->page_size;
 	unsigned long commit;
@@ -333,7 +333,7 @@ static int tm_ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, vo
 
 	commit = __atomic_load_n((const unsigned long *)(sub + 8), __ATOMIC_ACQUIRE);
 	len = (uint32_t)commit & TM_PAGE_COMMIT_LEN_MASK;
-	if (!r->staged && tm_ring_direct(r, commit, len)) {
+	if (!r->staged && ring_direct(r, commit, len)) {
 		r->staged = true;
 		r->stage_bad = false;
 		r->done = true;
@@ -354,7 +354,7 @@ static int tm_ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, vo
 	}
 	/* a commit past the sub-buffer: never copy from it (counted, dropped) */
 	if (len > r->page_size - TM_PAGE_HDR)
-		tm_ring_stage_corrupt(r);
+		ring_stage_corrupt(r);
 	if (r->stage_bad || len <= r->cursor)
 		return 0;
 	r->bytes_out += len - r->cursor;
@@ -368,7 +368,7 @@ static int tm_ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, vo
 	return 1;
 }
 
-static int tm_ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx)
+static int ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx)
 {
 	int pages = 0, ret;
 
@@ -387,7 +387,7 @@ static int tm_ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn e
 		if (r->staged && id != r->stage_id) {
 			/* the kernel swapped: the staged page is complete */
 			if (!r->stage_bad && !r->done && (r->cursor > r->emitted || !r->emitted)) {
-				if (tm_ring_emit_stage(r, true, emit, ctx))
+				if (ring_emit_stage(r, true, emit, ctx))
 					return -1;
 				pages++;
 			}
@@ -397,7 +397,7 @@ static int tm_ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn e
 			r->emitted = 0;
 			swapped = true;
 		}
-		ret = tm_ring_copy(r, id, emit, ctx);
+		ret = ring_copy(r, id, emit, ctx);
 		if (ret < 0)
 			return -1;
 		pages += ret == 2;
@@ -406,14 +406,14 @@ static int tm_ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn e
 	}
 	if ((final || r->partial) && r->staged && !r->stage_bad && !r->done &&
 	    r->cursor > r->emitted) {
-		if (tm_ring_emit_stage(r, final, emit, ctx))
+		if (ring_emit_stage(r, final, emit, ctx))
 			return -1;
 		pages++;
 	}
 	return pages;
 }
 
-static int tm_ring_drain_read(struct tm_ring *r, tm_ring_emit_fn emit, void *ctx)
+static int ring_drain_read(struct tm_ring *r, tm_ring_emit_fn emit, void *ctx)
 {
 	int pages = 0;
 	ssize_t n;
@@ -431,6 +431,6 @@ static int tm_ring_drain_read(struct tm_ring *r, tm_ring_emit_fn emit, void *ctx
 int tm_ring_drain(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx)
 {
 	if (r->mapped)
-		return tm_ring_drain_mapped(r, final, emit, ctx);
-	return tm_ring_drain_read(r, emit, ctx);
+		return ring_drain_mapped(r, final, emit, ctx);
+	return ring_drain_read(r, emit, ctx);
 }

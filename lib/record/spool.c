@@ -11,7 +11,7 @@
 #include "dat/dat-format.h"
 #include "spool-level.h"
 
-static uint64_t tm_spool_monotonic_ns(void)
+static uint64_t spool_monotonic_ns(void)
 {
 	struct timespec ts;
 
@@ -36,7 +36,7 @@ struct tm_spool {
 	int			error;		/* errno of a failed file write, 0: none */
 };
 
-static int tm_spool_check_opts(const struct tm_spool_opts *o)
+static int spool_check_opts(const struct tm_spool_opts *o)
 {
 	if (!o->page_size || o->page_size > TM_PAGE_COMMIT_LEN_MASK)
 		return tm_failx(EINVAL, "spool: bad page size %zu", o->page_size);
@@ -45,7 +45,7 @@ static int tm_spool_check_opts(const struct tm_spool_opts *o)
 	return 0;
 }
 
-static int tm_spool_alloc(struct tm_spool *s)
+static int spool_alloc(struct tm_spool *s)
 {
 	size_t chunk_bytes = s->opts.chunk_pages * s->opts.page_size;
 
@@ -68,7 +68,7 @@ struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *o
 {
 	struct tm_spool *s;
 
-	if (tm_spool_check_opts(opts))
+	if (spool_check_opts(opts))
 		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
@@ -77,7 +77,7 @@ struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *o
 	}
 	s->opts = *opts;
 	if (!s->opts.clock_ns)
-		s->opts.clock_ns = tm_spool_monotonic_ns;
+		s->opts.clock_ns = spool_monotonic_ns;
 	tm_level_init(&s->lp, opts->level, opts->adaptive);
 	s->fd = -1;
 	s->path = strdup(path ? path : "memory");
@@ -85,7 +85,7 @@ struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *o
 		tm_fail(ENOMEM, "spool %s", path);
 		goto fail;
 	}
-	if (tm_spool_alloc(s))
+	if (spool_alloc(s))
 		goto fail;
 	if (opts->sink)
 		return s;
@@ -109,13 +109,13 @@ fail:
  * file holds whole chunks for tm_spool_salvage() and recover. Best effort:
  * the writer copies file_bytes only, and recover checks every chunk anyway.
  */
-static void tm_spool_trim(struct tm_spool *s)
+static void spool_trim(struct tm_spool *s)
 {
 	while (ftruncate(s->fd, (off_t)s->stats.file_bytes) && errno == EINTR)
 		;
 }
 
-static int tm_spool_write(struct tm_spool *s, const void *buf, size_t len, size_t pages)
+static int spool_write(struct tm_spool *s, const void *buf, size_t len, size_t pages)
 {
 	const struct tm_chunk_sink *sink = s->opts.sink;
 
@@ -124,7 +124,7 @@ static int tm_spool_write(struct tm_spool *s, const void *buf, size_t len, size_
 		if (sink)
 			return tm_fail_prefix("spool");
 		s->error = errno ? errno : EIO;
-		tm_spool_trim(s);
+		spool_trim(s);
 		return tm_fail(s->error, "write spool %s", s->path);
 	}
 	s->stats.file_bytes += len;
@@ -138,7 +138,7 @@ void tm_spool_set_fill(struct tm_spool *s, const struct tm_ring_fill *fill)
 }
 
 /* A chunk at level below the chosen one, unless it only measures a cost. */
-static void tm_spool_count_level(struct tm_spool *s, int level)
+static void spool_count_level(struct tm_spool *s, int level)
 {
 	if (level >= s->opts.level || s->lp.probe)
 		return;
@@ -148,7 +148,7 @@ static void tm_spool_count_level(struct tm_spool *s, int level)
 }
 
 /* Between two steps of a slow chunk: go on unless the ring is projected past FILL_HIGH. */
-static bool tm_spool_go_on(void *ctx, size_t done)
+static bool spool_go_on(void *ctx, size_t done)
 {
 	struct tm_spool *s = ctx;
 
@@ -162,7 +162,7 @@ static bool tm_spool_go_on(void *ctx, size_t done)
  * does not read while it compresses, and on a loaded machine a chunk takes
  * many times its cost), it is dropped and done again at the lowest level.
  */
-static ssize_t tm_spool_compress(struct tm_spool *s, size_t raw)
+static ssize_t spool_compress(struct tm_spool *s, size_t raw)
 {
 	uint64_t start = s->opts.clock_ns();
 	void *dst = s->out + TM_DAT_CHUNK_HDR_LEN;
@@ -176,19 +176,19 @@ static ssize_t tm_spool_compress(struct tm_spool *s, size_t raw)
 		return n;
 	}
 	n = tm_codec_compress_steps(s->codec, dst, cap, s->chunk, raw, TM_SPOOL_STEP_BYTES,
-				    tm_spool_go_on, s);
+				    spool_go_on, s);
 	if (n != TM_CODEC_STOPPED) {
 		tm_level_done(&s->lp, raw, start, s->opts.clock_ns());
 		return n;
 	}
 	level = tm_level_stopped(&s->lp, s->step_done, start, s->opts.clock_ns());
-	tm_spool_count_level(s, level);
+	spool_count_level(s, level);
 	tm_codec_set_level(s->codec, level);
 	return tm_codec_compress(s->codec, dst, cap, s->chunk, raw);
 }
 
 /* Compress (or copy) the pages gathered so far as one chunk and append it. */
-static int tm_spool_flush(struct tm_spool *s)
+static int spool_flush(struct tm_spool *s)
 {
 	size_t raw = s->npages * s->opts.page_size, pages = s->npages;
 	ssize_t n;
@@ -198,25 +198,25 @@ static int tm_spool_flush(struct tm_spool *s)
 		return 0;
 	s->npages = 0;
 	if (!s->codec)
-		return tm_spool_write(s, s->chunk, raw, pages);
+		return spool_write(s, s->chunk, raw, pages);
 	level = tm_level_pick(&s->lp, raw);
 	tm_codec_set_level(s->codec, level);
-	tm_spool_count_level(s, level);
-	n = tm_spool_compress(s, raw);
+	spool_count_level(s, level);
+	n = spool_compress(s, raw);
 	if (n < 0) {
 		s->failed = true;
 		return tm_fail_prefix("spool %s", s->path);
 	}
 	tm_put32(s->out, (uint32_t)n);
 	tm_put32(s->out + 4, (uint32_t)raw);
-	if (tm_spool_write(s, s->out, TM_DAT_CHUNK_HDR_LEN + n, pages))
+	if (spool_write(s, s->out, TM_DAT_CHUNK_HDR_LEN + n, pages))
 		return -1;
 	s->stats.chunks++;
 	return 0;
 }
 
 /* Pages may still be added: no write failed, not finished. */
-static int tm_spool_check_open(const struct tm_spool *s)
+static int spool_check_open(const struct tm_spool *s)
 {
 	if (s->failed || s->finished)
 		return tm_failx(s->failed ? EIO : EINVAL, "spool %s: %s", s->path,
@@ -226,20 +226,20 @@ static int tm_spool_check_open(const struct tm_spool *s)
 
 int tm_spool_add_page(struct tm_spool *s, const void *page)
 {
-	if (tm_spool_check_open(s))
+	if (spool_check_open(s))
 		return -1;
 	memcpy(s->chunk + s->npages * s->opts.page_size, page, s->opts.page_size);
 	s->npages++;
 	s->stats.pages++;
 	s->stats.raw_bytes += s->opts.page_size;
 	if (s->npages == s->opts.chunk_pages)
-		return tm_spool_flush(s);
+		return spool_flush(s);
 	return 0;
 }
 
 int tm_spool_cut(struct tm_spool *s)
 {
-	return tm_spool_check_open(s) ?: tm_spool_flush(s);
+	return spool_check_open(s) ?: spool_flush(s);
 }
 
 int tm_spool_finish(struct tm_spool *s)
@@ -248,7 +248,7 @@ int tm_spool_finish(struct tm_spool *s)
 		return tm_failx(EIO, "spool %s: an earlier write failed", s->path);
 	if (s->finished)
 		return 0;
-	if (tm_spool_flush(s))
+	if (spool_flush(s))
 		return -1;
 	s->finished = true;
 	return 0;

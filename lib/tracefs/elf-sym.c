@@ -10,7 +10,7 @@
 #include "uprobe.h"
 
 /* The value of the defined symbol name in the symbol table of scn; false if absent. */
-static bool tm_elf_find_in(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, const char *name,
+static bool elf_find_in(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, const char *name,
 			   GElf_Sym *out)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
@@ -32,7 +32,7 @@ static bool tm_elf_find_in(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, const ch
 }
 
 /* .symtab first (static functions too), then .dynsym (stripped files). */
-static bool tm_elf_find(Elf *elf, const char *name, GElf_Sym *out)
+static bool elf_find(Elf *elf, const char *name, GElf_Sym *out)
 {
 	static const Elf64_Word kinds[] = { SHT_SYMTAB, SHT_DYNSYM };
 
@@ -42,14 +42,14 @@ static bool tm_elf_find(Elf *elf, const char *name, GElf_Sym *out)
 
 		while ((scn = elf_nextscn(elf, scn)))
 			if (gelf_getshdr(scn, &sh) && sh.sh_type == kinds[k] &&
-			    tm_elf_find_in(elf, scn, &sh, name, out))
+			    elf_find_in(elf, scn, &sh, name, out))
 				return true;
 	}
 	return false;
 }
 
 /* Virtual address to file offset through the loadable segment that holds it. */
-static bool tm_elf_vaddr_to_off(Elf *elf, uint64_t vaddr, uint64_t *off)
+static bool elf_vaddr_to_off(Elf *elf, uint64_t vaddr, uint64_t *off)
 {
 	size_t n;
 	GElf_Phdr ph;
@@ -81,11 +81,11 @@ int tm_elf_symbol_offset(const char *path, const char *name, uint64_t *off)
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		tm_failx(ENOEXEC, "uprobe: %s is not an ELF file", path);
-	else if (!tm_elf_find(elf, name, &sym))
+	else if (!elf_find(elf, name, &sym))
 		tm_failx(ENOENT, "uprobe: no symbol '%s' in %s", name, path);
 	else if (GELF_ST_TYPE(sym.st_info) != STT_FUNC)
 		tm_failx(EINVAL, "uprobe: '%s' in %s is not a function", name, path);
-	else if (!tm_elf_vaddr_to_off(elf, sym.st_value, off))
+	else if (!elf_vaddr_to_off(elf, sym.st_value, off))
 		tm_failx(EINVAL, "uprobe: '%s' in %s is in no loadable segment", name, path);
 	else
 		ret = 0;

@@ -31,13 +31,13 @@ int tm_errlog_clear(const char *dir)
 }
 
 /* The line starting at p, without its newline, into a NUL-terminated copy. */
-static char *tm_errlog_line(const char *p)
+static char *errlog_line(const char *p)
 {
 	return strndup(p, strcspn(p, "\n"));
 }
 
 /* The caret line under "  Command: ": the command's index the caret points at, or -1. */
-static long tm_errlog_caret(const char *line)
+static long errlog_caret(const char *line)
 {
 	const char *caret = strchr(line, '^');
 	long col;
@@ -52,7 +52,7 @@ static long tm_errlog_caret(const char *line)
  * One entry: "[ts] LOCATION: error: REASON", "  Command: CMD", a caret line.
  * Writes "REASON (position N: CMD-before ^CMD-after)" into out.
  */
-static void tm_errlog_format(const char *entry, char *out, size_t len)
+static void errlog_format(const char *entry, char *out, size_t len)
 {
 	const char *reason = entry, *cmd_at, *nl, *e;
 	size_t head = strcspn(entry, "\n");
@@ -62,14 +62,14 @@ static void tm_errlog_format(const char *entry, char *out, size_t len)
 	/* "[ts] event filter parse error: error: REASON": the last "error: " of the line */
 	for (e = strstr(entry, "error: "); e && e < entry + head; e = strstr(e + 1, "error: "))
 		reason = e + strlen("error: ");
-	why = tm_errlog_line(reason);
+	why = errlog_line(reason);
 	nl = strchr(reason, '\n');
 	cmd_at = nl && !strncmp(nl + 1, TM_ERRLOG_CMD, strlen(TM_ERRLOG_CMD)) ? nl + 1 : NULL;
 	if (cmd_at) {
-		cmd = tm_errlog_line(cmd_at + strlen(TM_ERRLOG_CMD));
+		cmd = errlog_line(cmd_at + strlen(TM_ERRLOG_CMD));
 		nl = strchr(cmd_at, '\n');
-		caret = nl ? tm_errlog_line(nl + 1) : NULL;
-		pos = caret ? tm_errlog_caret(caret) : -1;
+		caret = nl ? errlog_line(nl + 1) : NULL;
+		pos = caret ? errlog_caret(caret) : -1;
 	}
 	if (why && cmd && pos >= 0 && (size_t)pos <= strlen(cmd))
 		snprintf(out, len, "%s (position %ld: %.*s^%s)", why, pos, (int)pos, cmd, cmd + pos);
@@ -96,7 +96,7 @@ bool tm_errlog_last(const char *dir, char *out, size_t len)
 	for (p = strstr(text, "\n["); p; p = strstr(p + 1, "\n["))
 		entry = p + 1;
 	if (entry)
-		tm_errlog_format(entry, out, len);
+		errlog_format(entry, out, len);
 	free(text);
 	return len && out[0];
 }

@@ -19,7 +19,7 @@
 #define TM_BUSY_MAX_NAMED	4	/* holders named in the message */
 
 /* True when one of pid's open files lies under dir. */
-static bool tm_pid_holds(const char *pid, const char *dir, size_t dir_len)
+static bool pid_holds(const char *pid, const char *dir, size_t dir_len)
 {
 	char path[PATH_MAX], target[PATH_MAX];
 	struct dirent *d;
@@ -47,7 +47,7 @@ static bool tm_pid_holds(const char *pid, const char *dir, size_t dir_len)
 }
 
 /* ", pid N (comm)" appended to buf (cut at len). */
-static void tm_name_holder(char *buf, size_t len, const char *pid)
+static void name_holder(char *buf, size_t len, const char *pid)
 {
 	char path[PATH_MAX], comm[64] = "?";
 	size_t used = strlen(buf);
@@ -75,10 +75,10 @@ void tm_dir_holders(const char *dir, char *buf, size_t len)
 	if (!proc)
 		return;
 	while ((d = readdir(proc))) {
-		if (d->d_name[0] < '1' || d->d_name[0] > '9' || !tm_pid_holds(d->d_name, dir, dir_len))
+		if (d->d_name[0] < '1' || d->d_name[0] > '9' || !pid_holds(d->d_name, dir, dir_len))
 			continue;
 		if (named++ < TM_BUSY_MAX_NAMED)
-			tm_name_holder(buf, len, d->d_name);
+			name_holder(buf, len, d->d_name);
 		else
 			more++;
 	}
@@ -87,7 +87,7 @@ void tm_dir_holders(const char *dir, char *buf, size_t len)
 		snprintf(buf + strlen(buf), len - strlen(buf), " and %d more", more);
 }
 
-static void tm_sleep_ms(int ms)
+static void sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
@@ -106,7 +106,7 @@ int tm_dir_remove(const char *dir, const char *what, int wait_ms)
 			return tm_fail(errno, "remove %s %s", what, dir);
 		if (waited >= wait_ms)
 			break;
-		tm_sleep_ms(TM_BUSY_STEP_MS);
+		sleep_ms(TM_BUSY_STEP_MS);
 	}
 	tm_dir_holders(dir, holders, sizeof(holders));
 	if (!holders[0])

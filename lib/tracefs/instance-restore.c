@@ -64,7 +64,7 @@ int tm_journal_save(struct tm_journal *j, const char *rel)
 }
 
 /* The selected clock of trace_clock text: the bracketed word. */
-static int tm_journal_clock(const char *dir, const char *text)
+static int journal_clock(const char *dir, const char *text)
 {
 	const char *open = strchr(text, '['), *close = open ? strchr(open, ']') : NULL;
 	char clock[64];
@@ -77,7 +77,7 @@ static int tm_journal_clock(const char *dir, const char *text)
 }
 
 /* set_event: cleared when opened for writing, then each line appended. */
-static int tm_journal_set_event(const char *dir, char *text)
+static int journal_set_event(const char *dir, char *text)
 {
 	char *save = NULL, *line;
 
@@ -90,7 +90,7 @@ static int tm_journal_set_event(const char *dir, char *text)
 }
 
 /* pid lists: written whole, one line each becomes a space-separated list. */
-static int tm_journal_pids(const char *dir, const char *rel, char *text)
+static int journal_pids(const char *dir, const char *rel, char *text)
 {
 	for (char *p = text; *p; p++)
 		if (*p == '\n')
@@ -98,7 +98,7 @@ static int tm_journal_pids(const char *dir, const char *rel, char *text)
 	return tm_file_write(dir, rel, text);
 }
 
-static bool tm_ends_with(const char *s, const char *suffix)
+static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 
@@ -106,17 +106,17 @@ static bool tm_ends_with(const char *s, const char *suffix)
 }
 
 /* Write one saved text back, in the form its file takes. */
-static int tm_journal_put(const char *dir, struct tm_journal_entry *e)
+static int journal_put(const char *dir, struct tm_journal_entry *e)
 {
 	char *nl;
 
 	if (!strcmp(e->rel, "trace_clock"))
-		return tm_journal_clock(dir, e->text);
+		return journal_clock(dir, e->text);
 	if (!strcmp(e->rel, "set_event"))
-		return tm_journal_set_event(dir, e->text);
+		return journal_set_event(dir, e->text);
 	if (!strcmp(e->rel, "set_event_pid") || !strcmp(e->rel, "set_event_notrace_pid"))
-		return tm_journal_pids(dir, e->rel, e->text);
-	if (tm_ends_with(e->rel, "/filter") && !strncmp(e->text, "none", 4))
+		return journal_pids(dir, e->rel, e->text);
+	if (ends_with(e->rel, "/filter") && !strncmp(e->text, "none", 4))
 		return tm_file_write(dir, e->rel, "0");
 	if (!strcmp(e->rel, "buffer_size_kb"))
 		e->text[strspn(e->text, "0123456789")] = '\0';	/* "7 (expanded: 1408)" */
@@ -141,7 +141,7 @@ int tm_journal_restore(struct tm_journal *j)
 		for (size_t i = j->n; i-- > 0;) {
 			if ((pass == 1) != !strcmp(j->e[i].rel, "buffer_size_kb"))
 				continue;
-			if (tm_journal_put(j->dir, &j->e[i]) && !ret)
+			if (journal_put(j->dir, &j->e[i]) && !ret)
 				ret = tm_fail_prefix("restore instance %s", j->dir);
 		}
 	}

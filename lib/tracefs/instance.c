@@ -33,7 +33,7 @@ pid_t tm_instance_owner(const char *name)
 }
 
 /* A zombie (or a dead task not yet reaped) has released its instance for good. */
-static bool tm_pid_is_dead(pid_t pid)
+static bool pid_is_dead(pid_t pid)
 {
 	char path[64], buf[512], *paren;
 	size_t n;
@@ -57,7 +57,7 @@ bool tm_pid_runs_tracemap(pid_t pid)
 	char path[64], comm[64] = "";
 	FILE *f;
 
-	if ((kill(pid, 0) && errno == ESRCH) || tm_pid_is_dead(pid))
+	if ((kill(pid, 0) && errno == ESRCH) || pid_is_dead(pid))
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 	f = fopen(path, "re");

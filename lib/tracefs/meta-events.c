@@ -10,14 +10,14 @@
 
 #include "meta-internal.h"
 
-static int tm_text_read(struct tm_text *t, const char *path)
+static int text_read(struct tm_text *t, const char *path)
 {
 	t->data = tm_read_file(path, &t->len);
 	return t->data ? 0 : -1;
 }
 
 /* Append events/<sys>/<event>/format to an array of texts. */
-static int tm_format_add(struct tm_text **arr, size_t *n, const char *tracefs,
+static int format_add(struct tm_text **arr, size_t *n, const char *tracefs,
 			 const char *sys, const char *event)
 {
 	struct tm_text *tmp, t;
@@ -25,7 +25,7 @@ static int tm_format_add(struct tm_text **arr, size_t *n, const char *tracefs,
 
 	if (tm_path(path, sizeof(path), "%s/events/%s/%s/format", tracefs, sys, event))
 		return -1;
-	if (tm_text_read(&t, path))
+	if (text_read(&t, path))
 		return -1;
 	tmp = realloc(*arr, (*n + 1) * sizeof(**arr));
 	if (!tmp) {
@@ -37,13 +37,13 @@ static int tm_format_add(struct tm_text **arr, size_t *n, const char *tracefs,
 	return 0;
 }
 
-static int tm_is_dir_entry(const struct dirent *d)
+static int is_dir_entry(const struct dirent *d)
 {
 	return d->d_name[0] != '.' && (d->d_type == DT_DIR || d->d_type == DT_UNKNOWN);
 }
 
 /* Every event of a system (directories holding a format file), by name. */
-static int tm_formats_of_system(struct tm_text **arr, size_t *n, const char *tracefs,
+static int formats_of_system(struct tm_text **arr, size_t *n, const char *tracefs,
 				const char *sys)
 {
 	struct dirent **names = NULL;
@@ -52,7 +52,7 @@ static int tm_formats_of_system(struct tm_text **arr, size_t *n, const char *tra
 
 	if (tm_path(path, sizeof(path), "%s/events/%s", tracefs, sys))
 		return -1;
-	count = scandir(path, &names, tm_is_dir_entry, alphasort);
+	count = scandir(path, &names, is_dir_entry, alphasort);
 	if (count < 0)
 		return tm_fail(errno, "list %s", path);
 	for (i = 0; i < count; i++) {
@@ -64,7 +64,7 @@ static int tm_formats_of_system(struct tm_text **arr, size_t *n, const char *tra
 			      names[i]->d_name);
 		if (ret || stat(path, &st))
 			continue;	/* "enable", "filter" and friends have no format */
-		ret = tm_format_add(arr, n, tracefs, sys, names[i]->d_name);
+		ret = format_add(arr, n, tracefs, sys, names[i]->d_name);
 	}
 	for (i = 0; i < count; i++)
 		free(names[i]);
@@ -72,7 +72,7 @@ static int tm_formats_of_system(struct tm_text **arr, size_t *n, const char *tra
 	return ret;
 }
 
-static struct tm_meta_system *tm_system_get(struct tm_meta *meta, const char *name)
+static struct tm_meta_system *system_get(struct tm_meta *meta, const char *name)
 {
 	struct tm_meta_system *tmp;
 	size_t i;
@@ -97,7 +97,7 @@ nomem:
 }
 
 /* No set_event (a snapshot directory): every system but ftrace, whole. */
-static int tm_meta_all_events(struct tm_meta *meta, const char *tracefs)
+static int meta_all_events(struct tm_meta *meta, const char *tracefs)
 {
 	struct dirent **names = NULL;
 	struct tm_meta_system *sys;
@@ -106,14 +106,14 @@ static int tm_meta_all_events(struct tm_meta *meta, const char *tracefs)
 
 	if (tm_path(path, sizeof(path), "%s/events", tracefs))
 		return -1;
-	count = scandir(path, &names, tm_is_dir_entry, alphasort);
+	count = scandir(path, &names, is_dir_entry, alphasort);
 	if (count < 0)
 		return tm_fail(errno, "list %s", path);
 	for (i = 0; i < count && !ret; i++) {
 		if (!strcmp(names[i]->d_name, "ftrace"))
 			continue;
-		sys = tm_system_get(meta, names[i]->d_name);
-		ret = sys ? tm_formats_of_system(&sys->formats, &sys->nformats, tracefs,
+		sys = system_get(meta, names[i]->d_name);
+		ret = sys ? formats_of_system(&sys->formats, &sys->nformats, tracefs,
 						 sys->name) : -1;
 	}
 	for (i = 0; i < count; i++)
@@ -123,7 +123,7 @@ static int tm_meta_all_events(struct tm_meta *meta, const char *tracefs)
 }
 
 /* One "system:event" line of set_event. ftrace events are stored apart, always. */
-static int tm_meta_add_enabled(struct tm_meta *meta, const char *tracefs, char *line)
+static int meta_add_enabled(struct tm_meta *meta, const char *tracefs, char *line)
 {
 	struct tm_meta_system *sys;
 	char *colon = strchr(line, ':');
@@ -133,18 +133,18 @@ static int tm_meta_add_enabled(struct tm_meta *meta, const char *tracefs, char *
 	*colon = '\0';
 	if (!strcmp(line, "ftrace"))
 		return 0;
-	sys = tm_system_get(meta, line);
+	sys = system_get(meta, line);
 	if (!sys)
 		return -1;
-	return tm_format_add(&sys->formats, &sys->nformats, tracefs, line, colon + 1);
+	return format_add(&sys->formats, &sys->nformats, tracefs, line, colon + 1);
 }
 
-static int tm_meta_enabled_events(struct tm_meta *meta, const char *tracefs, char *set_event)
+static int meta_enabled_events(struct tm_meta *meta, const char *tracefs, char *set_event)
 {
 	char *save = NULL, *line;
 
 	for (line = strtok_r(set_event, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (tm_meta_add_enabled(meta, tracefs, line))
+		if (meta_add_enabled(meta, tracefs, line))
 			return -1;
 	}
 	return 0;
@@ -158,32 +158,32 @@ int tm_meta_read_events(struct tm_meta *meta, const char *tracefs, const char *i
 
 	if (tm_path(path, sizeof(path), "%s/events/header_page", tracefs))
 		return -1;
-	if (tm_text_read(&meta->header_page, path))
+	if (text_read(&meta->header_page, path))
 		return -1;
 	if (tm_path(path, sizeof(path), "%s/events/header_event", tracefs))
 		return -1;
-	if (tm_text_read(&meta->header_event, path))
+	if (text_read(&meta->header_event, path))
 		return -1;
-	if (tm_formats_of_system(&meta->ftrace, &meta->nftrace, tracefs, "ftrace"))
+	if (formats_of_system(&meta->ftrace, &meta->nftrace, tracefs, "ftrace"))
 		return -1;
 	if (tm_path(path, sizeof(path), "%s%s%s/set_event", tracefs,
 		    instance && *instance ? "/instances/" : "", instance ? instance : ""))
 		return -1;
 	set_event = tm_read_file(path, NULL);
 	if (!set_event)
-		return errno == ENOENT ? tm_meta_all_events(meta, tracefs) : -1;
-	ret = tm_meta_enabled_events(meta, tracefs, set_event);
+		return errno == ENOENT ? meta_all_events(meta, tracefs) : -1;
+	ret = meta_enabled_events(meta, tracefs, set_event);
 	free(set_event);
 	return ret;
 }
 
-static bool tm_id_set(const uint8_t *ids, unsigned long id)
+static bool id_set(const uint8_t *ids, unsigned long id)
 {
 	return id < TM_META_MAX_IDS && (ids[id / 8] & (1u << (id % 8)));
 }
 
 /* The "ID: n" line of a format text; -1 without one. */
-static long tm_format_id(const struct tm_text *t)
+static long format_id(const struct tm_text *t)
 {
 	const char *p = t->data ? strstr(t->data, "\nID: ") : NULL;
 
@@ -191,17 +191,17 @@ static long tm_format_id(const struct tm_text *t)
 }
 
 /* Whether the format of id is stored already. */
-static bool tm_meta_has_id(const struct tm_meta *meta, long id)
+static bool meta_has_id(const struct tm_meta *meta, long id)
 {
 	for (size_t i = 0; i < meta->nsystems; i++)
 		for (size_t j = 0; j < meta->systems[i].nformats; j++)
-			if (tm_format_id(&meta->systems[i].formats[j]) == id)
+			if (format_id(&meta->systems[i].formats[j]) == id)
 				return true;
 	return false;
 }
 
 /* One events/<sys>/<event>: its format when its id is wanted and missing. */
-static int tm_meta_add_if_wanted(struct tm_meta *meta, const char *tracefs, const char *sys,
+static int meta_add_if_wanted(struct tm_meta *meta, const char *tracefs, const char *sys,
 				 const char *event, const uint8_t *ids)
 {
 	struct tm_meta_system *s;
@@ -215,10 +215,10 @@ static int tm_meta_add_if_wanted(struct tm_meta *meta, const char *tracefs, cons
 		return 0;	/* not an event directory */
 	id = strtoul(text, NULL, 10);
 	free(text);
-	if (!tm_id_set(ids, id) || tm_meta_has_id(meta, (long)id))
+	if (!id_set(ids, id) || meta_has_id(meta, (long)id))
 		return 0;
-	s = tm_system_get(meta, sys);
-	return s ? tm_format_add(&s->formats, &s->nformats, tracefs, sys, event) : -1;
+	s = system_get(meta, sys);
+	return s ? format_add(&s->formats, &s->nformats, tracefs, sys, event) : -1;
 }
 
 int tm_meta_add_ids(struct tm_meta *meta, const char *tracefs, const uint8_t *ids)
@@ -229,17 +229,17 @@ int tm_meta_add_ids(struct tm_meta *meta, const char *tracefs, const uint8_t *id
 
 	if (tm_path(path, sizeof(path), "%s/events", tracefs))
 		return -1;
-	nsys = scandir(path, &sys, tm_is_dir_entry, alphasort);
+	nsys = scandir(path, &sys, is_dir_entry, alphasort);
 	if (nsys < 0)
 		return tm_fail(errno, "list %s", path);
 	for (i = 0; i < nsys; i++) {
 		if (ret || !strcmp(sys[i]->d_name, "ftrace") ||
 		    tm_path(path, sizeof(path), "%s/events/%s", tracefs, sys[i]->d_name))
 			continue;
-		nev = scandir(path, &ev, tm_is_dir_entry, alphasort);
+		nev = scandir(path, &ev, is_dir_entry, alphasort);
 		for (j = 0; j < nev; j++) {
 			if (!ret)
-				ret = tm_meta_add_if_wanted(meta, tracefs, sys[i]->d_name,
+				ret = meta_add_if_wanted(meta, tracefs, sys[i]->d_name,
 							    ev[j]->d_name, ids);
 			free(ev[j]);
 		}

@@ -11,7 +11,7 @@
 #define TM_KALLSYMS_DEFAULT	"/proc/kallsyms"
 
 /* Read path into t; a missing file leaves t empty when optional. */
-static int tm_meta_read(struct tm_text *t, const char *path, bool optional)
+static int meta_read(struct tm_text *t, const char *path, bool optional)
 {
 	tm_text_free(t);
 	t->data = tm_read_file(path, &t->len);
@@ -23,7 +23,7 @@ static int tm_meta_read(struct tm_text *t, const char *path, bool optional)
 }
 
 /* True when the text has symbol lines and every address in it is zero. */
-static bool tm_kallsyms_all_zero(const char *p, size_t len)
+static bool kallsyms_all_zero(const char *p, size_t len)
 {
 	const char *end = p + len;
 	bool lines = false;
@@ -41,15 +41,15 @@ static bool tm_kallsyms_all_zero(const char *p, size_t len)
 	return lines;
 }
 
-static void tm_meta_check_kallsyms(struct tm_meta *meta)
+static void meta_check_kallsyms(struct tm_meta *meta)
 {
 	meta->warning[0] = '\0';
-	if (tm_kallsyms_all_zero(meta->kallsyms.data, meta->kallsyms.len))
+	if (kallsyms_all_zero(meta->kallsyms.data, meta->kallsyms.len))
 		snprintf(meta->warning, sizeof(meta->warning), "kallsyms addresses read as zero "
 			 "(kptr_restrict?): symbols will not resolve");
 }
 
-static int tm_meta_uname(struct tm_meta *meta)
+static int meta_uname(struct tm_meta *meta)
 {
 	struct utsname u;
 
@@ -64,7 +64,7 @@ static int tm_meta_uname(struct tm_meta *meta)
 }
 
 /* The selected clock is the bracketed word: "[local] global counter ...". */
-static void tm_meta_parse_clock(struct tm_meta *meta)
+static void meta_parse_clock(struct tm_meta *meta)
 {
 	const char *open, *close;
 	size_t n;
@@ -81,7 +81,7 @@ static void tm_meta_parse_clock(struct tm_meta *meta)
 	meta->clock[n] = '\0';
 }
 
-static int tm_meta_read_stats(struct tm_meta *meta, const char *dir)
+static int meta_read_stats(struct tm_meta *meta, const char *dir)
 {
 	char path[4096];
 	int cpu;
@@ -92,35 +92,35 @@ static int tm_meta_read_stats(struct tm_meta *meta, const char *dir)
 	for (cpu = 0; cpu < meta->ncpus; cpu++) {
 		if (tm_path(path, sizeof(path), "%s/per_cpu/cpu%d/stats", dir, cpu))
 			return -1;
-		if (tm_meta_read(&meta->stats[cpu], path, true))
+		if (meta_read(&meta->stats[cpu], path, true))
 			return -1;
 	}
 	return 0;
 }
 
-static int tm_meta_read_files(struct tm_meta *meta, const struct tm_meta_opts *o,
+static int meta_read_files(struct tm_meta *meta, const struct tm_meta_opts *o,
 			      const char *dir)
 {
 	char path[4096];
 
-	if (tm_meta_read(&meta->kallsyms, o->kallsyms ? o->kallsyms : TM_KALLSYMS_DEFAULT,
+	if (meta_read(&meta->kallsyms, o->kallsyms ? o->kallsyms : TM_KALLSYMS_DEFAULT,
 			 false))
 		return -1;
-	tm_meta_check_kallsyms(meta);
+	meta_check_kallsyms(meta);
 	if (tm_path(path, sizeof(path), "%s/printk_formats", o->tracefs))
 		return -1;
-	if (tm_meta_read(&meta->printk, path, true))
+	if (meta_read(&meta->printk, path, true))
 		return -1;
 	if (tm_path(path, sizeof(path), "%s/saved_cmdlines", o->tracefs))
 		return -1;
-	if (tm_meta_read(&meta->cmdlines, path, true))
+	if (meta_read(&meta->cmdlines, path, true))
 		return -1;
 	if (tm_path(path, sizeof(path), "%s/trace_clock", dir))
 		return -1;
-	if (tm_meta_read(&meta->trace_clock, path, false))
+	if (meta_read(&meta->trace_clock, path, false))
 		return -1;
-	tm_meta_parse_clock(meta);
-	return tm_meta_read_stats(meta, dir);
+	meta_parse_clock(meta);
+	return meta_read_stats(meta, dir);
 }
 
 struct tm_meta *tm_meta_collect_opts(const struct tm_meta_opts *o)
@@ -143,7 +143,7 @@ struct tm_meta *tm_meta_collect_opts(const struct tm_meta_opts *o)
 		    o->instance ? o->instance : "") ||
 	    tm_meta_read_events(meta, o->tracefs, o->instance) ||
 	    (o->ids && tm_meta_add_ids(meta, o->tracefs, o->ids)) ||
-	    tm_meta_read_files(meta, o, dir) || tm_meta_uname(meta)) {
+	    meta_read_files(meta, o, dir) || meta_uname(meta)) {
 		tm_meta_free(meta);
 		return NULL;
 	}
@@ -181,7 +181,7 @@ size_t tm_meta_event_count(const struct tm_meta *meta)
 	return n;
 }
 
-static int tm_text_set(struct tm_text *t, const char *text, size_t len)
+static int text_set(struct tm_text *t, const char *text, size_t len)
 {
 	char *copy = malloc(len + 1);
 
@@ -197,9 +197,9 @@ static int tm_text_set(struct tm_text *t, const char *text, size_t len)
 
 int tm_meta_set_kallsyms(struct tm_meta *meta, const char *text, size_t len)
 {
-	if (tm_text_set(&meta->kallsyms, text, len))
+	if (text_set(&meta->kallsyms, text, len))
 		return -1;
-	tm_meta_check_kallsyms(meta);
+	meta_check_kallsyms(meta);
 	return 0;
 }
 
@@ -207,14 +207,14 @@ int tm_meta_set_stats(struct tm_meta *meta, int cpu, const char *text, size_t le
 {
 	if (cpu < 0 || cpu >= meta->ncpus)
 		return tm_failx(EINVAL, "metadata: no CPU %d (file has %d)", cpu, meta->ncpus);
-	return tm_text_set(&meta->stats[cpu], text, len);
+	return text_set(&meta->stats[cpu], text, len);
 }
 
 int tm_meta_set_trace_clock(struct tm_meta *meta, const char *text, size_t len)
 {
-	if (tm_text_set(&meta->trace_clock, text, len))
+	if (text_set(&meta->trace_clock, text, len))
 		return -1;
-	tm_meta_parse_clock(meta);
+	meta_parse_clock(meta);
 	return 0;
 }
 

@@ -7,7 +7,7 @@
 #include "util/internal.h"
 #include "record/tm-record.h"
 
-static int tm_hex_digit(char c)
+static int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -34,7 +34,7 @@ int tm_cpumask_parse(const char *text, bool *set, int ncpus)
 
 		if (c == ',')
 			continue;
-		v = tm_hex_digit(c);
+		v = hex_digit(c);
 		if (v < 0)
 			return tm_failx(EINVAL, "bad CPU mask '%s' (expected hex, e.g. 3 for CPUs 0-1)",
 					text);

@@ -26,7 +26,7 @@ struct tm_date_try {
 	uint64_t	ts;		/* the marker's trace-clock time, 0: not seen */
 };
 
-static uint64_t tm_realtime_ns(void)
+static uint64_t realtime_ns(void)
 {
 	struct timespec t;
 
@@ -35,7 +35,7 @@ static uint64_t tm_realtime_ns(void)
 }
 
 /* A CPU we may run on that the instance traces; -1 if none. */
-static int tm_date_cpu(const cpu_set_t *allowed, const bool *cpus, int ncpus)
+static int date_cpu(const cpu_set_t *allowed, const bool *cpus, int ncpus)
 {
 	for (int cpu = 0; cpu < ncpus && cpu < CPU_SETSIZE; cpu++)
 		if (cpus[cpu] && CPU_ISSET(cpu, allowed))
@@ -44,7 +44,7 @@ static int tm_date_cpu(const cpu_set_t *allowed, const bool *cpus, int ncpus)
 }
 
 /* Write the numbered markers, each between two wall-clock reads, with tracing on. */
-static int tm_date_write(const char *dir, struct tm_date_try *t)
+static int date_write(const char *dir, struct tm_date_try *t)
 {
 	char path[PATH_MAX], line[64];
 	int fd, n, ret = 0;
@@ -60,10 +60,10 @@ static int tm_date_write(const char *dir, struct tm_date_try *t)
 	}
 	for (int i = 0; i < TM_DATE_TRIES && !ret; i++) {
 		n = snprintf(line, sizeof(line), TM_DATE_STAMP "%d\n", i);
-		t[i].before = tm_realtime_ns();
+		t[i].before = realtime_ns();
 		if (write(fd, line, n) != n)
 			ret = tm_fail(errno, "--date: write %s", path);
-		t[i].after = tm_realtime_ns();
+		t[i].after = realtime_ns();
 	}
 	close(fd);
 	if (tm_file_write(dir, "tracing_on", "0"))
@@ -72,7 +72,7 @@ static int tm_date_write(const char *dir, struct tm_date_try *t)
 }
 
 /* The markers' times from one page of the CPU's buffer. */
-static int tm_date_scan_page(const void *page, size_t size, struct tm_date_try *t)
+static int date_scan_page(const void *page, size_t size, struct tm_date_try *t)
 {
 	struct tm_page pg;
 	struct tm_rec rec;
@@ -96,7 +96,7 @@ static int tm_date_scan_page(const void *page, size_t size, struct tm_date_try *
 }
 
 /* Read the CPU's buffer empty (read() path, no mapping), noting the markers. */
-static int tm_date_read(const char *dir, int cpu, size_t page_size, struct tm_date_try *t)
+static int date_read(const char *dir, int cpu, size_t page_size, struct tm_date_try *t)
 {
 	char path[PATH_MAX];
 	void *page;
@@ -114,7 +114,7 @@ static int tm_date_read(const char *dir, int cpu, size_t page_size, struct tm_da
 		return tm_fail(errno, "--date: open %s", path);
 	}
 	while (!ret && (n = tm_ring_read_page(fd, page, page_size)) > 0)
-		ret = tm_date_scan_page(page, page_size, t) < 0 ? -1 : 0;
+		ret = date_scan_page(page, page_size, t) < 0 ? -1 : 0;
 	if (n < 0)
 		ret = -1;
 	close(fd);
@@ -123,7 +123,7 @@ static int tm_date_read(const char *dir, int cpu, size_t page_size, struct tm_da
 }
 
 /* Wall clock minus trace clock in µs, from the try with the narrowest bracket. */
-static int tm_date_pick(const struct tm_date_try *t, char *out, size_t len)
+static int date_pick(const struct tm_date_try *t, char *out, size_t len)
 {
 	uint64_t best = UINT64_MAX, offset = 0;
 
@@ -152,20 +152,20 @@ int tm_session_date_offset(struct tm_session *s, const bool *cpus, int ncpus, ch
 	/* markers land in the writer's CPU buffer: stay on one the instance traces */
 	if (sched_getaffinity(0, sizeof(saved), &saved))
 		return tm_fail(errno, "--date: sched_getaffinity");
-	cpu = tm_date_cpu(&saved, cpus, ncpus);
+	cpu = date_cpu(&saved, cpus, ncpus);
 	if (cpu < 0)
 		return tm_failx(EINVAL, "--date: no traced CPU is in this process's affinity");
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one))
 		return tm_fail(errno, "--date: sched_setaffinity to CPU %d", cpu);
-	ret = tm_date_write(dir, t);
+	ret = date_write(dir, t);
 	if (sched_setaffinity(0, sizeof(saved), &saved) && !ret)
 		ret = tm_fail(errno, "--date: restore the CPU affinity");
 	if (!ret)
-		ret = tm_date_read(dir, cpu, tm_session_page_size(s), t);
+		ret = date_read(dir, cpu, tm_session_page_size(s), t);
 	/* whatever else the instance saw meanwhile goes too: recording starts empty */
 	if (tm_file_write(dir, "trace", "") && !ret)
 		ret = -1;
-	return ret ? -1 : tm_date_pick(t, out, len);
+	return ret ? -1 : date_pick(t, out, len);
 }

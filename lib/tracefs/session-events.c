@@ -21,7 +21,7 @@ struct tm_ev_match {
 	struct tm_journal *journal;	/* a reused instance's saved settings, or NULL */
 };
 
-static bool tm_is_subdir(const char *parent, const char *name)
+static bool is_subdir(const char *parent, const char *name)
 {
 	char path[PATH_MAX];
 
@@ -33,7 +33,7 @@ static bool tm_is_subdir(const char *parent, const char *name)
 }
 
 /* Add the system of rel ("sys" or "sys/event") to the list unless it is there. */
-static int tm_ev_add_system(struct tm_ev_match *m, const char *rel)
+static int ev_add_system(struct tm_ev_match *m, const char *rel)
 {
 	size_t n, len = strcspn(rel, "/");
 	char **v = *m->systems;
@@ -51,7 +51,7 @@ static int tm_ev_add_system(struct tm_ev_match *m, const char *rel)
 }
 
 /* "sys:event" (or "sys") of rel "sys/event" for messages. */
-static void tm_ev_display(const char *rel, char *name, size_t len)
+static void ev_display(const char *rel, char *name, size_t len)
 {
 	char *slash;
 
@@ -66,7 +66,7 @@ static void tm_ev_display(const char *rel, char *name, size_t len)
  * snapshot on kernels built without them): say so from the trigger file's
  * "# Available triggers:" list.
  */
-static void tm_ev_trigger_why(const char *dir, const char *file, const char *trigger,
+static void ev_trigger_why(const char *dir, const char *file, const char *trigger,
 			      char *why, size_t len)
 {
 	char path[PATH_MAX], *text, *avail, *nl;
@@ -98,7 +98,7 @@ static void tm_ev_trigger_why(const char *dir, const char *file, const char *tri
  * Write text to events/<rel>/<file>; the kernel's refusal (EINVAL) becomes
  * "bad <what> '<text>' for event '<sys:event>': <error_log's reason>".
  */
-static int tm_ev_write(struct tm_ev_match *m, const char *rel, const char *file,
+static int ev_write(struct tm_ev_match *m, const char *rel, const char *file,
 		       const char *what, const char *text)
 {
 	char path[PATH_MAX], name[PATH_MAX], why[256];
@@ -109,15 +109,15 @@ static int tm_ev_write(struct tm_ev_match *m, const char *rel, const char *file,
 		return 0;
 	if (errno != EINVAL)
 		return -1;
-	tm_ev_display(rel, name, sizeof(name));
+	ev_display(rel, name, sizeof(name));
 	if (!*why && !strcmp(file, "trigger"))
-		tm_ev_trigger_why(m->dir, path, text, why, sizeof(why));
+		ev_trigger_why(m->dir, path, text, why, sizeof(why));
 	return tm_failx(EINVAL, "bad %s '%s' for event '%s'%s%s", what, text, name,
 			*why ? ": " : "", why);
 }
 
 /* Every -R trigger on events/<rel>: one event, or each event of a system. */
-static int tm_ev_triggers(struct tm_ev_match *m, const char *rel)
+static int ev_triggers(struct tm_ev_match *m, const char *rel)
 {
 	char path[PATH_MAX], sub[PATH_MAX];
 	struct dirent *d;
@@ -126,7 +126,7 @@ static int tm_ev_triggers(struct tm_ev_match *m, const char *rel)
 
 	if (strchr(rel, '/')) {
 		for (size_t i = 0; !ret && i < m->spec->nr_triggers; i++)
-			ret = tm_ev_write(m, rel, "trigger", "trigger", m->spec->triggers[i]);
+			ret = ev_write(m, rel, "trigger", "trigger", m->spec->triggers[i]);
 		return ret;
 	}
 	if (tm_path(path, sizeof(path), "%s/events/%s", m->dir, rel))
@@ -135,9 +135,9 @@ static int tm_ev_triggers(struct tm_ev_match *m, const char *rel)
 	if (!dir)
 		return tm_fail(errno, "open %s", path);
 	while (!ret && (d = readdir(dir)))
-		if (tm_is_subdir(path, d->d_name))
+		if (is_subdir(path, d->d_name))
 			ret = tm_path(sub, sizeof(sub), "%s/%s", rel, d->d_name) ?:
-			      tm_ev_triggers(m, sub);
+			      ev_triggers(m, sub);
 	closedir(dir);
 	return ret;
 }
@@ -146,7 +146,7 @@ static int tm_ev_triggers(struct tm_ev_match *m, const char *rel)
  * Save the filters a filter on events/<rel> replaces: the event's, or for a
  * system every event's of it (the system file sets them all).
  */
-static int tm_ev_save_filters(struct tm_ev_match *m, const char *rel)
+static int ev_save_filters(struct tm_ev_match *m, const char *rel)
 {
 	char path[PATH_MAX], file[PATH_MAX];
 	struct dirent *d;
@@ -164,7 +164,7 @@ static int tm_ev_save_filters(struct tm_ev_match *m, const char *rel)
 	if (!dir)
 		return tm_fail(errno, "open %s", path);
 	while (!ret && (d = readdir(dir))) {
-		if (tm_is_subdir(path, d->d_name))
+		if (is_subdir(path, d->d_name))
 			ret = tm_path(file, sizeof(file), "events/%s/%s/filter", rel, d->d_name) ?:
 			      tm_journal_save(m->journal, file);
 	}
@@ -173,20 +173,20 @@ static int tm_ev_save_filters(struct tm_ev_match *m, const char *rel)
 }
 
 /* Enable events/<rel> (a system or system/event), with its filter and triggers. */
-static int tm_ev_enable(struct tm_ev_match *m, const char *rel)
+static int ev_enable(struct tm_ev_match *m, const char *rel)
 {
 	char file[PATH_MAX];
 
-	if (m->spec->filter && (tm_ev_save_filters(m, rel) ||
-				tm_ev_write(m, rel, "filter", "filter", m->spec->filter)))
+	if (m->spec->filter && (ev_save_filters(m, rel) ||
+				ev_write(m, rel, "filter", "filter", m->spec->filter)))
 		return -1;
-	if (m->spec->nr_triggers && tm_ev_triggers(m, rel))
+	if (m->spec->nr_triggers && ev_triggers(m, rel))
 		return -1;
 	if (tm_path(file, sizeof(file), "events/%s/enable", rel) ||
 	    tm_file_write(m->dir, file, "1"))
 		return -1;
 	m->matched++;
-	return tm_ev_add_system(m, rel);
+	return ev_add_system(m, rel);
 }
 
 /*
@@ -195,7 +195,7 @@ static int tm_ev_enable(struct tm_ev_match *m, const char *rel)
  * system are enabled; otherwise each match itself (a whole system, or an
  * event of sys).
  */
-static int tm_ev_scan(struct tm_ev_match *m, const char *sys, const char *pat,
+static int ev_scan(struct tm_ev_match *m, const char *sys, const char *pat,
 		      const char *ev_pat)
 {
 	char path[PATH_MAX], rel[PATH_MAX];
@@ -210,22 +210,22 @@ static int tm_ev_scan(struct tm_ev_match *m, const char *sys, const char *pat,
 	if (!dir)
 		return tm_fail(errno, "open %s", path);
 	while (!ret && (d = readdir(dir))) {
-		if (!tm_is_subdir(path, d->d_name) || fnmatch(pat, d->d_name, 0))
+		if (!is_subdir(path, d->d_name) || fnmatch(pat, d->d_name, 0))
 			continue;
 		if (sys)
 			ret = tm_path(rel, sizeof(rel), "%s/%s", sys, d->d_name) ?:
-			      tm_ev_enable(m, rel);
+			      ev_enable(m, rel);
 		else if (ev_pat)
-			ret = tm_ev_scan(m, d->d_name, ev_pat, NULL);
+			ret = ev_scan(m, d->d_name, ev_pat, NULL);
 		else
-			ret = tm_ev_enable(m, d->d_name);
+			ret = ev_enable(m, d->d_name);
 	}
 	closedir(dir);
 	return ret;
 }
 
 /* ftrace:function and the function graph events come only from a tracer, never from -e. */
-static bool tm_ev_is_tracer_event(const char *spec)
+static bool ev_is_tracer_event(const char *spec)
 {
 	const char *ev = strchr(spec, ':') ? strchr(spec, ':') + 1 : spec;
 
@@ -238,7 +238,7 @@ static bool tm_ev_is_tracer_event(const char *spec)
  * kernel refuses function tracing (EPERM in some VMs) say that too. The
  * instance is ours: trying its current_tracer changes nothing elsewhere.
  */
-static int tm_ev_tracer_refusal(const char *dir, const char *spec)
+static int ev_tracer_refusal(const char *dir, const char *spec)
 {
 	if (tm_file_write(dir, "current_tracer", "function")) {
 		int err = errno;
@@ -258,7 +258,7 @@ static int tm_ev_tracer_refusal(const char *dir, const char *spec)
  * an instance, but sees only the instance's own trace_marker. True when spec
  * names it (all, ftrace, print, or globs matching ftrace:print).
  */
-static bool tm_ev_names_print(const char *spec)
+static bool ev_names_print(const char *spec)
 {
 	const char *colon = strchr(spec, ':');
 	char sys[256];
@@ -273,17 +273,17 @@ static bool tm_ev_names_print(const char *spec)
 }
 
 /* ftrace:print asked for: the instance copies the top level's markers too. */
-static int tm_ev_want_markers(struct tm_ev_match *m)
+static int ev_want_markers(struct tm_ev_match *m)
 {
 	if (m->spec->filter && !m->matched)
 		return tm_failx(EINVAL, "bad filter '%s' for event 'ftrace:print': ftrace "
 				"events take no filter", m->spec->filter);
 	*m->markers = true;
 	m->matched++;
-	return tm_ev_add_system(m, "ftrace");
+	return ev_add_system(m, "ftrace");
 }
 
-static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char ***systems,
+static int ev_apply(const char *dir, const struct tm_event_spec *spec, char ***systems,
 		       bool *markers, struct tm_journal *journal)
 {
 	struct tm_ev_match m = { .dir = dir, .spec = spec, .systems = systems,
@@ -300,22 +300,22 @@ static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char *
 				"tracemap's own instance, not in a reused one", spec->triggers[0],
 				spec->event);
 	if (!strcmp(spec->event, "all")) {
-		ret = tm_ev_scan(&m, NULL, "*", NULL);
+		ret = ev_scan(&m, NULL, "*", NULL);
 	} else if (colon) {
 		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec->event), spec->event);
-		ret = tm_ev_scan(&m, NULL, *sys ? sys : "*", colon[1] ? colon + 1 : "*");
+		ret = ev_scan(&m, NULL, *sys ? sys : "*", colon[1] ? colon + 1 : "*");
 	} else {
 		/* a system name first, as trace-cmd does; else an event of any system */
-		ret = tm_ev_scan(&m, NULL, spec->event, NULL);
+		ret = ev_scan(&m, NULL, spec->event, NULL);
 		if (!ret && !m.matched)
-			ret = tm_ev_scan(&m, NULL, "*", spec->event);
+			ret = ev_scan(&m, NULL, "*", spec->event);
 	}
-	if (!ret && tm_ev_names_print(spec->event))
-		ret = tm_ev_want_markers(&m);
+	if (!ret && ev_names_print(spec->event))
+		ret = ev_want_markers(&m);
 	if (ret)
 		return -1;
-	if (!m.matched && tm_ev_is_tracer_event(spec->event))
-		return tm_ev_tracer_refusal(dir, spec->event);
+	if (!m.matched && ev_is_tracer_event(spec->event))
+		return ev_tracer_refusal(dir, spec->event);
 	if (!m.matched)
 		return tm_failx(ENOENT, "unknown event '%s' (no event matches it; see tracemap list -e)",
 				spec->event);
@@ -323,7 +323,7 @@ static int tm_ev_apply(const char *dir, const struct tm_event_spec *spec, char *
 }
 
 /* A reused instance may have events of its own enabled: their systems count too. */
-static int tm_ev_systems_of_set_event(const char *dir, char ***systems)
+static int ev_systems_of_set_event(const char *dir, char ***systems)
 {
 	struct tm_ev_match m = { .dir = dir, .systems = systems };
 	char path[PATH_MAX], *text, *line, *save = NULL;
@@ -336,13 +336,13 @@ static int tm_ev_systems_of_set_event(const char *dir, char ***systems)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line && !ret; line = strtok_r(NULL, "\n", &save))
 		if (strchr(line, ':'))
-			ret = tm_ev_add_system(&m, line);
+			ret = ev_add_system(&m, line);
 	free(text);
 	return ret;
 }
 
 /* Linux >= 6.17 copies the top level's markers; older kernels only the instance's own. */
-static int tm_ev_copy_markers(const char *dir, struct tm_journal *journal)
+static int ev_copy_markers(const char *dir, struct tm_journal *journal)
 {
 	char path[PATH_MAX];
 
@@ -363,11 +363,11 @@ int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, si
 	if (n && tm_journal_save(journal, "set_event"))
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		if (tm_ev_apply(dir, &specs[i], systems, &markers, journal))
+		if (ev_apply(dir, &specs[i], systems, &markers, journal))
 			return -1;
-	if (markers && tm_ev_copy_markers(dir, journal))
+	if (markers && ev_copy_markers(dir, journal))
 		return -1;
-	return journal ? tm_ev_systems_of_set_event(dir, systems) : 0;
+	return journal ? ev_systems_of_set_event(dir, systems) : 0;
 }
 
 /* The events that carry a task's new name: exec, prctl/comm renames, new tasks. */
@@ -376,7 +376,7 @@ static const char *const tm_name_events[] = {
 };
 
 /* Enable events/<rel> unless it is on already (asked for): 1 when enabled here. */
-static int tm_ev_enable_quietly(const char *dir, const char *rel)
+static int ev_enable_quietly(const char *dir, const char *rel)
 {
 	char file[PATH_MAX], path[PATH_MAX], *text;
 	bool on;
@@ -408,7 +408,7 @@ int tm_sess_enable_name_events(const char *dir, char ***systems, char ***quiet,
 	for (size_t i = 0; i < TM_ARRAY_SIZE(tm_name_events); i++) {
 		const char *rel = tm_name_events[i];
 		char name[128];
-		int r = tm_ev_enable_quietly(dir, rel);
+		int r = ev_enable_quietly(dir, rel);
 
 		if (r <= 0) {
 			if (r < 0)
@@ -417,7 +417,7 @@ int tm_sess_enable_name_events(const char *dir, char ***systems, char ***quiet,
 		}
 		snprintf(name, sizeof(name), "%s", rel);
 		name[strcspn(name, "/")] = ':';
-		if (tm_ev_add_system(&m, rel) || tm_strv_push(quiet, &n, name))
+		if (ev_add_system(&m, rel) || tm_strv_push(quiet, &n, name))
 			return tm_fail(ENOMEM, "event %s", name);
 	}
 	return 0;

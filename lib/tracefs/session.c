@@ -37,7 +37,7 @@ int tm_session_append(struct tm_session *s, const char *rel, const char *text)
 	return tm_file_append(s->dir, rel, text);
 }
 
-static int tm_sess_write_ul(struct tm_session *s, const char *file, unsigned long v)
+static int sess_write_ul(struct tm_session *s, const char *file, unsigned long v)
 {
 	char buf[32];
 
@@ -46,7 +46,7 @@ static int tm_sess_write_ul(struct tm_session *s, const char *file, unsigned lon
 }
 
 /* "-O name" sets options/name to 1, "-O noname" sets options/name to 0. */
-static int tm_sess_option(struct tm_session *s, const char *opt)
+static int sess_option(struct tm_session *s, const char *opt)
 {
 	const char *dir = s->dir;
 	char rel[PATH_MAX], path[PATH_MAX];
@@ -66,7 +66,7 @@ static int tm_sess_option(struct tm_session *s, const char *opt)
 	return tm_session_set(s, rel, val);
 }
 
-static int tm_sess_clock(struct tm_session *s, const char *clock)
+static int sess_clock(struct tm_session *s, const char *clock)
 {
 	if (!tm_session_set(s, "trace_clock", clock))
 		return 0;
@@ -76,35 +76,35 @@ static int tm_sess_clock(struct tm_session *s, const char *clock)
 }
 
 /* The sub-buffer size asked for, or our default where the kernel lets us choose (>= 6.8). */
-static int tm_sess_subbuf(struct tm_session *s, const struct tm_session_opts *o)
+static int sess_subbuf(struct tm_session *s, const struct tm_session_opts *o)
 {
 	char path[PATH_MAX];
 
 	if (o->subbuf_kb)
-		return tm_sess_write_ul(s, "buffer_subbuf_size_kb", o->subbuf_kb);
+		return sess_write_ul(s, "buffer_subbuf_size_kb", o->subbuf_kb);
 	if (!o->default_subbuf_kb)
 		return 0;
 	if (tm_path(path, sizeof(path), "%s/buffer_subbuf_size_kb", s->dir))
 		return -1;
 	if (access(path, F_OK))
 		return 0;
-	return tm_sess_write_ul(s, "buffer_subbuf_size_kb", o->default_subbuf_kb);
+	return sess_write_ul(s, "buffer_subbuf_size_kb", o->default_subbuf_kb);
 }
 
-static int tm_sess_configure(struct tm_session *s, const struct tm_session_opts *o)
+static int sess_configure(struct tm_session *s, const struct tm_session_opts *o)
 {
 	if (tm_session_set(s, "tracing_on", "0"))
 		return -1;
-	if (tm_sess_subbuf(s, o))
+	if (sess_subbuf(s, o))
 		return -1;
-	if (o->buffer_kb && tm_sess_write_ul(s, "buffer_size_kb", o->buffer_kb))
+	if (o->buffer_kb && sess_write_ul(s, "buffer_size_kb", o->buffer_kb))
 		return -1;
-	if (o->clock && tm_sess_clock(s, o->clock))
+	if (o->clock && sess_clock(s, o->clock))
 		return -1;
 	for (const char * const *opt = o->options; opt && *opt; opt++)
-		if (tm_sess_option(s, *opt))
+		if (sess_option(s, *opt))
 			return -1;
-	if (o->wakeup_percent >= 0 && tm_sess_write_ul(s, "buffer_percent", o->wakeup_percent))
+	if (o->wakeup_percent >= 0 && sess_write_ul(s, "buffer_percent", o->wakeup_percent))
 		return -1;
 	if (o->cpumask && tm_session_set(s, "tracing_cpumask", o->cpumask))
 		return -1;
@@ -127,7 +127,7 @@ static int tm_sess_configure(struct tm_session *s, const struct tm_session_opts 
 }
 
 /* A name tracefs can hold as one directory. */
-static int tm_sess_check_name(const char *name)
+static int sess_check_name(const char *name)
 {
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..") ||
 	    strlen(name) >= sizeof(((struct tm_session *)0)->name))
@@ -136,10 +136,10 @@ static int tm_sess_check_name(const char *name)
 }
 
 /* instances/tracemap-<pid>, or the name asked for: made, or (reuse) taken as it is. */
-static int tm_sess_make_instance(struct tm_session *s, const struct tm_session_opts *o)
+static int sess_make_instance(struct tm_session *s, const struct tm_session_opts *o)
 {
 	if (o->name) {
-		if (tm_sess_check_name(o->name))
+		if (sess_check_name(o->name))
 			return -1;
 		snprintf(s->name, sizeof(s->name), "%s", o->name);
 	} else {
@@ -175,7 +175,7 @@ struct tm_session *tm_session_create(const char *tracefs, const struct tm_sessio
 		tm_fail(ENOMEM, "session");
 		goto fail;
 	}
-	if (tm_sess_make_instance(s, opts))
+	if (sess_make_instance(s, opts))
 		goto fail;
 	if (opts->nr_uprobes) {
 		char group[64];
@@ -185,7 +185,7 @@ struct tm_session *tm_session_create(const char *tracefs, const struct tm_sessio
 		if (!s->uprobes)
 			goto fail;
 	}
-	if (tm_sess_configure(s, opts))
+	if (sess_configure(s, opts))
 		goto fail;
 	return s;
 fail:
@@ -264,7 +264,7 @@ const char *const *tm_session_quiet_events(const struct tm_session *s)
 	return (const char *const *)s->quiet;
 }
 
-static int tm_sess_pids(struct tm_session *s, const char *file, const pid_t *pids, size_t n)
+static int sess_pids(struct tm_session *s, const char *file, const pid_t *pids, size_t n)
 {
 	char *buf;
 	size_t len = 0, cap = n * 12 + 1;
@@ -285,12 +285,12 @@ static int tm_sess_pids(struct tm_session *s, const char *file, const pid_t *pid
 
 int tm_session_add_pids(struct tm_session *s, const pid_t *pids, size_t n)
 {
-	return tm_sess_pids(s, "set_event_pid", pids, n);
+	return sess_pids(s, "set_event_pid", pids, n);
 }
 
 int tm_session_add_notrace_pids(struct tm_session *s, const pid_t *pids, size_t n)
 {
-	return tm_sess_pids(s, "set_event_notrace_pid", pids, n);
+	return sess_pids(s, "set_event_notrace_pid", pids, n);
 }
 
 int tm_session_start(struct tm_session *s)
@@ -303,7 +303,7 @@ int tm_session_stop(struct tm_session *s)
 	return tm_session_set(s, "tracing_on", "0");
 }
 
-static void tm_kstat_line(struct tm_cpu_kstats *st, const char *key, uint64_t v)
+static void kstat_line(struct tm_cpu_kstats *st, const char *key, uint64_t v)
 {
 	if (!strcmp(key, "entries"))
 		st->entries = v;
@@ -351,7 +351,7 @@ int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_ksta
 		if (!colon)
 			continue;
 		*colon = '\0';
-		tm_kstat_line(st, line, strtoull(colon + 1, NULL, 10));
+		kstat_line(st, line, strtoull(colon + 1, NULL, 10));
 	}
 	free(text);
 	return 0;

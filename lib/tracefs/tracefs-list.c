@@ -21,7 +21,7 @@ struct tm_strv {
 	size_t cap;
 };
 
-static int tm_strv_add(struct tm_strv *s, char *str)
+static int strv_add(struct tm_strv *s, char *str)
 {
 	char **tmp;
 
@@ -41,26 +41,26 @@ static int tm_strv_add(struct tm_strv *s, char *str)
 	return 0;
 }
 
-static int tm_strv_cmp(const void *a, const void *b)
+static int strv_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Sort and hand over the vector (an empty one is a valid, empty list). */
-static char **tm_strv_finish(struct tm_strv *s)
+static char **strv_finish(struct tm_strv *s)
 {
 	if (!s->v) {
 		s->v = calloc(1, sizeof(*s->v));
 		if (!s->v)
 			return NULL;
 	}
-	qsort(s->v, s->n, sizeof(*s->v), tm_strv_cmp);
+	qsort(s->v, s->n, sizeof(*s->v), strv_cmp);
 	return s->v;
 }
 
 /* snprintf a path into a PATH_MAX buffer; ENAMETOOLONG instead of a cut path. */
-static int tm_pathf(char *buf, const char *fmt, ...) TM_PRINTF(2, 3);
-static int tm_pathf(char *buf, const char *fmt, ...)
+static int pathf(char *buf, const char *fmt, ...) TM_PRINTF(2, 3);
+static int pathf(char *buf, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -73,7 +73,7 @@ static int tm_pathf(char *buf, const char *fmt, ...)
 	return 0;
 }
 
-static bool tm_is_dir_at(int dfd, const char *name)
+static bool is_dir_at(int dfd, const char *name)
 {
 	struct stat st;
 
@@ -81,7 +81,7 @@ static bool tm_is_dir_at(int dfd, const char *name)
 }
 
 /* Names of the subdirectories of path, without "." and "..". */
-static int tm_subdirs(const char *path, struct tm_strv *out)
+static int subdirs(const char *path, struct tm_strv *out)
 {
 	struct dirent *d;
 	DIR *dir;
@@ -91,9 +91,9 @@ static int tm_subdirs(const char *path, struct tm_strv *out)
 	if (!dir)
 		return tm_fail(errno, "open %s", path);
 	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.' || !tm_is_dir_at(dirfd(dir), d->d_name))
+		if (d->d_name[0] == '.' || !is_dir_at(dirfd(dir), d->d_name))
 			continue;
-		if (tm_strv_add(out, strdup(d->d_name))) {
+		if (strv_add(out, strdup(d->d_name))) {
 			tm_fail(ENOMEM, "list %s", path);
 			goto out;
 		}
@@ -136,9 +136,9 @@ char **tm_list_systems(const char *dir)
 	struct tm_strv s = { 0 };
 	char path[PATH_MAX];
 
-	if (tm_pathf(path, "%s/events", dir) || tm_subdirs(path, &s))
+	if (pathf(path, "%s/events", dir) || subdirs(path, &s))
 		goto fail;
-	if (tm_strv_finish(&s))
+	if (strv_finish(&s))
 		return s.v;
 	tm_fail(ENOMEM, "list %s", path);
 fail:
@@ -147,14 +147,14 @@ fail:
 }
 
 /* Add "system:event" for each event directory of one system that filter matches. */
-static int tm_add_system_events(const char *dir, const char *system, const regex_t *filter,
+static int add_system_events(const char *dir, const char *system, const regex_t *filter,
 				struct tm_strv *out)
 {
 	struct tm_strv ev = { 0 };
 	char path[PATH_MAX], *name;
 	int ret = -1;
 
-	if (tm_pathf(path, "%s/events/%s", dir, system) || tm_subdirs(path, &ev))
+	if (pathf(path, "%s/events/%s", dir, system) || subdirs(path, &ev))
 		return -1;
 	for (size_t i = 0; i < ev.n; i++) {
 		if (asprintf(&name, "%s:%s", system, ev.v[i]) < 0) {
@@ -165,7 +165,7 @@ static int tm_add_system_events(const char *dir, const char *system, const regex
 			free(name);
 			continue;
 		}
-		if (tm_strv_add(out, name)) {
+		if (strv_add(out, name)) {
 			tm_fail(ENOMEM, "list %s", path);
 			goto out;
 		}
@@ -185,9 +185,9 @@ char **tm_list_events(const char *dir, const regex_t *filter)
 	if (!systems)
 		return NULL;
 	for (char **sys = systems; *sys; sys++)
-		if (tm_add_system_events(dir, *sys, filter, &s))
+		if (add_system_events(dir, *sys, filter, &s))
 			goto fail;
-	if (!tm_strv_finish(&s)) {
+	if (!strv_finish(&s)) {
 		tm_fail(ENOMEM, "list events of %s", dir);
 		goto fail;
 	}
@@ -200,17 +200,17 @@ fail:
 }
 
 /* The whitespace-separated words of <dir>/<file>. */
-static char **tm_file_words(const char *dir, const char *file, struct tm_strv *s)
+static char **file_words(const char *dir, const char *file, struct tm_strv *s)
 {
 	char path[PATH_MAX], *buf, *tok, *save = NULL;
 
-	if (tm_pathf(path, "%s/%s", dir, file))
+	if (pathf(path, "%s/%s", dir, file))
 		return NULL;
 	buf = tm_read_file(path, NULL);
 	if (!buf)
 		return NULL;
 	for (tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-		if (tm_strv_add(s, strdup(tok))) {
+		if (strv_add(s, strdup(tok))) {
 			tm_fail(ENOMEM, "read %s", path);
 			free(buf);
 			tm_strv_free(s->v);
@@ -229,7 +229,7 @@ char **tm_list_clocks(const char *dir, int *current)
 	size_t len;
 
 	*current = -1;
-	if (!tm_file_words(dir, "trace_clock", &s))
+	if (!file_words(dir, "trace_clock", &s))
 		return NULL;
 	/* the kernel order is kept: the selected clock is the one in brackets */
 	for (size_t i = 0; i < s.n; i++) {
@@ -247,17 +247,17 @@ char **tm_list_tracers(const char *dir)
 {
 	struct tm_strv s = { 0 };
 
-	if (!tm_file_words(dir, "available_tracers", &s))
+	if (!file_words(dir, "available_tracers", &s))
 		return NULL;
-	return tm_strv_finish(&s);
+	return strv_finish(&s);
 }
 
 /* "NAME VALUE" for one options/NAME file. */
-static char *tm_option_line(const char *path, const char *name)
+static char *option_line(const char *path, const char *name)
 {
 	char file[PATH_MAX], *value, *line = NULL;
 
-	if (tm_pathf(file, "%s/%s", path, name))
+	if (pathf(file, "%s/%s", path, name))
 		return NULL;
 	value = tm_read_file(file, NULL);
 	if (!value)
@@ -278,7 +278,7 @@ char **tm_list_options(const char *dir)
 	struct dirent *d;
 	DIR *od;
 
-	if (tm_pathf(path, "%s/options", dir))
+	if (pathf(path, "%s/options", dir))
 		return NULL;
 	od = opendir(path);
 	if (!od) {
@@ -288,17 +288,17 @@ char **tm_list_options(const char *dir)
 	while ((d = readdir(od))) {
 		if (d->d_name[0] == '.')
 			continue;
-		line = tm_option_line(path, d->d_name);
+		line = option_line(path, d->d_name);
 		if (!line)
 			goto fail;
-		if (tm_strv_add(&s, line)) {
+		if (strv_add(&s, line)) {
 			tm_fail(ENOMEM, "list %s", path);
 			goto fail;
 		}
 	}
 	closedir(od);
 	od = NULL;
-	if (!tm_strv_finish(&s)) {
+	if (!strv_finish(&s)) {
 		tm_fail(ENOMEM, "list %s", path);
 		goto fail;
 	}
@@ -311,7 +311,7 @@ fail:
 }
 
 /* The system holding a bare event name; ambiguous or unknown names fail. */
-static char *tm_event_system(const char *dir, const char *event)
+static char *event_system(const char *dir, const char *event)
 {
 	char **systems, path[PATH_MAX], found_in[256] = "", *system = NULL;
 	int found = 0;
@@ -320,7 +320,7 @@ static char *tm_event_system(const char *dir, const char *event)
 	if (!systems)
 		return NULL;
 	for (char **sys = systems; *sys; sys++) {
-		if (tm_pathf(path, "%s/events/%s/%s/format", dir, *sys, event) ||
+		if (pathf(path, "%s/events/%s/%s/format", dir, *sys, event) ||
 		    access(path, F_OK))
 			continue;
 		if (found++)
@@ -356,7 +356,7 @@ char *tm_list_event_format(const char *dir, const char *event)
 		name = sep + 1;
 	} else {
 		free(system);
-		system = tm_event_system(dir, event);
+		system = event_system(dir, event);
 		if (!system)
 			return NULL;
 		name = (char *)event;
@@ -366,7 +366,7 @@ char *tm_list_event_format(const char *dir, const char *event)
 		tm_failx(ENOENT, "unknown event '%s' (see 'tracemap list -e')", event);
 		goto out;
 	}
-	if (tm_pathf(path, "%s/events/%s/%s/format", dir, system, name) ||
+	if (pathf(path, "%s/events/%s/%s/format", dir, system, name) ||
 	    access(path, F_OK)) {
 		tm_failx(ENOENT, "unknown event '%s' (see 'tracemap list -e')", event);
 		goto out;

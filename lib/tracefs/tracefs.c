@@ -11,7 +11,7 @@
 #include "util/internal.h"
 
 /* First tracefs mount point listed in /proc/mounts, copied into buf. */
-static bool tm_tracefs_find_mount(char *buf, size_t len)
+static bool tracefs_find_mount(char *buf, size_t len)
 {
 	struct mntent *m;
 	bool found = false;
@@ -31,7 +31,7 @@ static bool tm_tracefs_find_mount(char *buf, size_t len)
 	return found;
 }
 
-static int tm_tracefs_mount(void)
+static int tracefs_mount(void)
 {
 	if (geteuid() != 0)
 		return tm_failx(EPERM, "tracefs is not mounted and mounting it needs root: "
@@ -47,8 +47,8 @@ const char *tm_tracefs_open(bool need_write)
 	char dir[4096];
 	const char *path;
 
-	if (!tm_tracefs_find_mount(dir, sizeof(dir))) {
-		if (tm_tracefs_mount())
+	if (!tracefs_find_mount(dir, sizeof(dir))) {
+		if (tracefs_mount())
 			return NULL;
 		snprintf(dir, sizeof(dir), "%s", TM_TRACEFS_DEFAULT);
 	}

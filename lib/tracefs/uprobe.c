@@ -31,7 +31,7 @@ struct tm_uprobes {
 	char	(*events)[TM_UPROBE_NAME_MAX + 80];	/* "group:name" */
 };
 
-static int tm_uprobe_spec_parse(const char *text, char *path, size_t path_len, char *symbol,
+static int uprobe_spec_parse(const char *text, char *path, size_t path_len, char *symbol,
 			 size_t sym_len, uint64_t *offset, bool *ret)
 {
 	const char *colon = strrchr(text, ':'), *sym, *end, *plus;
@@ -69,12 +69,12 @@ int tm_uprobe_spec_check(const char *text)
 {
 	struct tm_uprobe_spec s;
 
-	return tm_uprobe_spec_parse(text, s.path, sizeof(s.path), s.symbol, sizeof(s.symbol),
+	return uprobe_spec_parse(text, s.path, sizeof(s.path), s.symbol, sizeof(s.symbol),
 				    &s.offset, &s.ret);
 }
 
 /* "sym", "sym_0x10", "sym__return" with every other character as '_'; unique in u. */
-static void tm_uprobe_name(const struct tm_uprobes *u, const struct tm_uprobe_spec *s,
+static void uprobe_name(const struct tm_uprobes *u, const struct tm_uprobe_spec *s,
 			   char *name, size_t len)
 {
 	char base[TM_UPROBE_NAME_MAX - 8];
@@ -102,7 +102,7 @@ static void tm_uprobe_name(const struct tm_uprobes *u, const struct tm_uprobe_sp
 }
 
 /* Write one uprobe_events line; a refusal carries error_log's reason when it is ours. */
-static int tm_uprobe_write(const char *tracefs, const char *line, const char *what)
+static int uprobe_write(const char *tracefs, const char *line, const char *what)
 {
 	char why[256];
 	int err;
@@ -116,25 +116,25 @@ static int tm_uprobe_write(const char *tracefs, const char *line, const char *wh
 	return tm_fail_prefix("%s", what);
 }
 
-static int tm_uprobe_add(struct tm_uprobes *u, const char *text)
+static int uprobe_add(struct tm_uprobes *u, const char *text)
 {
 	struct tm_uprobe_spec s;
 	char raw[PATH_MAX], name[TM_UPROBE_NAME_MAX], line[PATH_MAX + 200];
 	char what[sizeof(line) + 600];
 	uint64_t off;
 
-	if (tm_uprobe_spec_parse(text, raw, sizeof(raw), s.symbol, sizeof(s.symbol), &s.offset,
+	if (uprobe_spec_parse(text, raw, sizeof(raw), s.symbol, sizeof(s.symbol), &s.offset,
 				 &s.ret))
 		return -1;
 	if (!realpath(raw, s.path))
 		return tm_fail(errno, "uprobe '%s': %s", text, raw);
 	if (tm_elf_symbol_offset(s.path, s.symbol, &off))
 		return -1;
-	tm_uprobe_name(u, &s, name, sizeof(name));
+	uprobe_name(u, &s, name, sizeof(name));
 	snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx", s.ret ? 'r' : 'p', u->group, name,
 		 s.path, (unsigned long long)(off + s.offset));
 	snprintf(what, sizeof(what), "uprobe '%s': add '%s' to uprobe_events", text, line);
-	if (tm_uprobe_write(u->tracefs, line, what))
+	if (uprobe_write(u->tracefs, line, what))
 		return -1;
 	snprintf(u->events[u->n++], sizeof(u->events[0]), "%s:%s", u->group, name);
 	return 0;
@@ -152,7 +152,7 @@ struct tm_uprobes *tm_uprobes_create(const char *tracefs, const char *group,
 	}
 	snprintf(u->group, sizeof(u->group), "%s", group);
 	for (size_t i = 0; i < n; i++)
-		if (tm_uprobe_add(u, specs[i]))
+		if (uprobe_add(u, specs[i]))
 			goto fail;
 	return u;
 fail:
@@ -171,7 +171,7 @@ const char *tm_uprobes_event(const struct tm_uprobes *u, size_t i)
 }
 
 /* "-:group/name" for a "group:name" or "group/name". */
-static int tm_uprobe_remove(const char *tracefs, const char *event)
+static int uprobe_remove(const char *tracefs, const char *event)
 {
 	char line[TM_UPROBE_NAME_MAX + 100], what[sizeof(line) + 40];
 	char *sep;
@@ -181,7 +181,7 @@ static int tm_uprobe_remove(const char *tracefs, const char *event)
 	if (sep)
 		*sep = '/';
 	snprintf(what, sizeof(what), "remove uprobe %s", line + 2);
-	return tm_uprobe_write(tracefs, line, what);
+	return uprobe_write(tracefs, line, what);
 }
 
 int tm_uprobes_destroy(struct tm_uprobes *u)
@@ -191,7 +191,7 @@ int tm_uprobes_destroy(struct tm_uprobes *u)
 	if (!u)
 		return 0;
 	for (size_t i = u->n; i-- > 0;)
-		if (tm_uprobe_remove(u->tracefs, u->events[i]))
+		if (uprobe_remove(u->tracefs, u->events[i]))
 			ret = -1;
 	free(u->events);
 	free(u->tracefs);
@@ -200,7 +200,7 @@ int tm_uprobes_destroy(struct tm_uprobes *u)
 }
 
 /* "tracemap_<pid>" of a uprobe_events line "p:GROUP/EVENT ...", whose tracemap is gone. */
-static bool tm_uprobe_line_stale(const char *line, char *event, size_t len)
+static bool uprobe_line_stale(const char *line, char *event, size_t len)
 {
 	const char *g = strchr(line, ':'), *slash, *end;
 	char inst[64];
@@ -238,7 +238,7 @@ char **tm_uprobe_list_stale(const char *tracefs)
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char **tmp;
 
-		if (!tm_uprobe_line_stale(line, event, sizeof(event)))
+		if (!uprobe_line_stale(line, event, sizeof(event)))
 			continue;
 		tmp = realloc(v, (n + 2) * sizeof(*v));
 		if (!tmp || !(tmp[n] = strdup(event))) {
@@ -258,5 +258,5 @@ char **tm_uprobe_list_stale(const char *tracefs)
 
 int tm_uprobe_remove_event(const char *tracefs, const char *event)
 {
-	return tm_uprobe_remove(tracefs, event);
+	return uprobe_remove(tracefs, event);
 }

@@ -14,7 +14,7 @@ const char *tm_last_error(void)
 	return tm_error_buf[0] ? tm_error_buf : "unknown error";
 }
 
-static void tm_error_vset(int err, bool with_errno, const char *fmt, va_list ap)
+static void error_vset(int err, bool with_errno, const char *fmt, va_list ap)
 {
 	char msg[896];	/* leaves room for the errno text */
 
@@ -34,7 +34,7 @@ int tm_fail(int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	tm_error_vset(err ? err : EIO, true, fmt, ap);
+	error_vset(err ? err : EIO, true, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -44,7 +44,7 @@ int tm_failx(int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	tm_error_vset(err ? err : EINVAL, false, fmt, ap);
+	error_vset(err ? err : EINVAL, false, fmt, ap);
 	va_end(ap);
 	return -1;
 }

@@ -133,7 +133,7 @@ int tm_path(char *buf, size_t len, const char *fmt, ...)
 	return 0;
 }
 
-static int tm_put_text(const char *dir, const char *file, const char *text, int flags)
+static int put_text(const char *dir, const char *file, const char *text, int flags)
 {
 	char path[PATH_MAX];
 	int fd, ret = 0;
@@ -152,10 +152,10 @@ static int tm_put_text(const char *dir, const char *file, const char *text, int 
 
 int tm_file_write(const char *dir, const char *file, const char *text)
 {
-	return tm_put_text(dir, file, text, O_TRUNC);
+	return put_text(dir, file, text, O_TRUNC);
 }
 
 int tm_file_append(const char *dir, const char *file, const char *text)
 {
-	return tm_put_text(dir, file, text, O_APPEND);
+	return put_text(dir, file, text, O_APPEND);
 }
