@@ -120,6 +120,17 @@ void capture_note_arg(struct capture_opts *o, const char *arg)
 	o->last_arg = arg;
 }
 
+/* -P: a usage error unless the process exists now (as -M: checked before anything starts). */
+static void add_pid(struct argp_state *state, struct capture_opts *o, const char *s)
+{
+	pid_t pid = (pid_t)arg_long(state, "pid", s, 1, 1L << 22);
+
+	if (kill(pid, 0) && errno == ESRCH)
+		argp_error(state, "-P %d: no such process", (int)pid);
+	o->pids = grow(state, o->pids, o->nr_pids, sizeof(*o->pids));
+	o->pids[o->nr_pids++] = pid;
+}
+
 static void add_event(struct argp_state *state, struct capture_opts *o, const char *ev)
 {
 	o->events = grow(state, o->events, o->nr_events, sizeof(*o->events));
@@ -169,10 +180,7 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case OPT_SUBBUF: o->subbuf_kb = arg_long(state, "sub-buffer size", arg, 1, 1024); break;
 	case 'C': o->clock = arg; break;
 	case 'M': cpumask_arg(state, o, arg); break;
-	case 'P':
-		o->pids = grow(state, o->pids, o->nr_pids, sizeof(*o->pids));
-		o->pids[o->nr_pids++] = (pid_t)arg_long(state, "pid", arg, 1, 1L << 22);
-		break;
+	case 'P': add_pid(state, o, arg); break;
 	case 'F': o->trace_command = true; break;
 	case 'c': o->children = true; break;
 	case 'O': add_option(state, o, arg); break;
@@ -224,7 +232,7 @@ static const struct argp_child capture_children[] = {
 };
 
 void capture_parse_args(int argc, char **argv, const struct argp_option *options,
-			argp_parser_t parser, const char *doc, void *input)
+			argp_parser_t parser, const char *doc, const char *examples, void *input)
 {
 	const struct argp argp = {
 		.options = options,
@@ -234,7 +242,7 @@ void capture_parse_args(int argc, char **argv, const struct argp_option *options
 		.children = capture_children,
 	};
 
-	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, input);
+	cmd_parse(&argp, argc, argv, ARGP_IN_ORDER, input, examples);
 }
 
 void capture_opts_init(struct capture_opts *o)
@@ -676,5 +684,18 @@ int capture_close(struct capture *r, int ret)
 	free(r->kstats);
 	r->cpus = NULL;
 	r->kstats = NULL;
+	return ret;
+}
+
+int capture_exit_status(const struct capture *r, int ret)
+{
+	int st = r->child_status;
+
+	if (ret != TM_EXIT_OK || r->child <= 0 || !r->child_done)
+		return ret;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
 	return ret;
 }

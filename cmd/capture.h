@@ -60,7 +60,7 @@ struct capture_opts {
  */
 void capture_note_arg(struct capture_opts *o, const char *arg);
 void capture_parse_args(int argc, char **argv, const struct argp_option *options,
-			argp_parser_t parser, const char *doc, void *input);
+			argp_parser_t parser, const char *doc, const char *examples, void *input);
 void capture_opts_init(struct capture_opts *o);
 void capture_opts_free(struct capture_opts *o);
 
@@ -143,5 +143,13 @@ bool capture_summary(struct capture *c, const struct capture_column *col);
 
 /* Threads joined, instance removed, COMMAND reaped and reported; returns ret or TM_EXIT_FAIL. */
 int capture_close(struct capture *c, int ret);
+
+/*
+ * The exit status after capture_close(): tracemap's own failure (1) and
+ * --fail-on-loss (3) first; else COMMAND's status once it has exited (its
+ * code, 128+N when signal N killed it, 127 when it could not be run);
+ * else ret.
+ */
+int capture_exit_status(const struct capture *c, int ret);
 
 #endif /* TM_CMD_CAPTURE_H */

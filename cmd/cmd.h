@@ -27,6 +27,14 @@ int cmd_stream(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
 
+/*
+ * argp_parse() of a subcommand: --help prints argp's text, then "Examples:"
+ * and examples (lines "  tracemap SUB ...\n") unwrapped, so that each can be
+ * copied; --usage and --version as argp's. flags as argp_parse()'s.
+ */
+error_t cmd_parse(const struct argp *argp, int argc, char **argv, unsigned int flags,
+		     void *input, const char *examples);
+
 /* "tracemap <sub>: <fmt>\n" on stderr. */
 void cmd_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print tm_last_error() as "tracemap <sub>: <message>" and return TM_EXIT_FAIL. */

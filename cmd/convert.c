@@ -3,12 +3,10 @@
 #include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -51,11 +49,13 @@ static const char doc[] =
 	"thread names from the saved cmdlines, the trace clock, lost-event flags and the "
 	"kernel's per-CPU buffer statistics. Chrome JSON has one slice per stretch a task "
 	"ran on a CPU (from sched_switch) and an instant event for every other event.\n"
-	"OUT is written under a temporary name and renamed when complete.\n"
-	"\nExamples:\n"
+	"A regular OUT is written under a temporary name and renamed when complete; a device, "
+	"FIFO or pipe is written straight through.";
+
+static const char examples[] =
 	"  tracemap convert trace.dat -o trace.pftrace      # open in ui.perfetto.dev\n"
 	"  tracemap convert -i trace.dat -o trace.json      # chrome://tracing, Perfetto\n"
-	"  tracemap convert trace.dat --to json -o - | jq '.traceEvents | length'";
+	"  tracemap convert trace.dat --to json -o - | jq '.traceEvents | length'\n";
 
 static bool has_suffix(const char *s, const char *suffix)
 {
@@ -112,10 +112,14 @@ static const struct argp convert_argp = {
 	.doc = doc,
 };
 
-/* OUT is written as a hidden temporary next to it, renamed into place at the end. */
+/*
+ * OUT as a FILE: a regular file is written as a hidden temporary beside it
+ * (beside a link's target) and renamed into place at the end; a device, a
+ * FIFO or standard output is written straight through (tm_outfile_open()).
+ */
 struct out_file {
-	FILE	*f;
-	char	*tmp;		/* NULL: standard output */
+	struct tm_outfile	out;
+	FILE			*f;
 };
 
 /* The temporary a stop signal removes (the one process-wide state of convert). */
@@ -142,53 +146,35 @@ static void catch_stop_signals(char *tmp)
 
 static int out_open(struct out_file *of, const char *path)
 {
-	char *dcopy = strdup(path), *bcopy = strdup(path);
-	mode_t mask;
-	int fd = -1;
+	int fd;
 
-	of->tmp = NULL;
-	if (!strcmp(path, "-")) {
+	if (tm_outfile_open(&of->out, path, TM_OUTFILE_REPLACE)) {
+		cmd_fail("convert");
+		tm_outfile_close(&of->out, false);
+		return -1;
+	}
+	if (of->out.is_stdout) {
 		of->f = stdout;
-		free(dcopy);
-		free(bcopy);
 		return 0;
 	}
-	if (dcopy && bcopy &&
-	    asprintf(&of->tmp, "%s/.%s.XXXXXX", dirname(dcopy), basename(bcopy)) < 0)
-		of->tmp = NULL;
-	free(dcopy);
-	free(bcopy);
-	if (!of->tmp) {
-		cmd_err("convert", "%s: out of memory", path);
-		return -1;
-	}
-	fd = mkstemp(of->tmp);
-	if (fd < 0) {
-		cmd_err("convert", "cannot create %s: %s", path, strerror(errno));
-		free(of->tmp);
-		return -1;
-	}
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	catch_stop_signals(of->tmp);
-	of->f = fdopen(fd, "w");
+	catch_stop_signals(of->out.tmp[0] ? of->out.tmp : NULL);
+	/* the FILE has a descriptor of its own: fclose() leaves tm_outfile's to close */
+	fd = fcntl(of->out.fd, F_DUPFD_CLOEXEC, 0);
+	of->f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!of->f) {
 		cmd_err("convert", "%s: %s", path, strerror(errno));
-		close(fd);
-		unlink(of->tmp);
+		if (fd >= 0)
+			close(fd);
 		signal_unlink = NULL;
-		free(of->tmp);
+		tm_outfile_close(&of->out, false);
 		return -1;
 	}
 	return 0;
 }
 
-/* ok: flush and rename into place; else remove the temporary. */
+/* ok: flush and move into place; else remove the temporary. */
 static int out_close(struct out_file *of, const char *path, bool ok)
 {
-	int ret = 0;
-
 	if (ok && (fflush(of->f) || ferror(of->f))) {
 		cmd_err("convert", "write %s: %s", path, strerror(errno));
 		ok = false;
@@ -197,17 +183,12 @@ static int out_close(struct out_file *of, const char *path, bool ok)
 		cmd_err("convert", "write %s: %s", path, strerror(errno));
 		ok = false;
 	}
-	if (of->tmp && ok && rename(of->tmp, path)) {
-		cmd_err("convert", "cannot rename to %s: %s", path, strerror(errno));
+	if (tm_outfile_close(&of->out, ok) && ok) {
+		cmd_fail("convert");
 		ok = false;
 	}
-	if (of->tmp && !ok)
-		unlink(of->tmp);
 	signal_unlink = NULL;
-	free(of->tmp);
-	if (!ok)
-		ret = -1;
-	return ret;
+	return ok ? 0 : -1;
 }
 
 static int run_convert(const struct convert_opts *o)
@@ -270,7 +251,7 @@ int cmd_convert(int argc, char **argv)
 {
 	struct convert_opts o = { 0 };
 
-	if (argp_parse(&convert_argp, argc, argv, 0, NULL, &o))
+	if (cmd_parse(&convert_argp, argc, argv, 0, &o, examples))
 		return TM_EXIT_USAGE;
 	return run_convert(&o);
 }

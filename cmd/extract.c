@@ -51,11 +51,12 @@ static const char doc[] =
 	"\vReading consumes the data from the buffer (as any reader of trace_pipe_raw "
 	"does); no setting of the instance changes. Pages are read through the mapping, "
 	"or read(2) where the kernel refuses it.\n\n"
-	"Examples:\n"
-	"  tracemap extract -B frozen -o frozen.dat\n"
-	"  tracemap extract -B boot_mapped -o last-boot.dat\n\n"
 	"Exit status: 0 ok, 1 failure, 2 usage error.\n"
 	"See tracemap-extract(1).";
+
+static const char examples[] =
+	"  tracemap extract -B frozen -o frozen.dat\n"
+	"  tracemap extract -B boot_mapped -o last-boot.dat\n";
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -135,7 +136,7 @@ int cmd_extract(int argc, char **argv)
 	struct tm_meter meter;
 	int ret;
 
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	cmd_parse(&argp, argc, argv, 0, &o, examples);
 	xo.tracefs = tm_tracefs_open(true);
 	if (!xo.tracefs)
 		return cmd_fail(SUB);

@@ -43,12 +43,13 @@ static const struct argp_option options[] = {
 static const char doc[] =
 	"List what the kernel's tracefs offers; changes nothing.\v"
 	"Selectors -e -s -c -t -o -F are mutually exclusive; without one, events are listed. "
-	"A bare argument is the -e REGEX.\n"
-	"\nExamples:\n"
+	"A bare argument is the -e REGEX.";
+
+static const char examples[] =
 	"  tracemap list -e sched:sched_switch\n"
 	"  tracemap list -e '^irq:'\n"
 	"  tracemap list -F sched_switch\n"
-	"  tracemap list -c -B myinstance";
+	"  tracemap list -c -B myinstance\n";
 
 static void set_what(struct argp_state *state, struct list_opts *o, enum list_what what)
 {
@@ -196,7 +197,7 @@ int cmd_list(int argc, char **argv)
 	char *dir;
 	int ret;
 
-	if (argp_parse(&list_argp, argc, argv, 0, NULL, &o))
+	if (cmd_parse(&list_argp, argc, argv, 0, &o, examples))
 		return TM_EXIT_USAGE;
 	tracefs = tm_tracefs_open(false);
 	if (!tracefs)

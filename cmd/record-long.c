@@ -51,6 +51,7 @@ static unsigned long long kernel_lost(const struct capture *c)
 static void print_file(const struct longrun *r, const struct tm_longrec_file *f)
 {
 	const struct tm_flight_dump_info *d = &f->dump;
+	char drops[80] = ",";
 
 	if (r->o->cap.quiet)
 		return;
@@ -62,15 +63,18 @@ static void print_file(const struct longrun *r, const struct tm_longrec_file *f)
 		cmd_err(SUB, "%s: %.2f MB, no events in the window", f->path,
 			   f->bytes / 1048576.0);
 	} else {
-		cmd_err(SUB, "%s: %.2f MB, %llu.%06llu-%llu.%06llu (%.3f s), %llu events; "
-			   "%llu older events dropped from the window, %llu lost by the kernel",
-			   f->path, f->bytes / 1048576.0,
+		/* drops only once the window was full: the trim to the CPUs' common start is none */
+		if (d->dropped)
+			snprintf(drops, sizeof(drops), "; %llu older events dropped from the window,",
+				 (unsigned long long)d->dropped);
+		cmd_err(SUB, "%s: %.2f MB, %llu.%06llu-%llu.%06llu (%.3f s), %llu events%s "
+			   "%llu lost by the kernel", f->path, f->bytes / 1048576.0,
 			   (unsigned long long)(d->start / 1000000000),
 			   (unsigned long long)(d->start % 1000000000 / 1000),
 			   (unsigned long long)(d->end / 1000000000),
 			   (unsigned long long)(d->end % 1000000000 / 1000),
 			   (d->end - d->start) / 1e9, (unsigned long long)d->events,
-			   (unsigned long long)d->dropped, kernel_lost(r->c));
+			   drops, kernel_lost(r->c));
 	}
 	if (f->removed[0])
 		cmd_err(SUB, "removed %s (--max-files %ld)", f->removed, r->o->max_files);
@@ -237,5 +241,5 @@ out:
 	tm_latch_free(r.trig);
 	ret = capture_close(&c, ret);
 	tm_longrec_close(r.lr);
-	return ret;
+	return capture_exit_status(&c, ret);
 }

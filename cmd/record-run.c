@@ -150,5 +150,5 @@ out:
 		capture_wait_command(&c);
 	ret = capture_close(&c, ret);
 	tm_recfile_close(out, ret != TM_EXIT_FAIL || cut_short);
-	return ret;
+	return capture_exit_status(&c, ret);
 }

@@ -41,7 +41,8 @@ static const struct argp_option options[] = {
 	{ "flight", OPT_FLIGHT, "SIZE", 0, "flight recorder: keep the newest SIZE (e.g. 256M, "
 	  "1G) of compressed data in memory; SIGUSR2 and the stop write it to a file", 5 },
 	{ "switch-output", OPT_SWITCH_OUTPUT, "SIZE|TIME|signal", 0, "start a new file at SIZE "
-	  "on disk (100M), after TIME (30s, 10m, 1h) or on SIGUSR2", 5 },
+	  "of event data (100M; metadata not counted), after TIME (30s, 10m, 1h) or on "
+	  "SIGUSR2", 5 },
 	{ "max-files", OPT_MAX_FILES, "N", 0, "keep only the newest N files", 5 },
 	{ "trigger", OPT_TRIGGER, "SYSTEM:EVENT[:FILTER]", 0, "write a file when an event "
 	  "matching the kernel FILTER happens (the window up to it with --flight, else all "
@@ -57,7 +58,11 @@ static const char doc[] =
 	"Record ftrace events of a private tracefs instance into a trace.dat file."
 	"\vWithout COMMAND, records until SIGINT/SIGTERM/SIGHUP or --duration. "
 	"With COMMAND, records until it exits.\n\n"
-	"Examples:\n"
+	"Exit status: 0 ok, 1 failure, 2 usage error, 3 events lost with --fail-on-loss; "
+	"else COMMAND's status (128+N: killed by signal N, 127: it could not be run).\n"
+	"See tracemap-record(1).";
+
+static const char examples[] =
 	"  tracemap record -e sched -- sleep 1\n"
 	"  tracemap record -e sched:sched_switch -f 'prev_pid != 0' --duration 5\n"
 	"  tracemap record -e irq -M 1 -b 8192 -o irq.dat\n"
@@ -66,20 +71,21 @@ static const char doc[] =
 	"  tracemap record -F --uprobe=/lib/x86_64-linux-gnu/libc.so.6:malloc -- ls\n"
 	"  tracemap record -e sched --flight 256M            # SIGUSR2 writes trace.0001.dat\n"
 	"  tracemap record -e sched --switch-output 1h --max-files 24\n"
-	"  tracemap record -e sched --flight 64M --trigger 'ftrace:print:buf ~ \"*STALL*\"'\n\n"
-	"Exit status: 0 ok, 1 failure, 2 usage error, 3 events lost with --fail-on-loss.\n"
-	"See tracemap-record(1).";
+	"  tracemap record -e sched --flight 64M --trigger 'ftrace:print:buf ~ \"*STALL*\"'\n";
 
 /* --switch-output: "signal", a time (30s, 10m, 1h, 1d) or a size (100M, 1G). */
 static void switch_arg(struct argp_state *state, struct record_opts *o, const char *s)
 {
+	bool is_time = false;
+
 	if (!strcmp(s, "signal"))
 		o->switch_signal = true;
-	else if (!parse_seconds(s, true, &o->switch_secs) &&
+	else if (!(is_time = parse_seconds(s, true, &o->switch_secs)) &&
 		 !parse_size(s, true, &o->switch_bytes))
 		argp_error(state, "bad --switch-output '%s' (expected SIZE like 100M or 1G, TIME "
 			   "like 30s, 10m or 1h, or signal)", s);
-	if (o->switch_secs && o->switch_secs < 0.1)
+	/* 0s too: a zero time would otherwise turn rotation off without a word */
+	if (is_time && o->switch_secs < 0.1)
 		argp_error(state, "--switch-output '%s' is too short (at least 0.1s)", s);
 }
 
@@ -127,6 +133,10 @@ static void check_long(struct argp_state *state, const struct record_opts *o)
 		argp_error(state, "--max-dumps needs --trigger or --flight");
 	if (record_is_long(o) && !strcmp(o->output, "-"))
 		argp_error(state, "numbered output files cannot go to stdout: use -o FILE");
+	/* OUTPUT.0001 beside /dev/null is nothing anyone wants */
+	if (record_is_long(o) && tm_outfile_is_stream(o->output))
+		argp_error(state, "numbered output files need -o to name a regular file: %s is "
+			   "not one", o->output);
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -192,7 +202,7 @@ int cmd_record(int argc, char **argv)
 	int ret;
 
 	capture_opts_init(&o.cap);
-	capture_parse_args(argc, argv, options, parse_opt, doc, &o);
+	capture_parse_args(argc, argv, options, parse_opt, doc, examples, &o);
 	if (!tm_dat_version_compressed((int)o.file_version))
 		o.compression = TM_COMPRESS_NONE;
 	ret = record_is_long(&o) ? record_long_run(&o) : record_run(&o);

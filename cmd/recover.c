@@ -28,10 +28,10 @@ static const char doc[] =
 	"not at recording time: the file's VERSION option says so. The spools and their "
 	"note OUTPUT.spool-info are removed once the file is written. 'tracemap reset' "
 	"names the spools it finds in the current directory and $TMPDIR.\n\n"
-	"Examples:\n"
-	"  tracemap recover trace.dat\n\n"
 	"Exit status: 0 ok, 1 failure (no spools, the recording still runs), 2 usage error.\n"
 	"See tracemap-recover(1).";
+
+static const char examples[] = "  tracemap recover trace.dat\n";
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -87,7 +87,7 @@ int cmd_recover(int argc, char **argv)
 	const char *tracefs;
 	int r;
 
-	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	cmd_parse(&argp, argc, argv, 0, &o, examples);
 	tracefs = tm_tracefs_open(false);
 	if (!tracefs)
 		return cmd_fail(SUB);

@@ -86,12 +86,13 @@ static const struct argp_option options[] = {
 static const char doc[] =
 	"Print the events of a trace.dat file exactly as `trace-cmd report` prints them: "
 	"current trace-cmd (3.2-3.4) by default, Debian 12's 3.1.6 with --compat=3.1.\v"
-	"Reads files written by tracemap and trace-cmd (versions 6 and 7, uncompressed or zstd).\n"
-	"\nExamples:\n"
+	"Reads files written by tracemap and trace-cmd (versions 6 and 7, uncompressed or zstd).";
+
+static const char examples[] =
 	"  tracemap report trace.dat\n"
 	"  tracemap report -t --cpu 0 -F 'sched_switch: next_pid != 0' trace.dat\n"
 	"  tracemap report --json trace.dat | jq -r .event | sort | uniq -c\n"
-	"  tracemap report --stat trace.dat";
+	"  tracemap report --stat trace.dat\n";
 
 /* "0,2-3" into the mask; false on a malformed list. */
 static bool parse_cpu_list(const char *s, uint64_t *mask)
@@ -394,7 +395,7 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o = { 0 };
 	int ret;
 
-	if (argp_parse(&report_argp, argc, argv, 0, NULL, &o))
+	if (cmd_parse(&report_argp, argc, argv, 0, &o, examples))
 		return TM_EXIT_USAGE;
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	ret = run_report(&o);

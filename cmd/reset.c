@@ -29,10 +29,11 @@ static const char doc[] =
 	"Without --stale this is a dry run: it prints what it would remove and removes "
 	"nothing. Instances and uprobes of running tracemap processes and those of other "
 	"tools are never touched. Spools a killed recording left in the current directory "
-	"or $TMPDIR are named, never removed: 'tracemap recover OUTPUT' saves them.\n"
-	"\nExamples:\n"
+	"or $TMPDIR are named, never removed: 'tracemap recover OUTPUT' saves them.";
+
+static const char examples[] =
 	"  tracemap reset\n"
-	"  tracemap reset --stale";
+	"  tracemap reset --stale\n";
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -157,7 +158,7 @@ int cmd_reset(int argc, char **argv)
 	char **stale;
 	int ret = TM_EXIT_OK;
 
-	if (argp_parse(&reset_argp, argc, argv, 0, NULL, &o))
+	if (cmd_parse(&reset_argp, argc, argv, 0, &o, examples))
 		return TM_EXIT_USAGE;
 	tracefs = tm_tracefs_open(o.stale);
 	if (!tracefs)

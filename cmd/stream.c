@@ -60,12 +60,14 @@ static const char doc[] =
 	"the reader of stdout goes away. With COMMAND, streams until it exits. Lines "
 	"look like `tracemap report` output; loss shows as CPU:N [EVENTS DROPPED] lines "
 	"and in the summary on stderr.\n\n"
-	"Examples:\n"
+	"Exit status: 0 ok (also when the reader of stdout left), 1 failure, 2 usage error; "
+	"else COMMAND's status (128+N: killed by signal N, 127: it could not be run).\n"
+	"See tracemap-stream(1).";
+
+static const char examples[] =
 	"  tracemap stream -e sched -F -- sleep 1 | grep sleep\n"
 	"  tracemap stream --json -e irq --duration 5 | jq -r .event\n"
-	"  tracemap stream -F -e syscalls -- ls\n\n"
-	"Exit status: 0 ok (also when the reader of stdout left), 1 failure, 2 usage error.\n"
-	"See tracemap-stream(1).";
+	"  tracemap stream -F -e syscalls -- ls\n";
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -288,7 +290,7 @@ out:
 	tm_events_free(s.ev);
 	if (fflush(stdout) && !s.gone && !reader_gone(errno) && ret == TM_EXIT_OK)
 		ret = cmd_fail(SUB);
-	return ret;
+	return capture_exit_status(&s.cap, ret);
 }
 
 int cmd_stream(int argc, char **argv)
@@ -299,7 +301,7 @@ int cmd_stream(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	capture_opts_init(&o.cap);
 	o.cap.name_events = true;
-	capture_parse_args(argc, argv, options, parse_opt, doc, &o);
+	capture_parse_args(argc, argv, options, parse_opt, doc, examples, &o);
 	ret = stream_run(&o);
 	capture_opts_free(&o.cap);
 	return ret;

@@ -17,6 +17,7 @@
 /* error.c: the last failure of this thread, as one line without a newline. */
 const char *tm_last_error(void);
 
+#include "util/tm-outfile.h"
 #include "tracefs/tm-tracefs.h"
 #include "dat/tm-codec.h"
 #include "dat/tm-dat.h"

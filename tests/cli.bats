@@ -153,3 +153,21 @@ subcommands() {
 	done
 	[ -z "$bad" ] || { echo "blank-only help lines in:$bad" >&2; return 1; }
 }
+
+# argp wraps doc text at 79 columns, which once split examples mid-command: each line
+# after "Examples:" must be one whole command, quotes balanced, ready to paste.
+@test "cli: every --help example is one whole command on its own line" {
+	local sub line n
+	for sub in "" $(subcommands); do
+		n=0
+		# shellcheck disable=SC2086
+		while IFS= read -r line; do
+			[[ "$line" == "  tracemap${sub:+ $sub}"* ]] ||
+				{ echo "${sub:-tracemap}: not a command: '$line'" >&2; return 1; }
+			bash -n -c "$line" 2>/dev/null ||
+				{ echo "${sub:-tracemap}: does not parse: '$line'" >&2; return 1; }
+			n=$((n + 1))
+		done < <("$TRACEMAP" $sub --help | sed -n '/^Examples:$/,/^$/{/^Examples:$/d;/^$/d;p}')
+		[ "$n" -ge 1 ] || { echo "${sub:-tracemap}: no examples" >&2; return 1; }
+	done
+}

@@ -167,7 +167,7 @@ counter_clock_file() {
 	run "$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o /nonexistent/dir/t.pftrace
 	tm_status 1
 	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == "tracemap convert: cannot create /nonexistent/dir/t.pftrace: "* ]]
+	[[ "$output" == "tracemap convert: cannot write output /nonexistent/dir/t.pftrace: "* ]]
 }
 
 # sched-v6.dat with a page in the middle of CPU 0's data whose commit exceeds the
@@ -239,4 +239,45 @@ bad_page_file() {
 	# -q on a terminal: none either
 	tm_in_pty "'$TRACEMAP' convert -q '$TM_TMP/big.dat' -o '$TM_TMP/big.json'" "$TM_TMP/raw"
 	[ ! -s "$TM_TMP/raw" ] || { cat -v "$TM_TMP/raw" | head -c 300 >&2; return 1; }
+}
+
+# A device node, a FIFO or a symlink as OUT: only a regular file is replaced through a
+# temporary; a node is written straight through and stays a node (renaming over a
+# /dev/null-like node once replaced it), a link stays a link and its target is replaced.
+@test "convert: -o a device node, a FIFO, a symlink: the node stays, the link's target is replaced" {
+	local f=$FIXTURES/sched-v7-zstd.dat
+	"$TRACEMAP" convert "$f" --to json -o "$TM_TMP/want.json"
+	# a private null device in the test's directory, never the real /dev/null
+	mknod -m666 "$TM_TMP/null" c 1 3
+	run "$TRACEMAP" convert "$f" --to json -o "$TM_TMP/null"
+	tm_status 0
+	[ -c "$TM_TMP/null" ] || { ls -l "$TM_TMP" >&2; return 1; }
+	# a FIFO nobody reads is refused (waiting could hang record for good)
+	mkfifo "$TM_TMP/fifo"
+	run timeout -s KILL 30 "$TRACEMAP" convert "$f" --to json -o "$TM_TMP/fifo"
+	tm_status 1
+	[ "$output" = "tracemap convert: cannot write output $TM_TMP/fifo: no process has the FIFO open for reading (start its reader first)" ]
+	# with a reader (this shell's read-write end holds it open until cat has it)
+	local rw reader
+	exec {rw}<>"$TM_TMP/fifo"
+	timeout -s KILL 30 cat "$TM_TMP/fifo" >"$TM_TMP/from-fifo.json" {rw}>&- &
+	reader=$!
+	run timeout -s KILL 30 "$TRACEMAP" convert "$f" --to json -o "$TM_TMP/fifo"
+	exec {rw}>&-
+	tm_status 0
+	wait "$reader"
+	[ -p "$TM_TMP/fifo" ]
+	cmp "$TM_TMP/want.json" "$TM_TMP/from-fifo.json"
+	# a relative link into another directory: the link stays, its target is replaced
+	mkdir "$TM_TMP/data" "$TM_TMP/links"
+	echo old >"$TM_TMP/data/real.json"
+	ln -s ../data/real.json "$TM_TMP/links/t.json"
+	run "$TRACEMAP" convert "$f" --to json -o "$TM_TMP/links/t.json"
+	tm_status 0
+	[ -L "$TM_TMP/links/t.json" ] && [ "$(readlink "$TM_TMP/links/t.json")" = ../data/real.json ]
+	cmp "$TM_TMP/want.json" "$TM_TMP/data/real.json"
+	# no temporary left anywhere
+	[ "$(ls -A "$TM_TMP/data" "$TM_TMP/links" | tr '\n' ' ')" = \
+		"$TM_TMP/data: real.json  $TM_TMP/links: t.json " ] || { ls -laR "$TM_TMP" >&2; return 1; }
+	[ "$(ls -A "$TM_TMP" | tr '\n' ' ')" = "data fifo from-fifo.json links null want.json " ]
 }

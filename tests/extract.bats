@@ -124,3 +124,26 @@ teardown() {
 	run "$TRACEMAP" extract -B "$LONG_INST" extra-argument
 	tm_status 2
 }
+
+# As record's -o: a device node is written straight through (spools in $TMPDIR), a
+# symlink's target is what gets written.
+@test "extract: -o a device node stays a device, a symlink stays a link to the new file" {
+	marks 1 100
+	echo 0 >"$LONG_DIR/tracing_on"
+	# a private null device in the test's directory, never the real /dev/null
+	mknod -m666 "$TM_TMP/null" c 1 3
+	run env TMPDIR="$TM_TMP" "$TRACEMAP" extract -q -B "$LONG_INST" -o "$TM_TMP/null"
+	tm_status 0
+	[ -c "$TM_TMP/null" ] && [ "$(ls -A "$TM_TMP")" = null ] || { ls -la "$TM_TMP" >&2; return 1; }
+	echo 1 >"$LONG_DIR/tracing_on"
+	marks 101 200
+	echo 0 >"$LONG_DIR/tracing_on"
+	mkdir "$TM_TMP/data" "$TM_TMP/links"
+	echo old >"$TM_TMP/data/real.dat"
+	ln -s ../data/real.dat "$TM_TMP/links/x.dat"
+	run "$TRACEMAP" extract -q --no-mmap -B "$LONG_INST" -o "$TM_TMP/links/x.dat"
+	tm_status 0
+	[ -L "$TM_TMP/links/x.dat" ] && [ "$(readlink "$TM_TMP/links/x.dat")" = ../data/real.dat ]
+	same_report "$TM_TMP/data/real.dat"
+	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 101 200) " ]
+}

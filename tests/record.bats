@@ -143,6 +143,40 @@ sizes_count_the_chunk_count() {
 	grep -E "sched_switch: +sleep:$pid " "$TM_TMP/tc.txt"
 }
 
+@test "record, stream: -- COMMAND's status is the exit status: code, 128+signal, 127" {
+	local sub out numbered
+	for sub in record stream; do
+		out=()
+		[ "$sub" = stream ] || out=(-o "$TM_TMP/x.dat")
+		run timeout -s KILL 30 "$TRACEMAP" "$sub" -q -e sched:sched_process_exit "${out[@]}" \
+			-- sh -c 'exit 7'
+		tm_status 7
+		# not -q: the line that says so tells COMMAND's SIGSEGV from tracemap's own
+		run timeout -s KILL 30 "$TRACEMAP" "$sub" -e sched:sched_process_exit "${out[@]}" \
+			-- sh -c 'kill -SEGV $$'
+		tm_status 139
+		[[ "$output" == *"sh killed by signal 11"* ]]
+		run -127 timeout -s KILL 30 "$TRACEMAP" "$sub" -q -e sched:sched_process_exit "${out[@]}" \
+			-- "$TM_TMP/no-such-command"
+		tm_status 127
+		[[ "$output" == *"cannot run $TM_TMP/no-such-command"* ]]
+	done
+	# the file of a failed COMMAND is kept: it is what one looks at
+	run "$TRACEMAP" record -q -e sched:sched_process_exec -o "$TM_TMP/s.dat" -- \
+		sh -c '/bin/true; exit 3'
+	tm_status 3
+	readable_by_trace_cmd "$TM_TMP/s.dat"
+	grep -qE 'filename=(/usr)?/bin/true ' "$TM_TMP/tc.txt"
+	# numbered files too
+	run "$TRACEMAP" record -q -e sched --switch-output 10s -o "$TM_TMP/l.dat" -- sh -c 'exit 5'
+	tm_status 5
+	numbered=("$TM_TMP"/l.*0001*)
+	readable_by_trace_cmd "${numbered[0]}"
+	# tracemap's own failure comes first
+	run "$TRACEMAP" record -q -e sched -o "$TM_TMP/no/dir/x.dat" -- sh -c 'exit 7'
+	tm_status 1
+}
+
 @test "record: -F traces only COMMAND, -c adds the children it forks" {
 	run "$TRACEMAP" record -q -F -e sched:sched_process_exec -o "$TM_TMP/f.dat" -- \
 		sh -c '/bin/true; /bin/true'
@@ -187,6 +221,28 @@ export -f pid_ended
 	readable_by_trace_cmd "$TM_TMP/p.dat"
 	grep -qE "sched_process_exit: +comm=sleep pid=$other " "$TM_TMP/tc.txt"
 	! grep -q 'comm=true' "$TM_TMP/tc.txt"
+}
+
+@test "record, stream: -P of a process that does not exist is a usage error" {
+	local sub dead out
+	sh -c 'exit 0' &
+	dead=$!
+	wait "$dead"
+	for sub in record stream; do
+		out=()
+		[ "$sub" = stream ] || out=(-o "$TM_TMP/x.dat")
+		run --separate-stderr timeout -s KILL 20 "$TRACEMAP" "$sub" -q -e sched \
+			-P "$dead" --duration 0.5 "${out[@]}"
+		tm_status 2
+		[ "${stderr_lines[0]}" = "tracemap $sub: -P $dead: no such process" ] ||
+			{ echo "$stderr" >&2; return 1; }
+	done
+	[ ! -e "$TM_TMP/x.dat" ]
+	# a live one is fine (this shell), and several -P are each checked
+	run --separate-stderr timeout -s KILL 20 "$TRACEMAP" record -q -e sched -P $$ \
+		-P "$dead" --duration 0.5 -o "$TM_TMP/x.dat"
+	tm_status 2
+	[[ "$stderr" == *"-P $dead: no such process"* ]]
 }
 
 @test "record: SIGINT mid-run leaves a readable file" {
@@ -317,6 +373,56 @@ hold_instance() {
 	[ "$(cat "$TM_TMP/status")" = "0 0" ]
 	grep -qE 'sched_process_exec: +filename=/bin/true ' "$TM_TMP/out"
 	no_spools
+}
+
+# Only a regular file is truncated or removed: a device node is written straight through
+# (its spools go to $TMPDIR, as for -o -), a link's target is what gets written.
+@test "record: -o a device node, a pipe or a symlink: the node stays, the link's target is written" {
+	local numbered
+	# a private null device in the test's directory, never the real /dev/null
+	mknod -m666 "$TM_TMP/null" c 1 3
+	run env TMPDIR="$TM_TMP" "$TRACEMAP" record -q -e sched:sched_process_exec \
+		-o "$TM_TMP/null" -- /bin/true
+	tm_status 0
+	[ -z "$output" ]
+	[ -c "$TM_TMP/null" ] || { ls -l "$TM_TMP" >&2; return 1; }
+	[ "$(ls -A "$TM_TMP")" = null ] || { ls -la "$TM_TMP" >&2; return 1; }
+	# a FIFO nobody reads: refused before tracing (the stop signals could not end the wait)
+	mkfifo "$TM_TMP/fifo"
+	run timeout -s KILL 30 "$TRACEMAP" record -q -e sched -o "$TM_TMP/fifo" --duration 0.5
+	tm_status 1
+	[ "$output" = "tracemap record: cannot write output $TM_TMP/fifo: no process has the FIFO open for reading (start its reader first)" ]
+	rm "$TM_TMP/fifo"
+	# a pipe by name
+	TMPDIR=$TM_TMP "$TRACEMAP" record -q -e sched:sched_process_exec -o /dev/stdout -- \
+		/bin/true | cat >"$TM_TMP/pipe.dat"
+	readable_by_trace_cmd "$TM_TMP/pipe.dat"
+	grep -qE 'filename=(/usr)?/bin/true ' "$TM_TMP/tc.txt"
+	# a relative link into another directory
+	mkdir "$TM_TMP/data" "$TM_TMP/links"
+	echo old >"$TM_TMP/data/real.dat"
+	ln -s ../data/real.dat "$TM_TMP/links/r.dat"
+	run "$TRACEMAP" record -q -e sched:sched_process_exec -o "$TM_TMP/links/r.dat" -- /bin/true
+	tm_status 0
+	[ -L "$TM_TMP/links/r.dat" ] && [ "$(readlink "$TM_TMP/links/r.dat")" = ../data/real.dat ]
+	readable_by_trace_cmd "$TM_TMP/data/real.dat"
+	[ "$(ls -A "$TM_TMP/data")" = real.dat ] && [ "$(ls -A "$TM_TMP/links")" = r.dat ]
+	# numbered files of a device would be /dev/null.0001: refused before anything starts
+	run --separate-stderr timeout -s KILL 20 "$TRACEMAP" record -e sched --flight 1M \
+		-o "$TM_TMP/null" --duration 0.5
+	tm_status 2
+	[ "${stderr_lines[0]}" = "tracemap record: numbered output files need -o to name a regular file: $TM_TMP/null is not one" ]
+	run --separate-stderr timeout -s KILL 20 "$TRACEMAP" record -e sched --switch-output 1s \
+		-o "$TM_TMP/null" --duration 0.5
+	tm_status 2
+	[ -c "$TM_TMP/null" ]
+	# numbered files named after a link are written beside the link
+	run "$TRACEMAP" record -q -e sched --switch-output 10s -o "$TM_TMP/links/r.dat" -- /bin/true
+	tm_status 0
+	[ -L "$TM_TMP/links/r.dat" ]
+	numbered=("$TM_TMP"/links/r.*0001*)
+	readable_by_trace_cmd "${numbered[0]}"
+	[ "$(ls "$TM_TMP"/*.spool "$TM_TMP"/*/*.spool 2>/dev/null)" = "" ]
 }
 
 # An error before tracing: exit 1, one line naming the problem, nothing left.

@@ -51,12 +51,12 @@ markers_are_a_prefix() {
 	echo "$n"
 }
 
-@test "recover: the spools of a SIGKILLed recording become a trace.dat trace-cmd reads" {
-	local i n spool=$TM_TMP/k.dat.cpu0.spool
-	cd "$TM_TMP"
-	tm_record_bg 60 -M 1 -e sched:sched_process_exec -o "$TM_TMP/k.dat"
+# killed_recording OUTPUT: record CPU 0 into OUTPUT, markers until its spool holds
+# finished chunks, then SIGKILL the recorder (its instance stays: LEFT_INST).
+killed_recording() {
+	local i spool=$1.cpu0.spool
+	tm_record_bg 60 -M 1 -e sched:sched_process_exec -o "$1"
 	LEFT_INST=$REC_INST
-	# markers until the CPU's spool holds finished chunks
 	for ((i = 0; i < 100; i++)); do
 		write_markers "$TRACEFS/instances/$REC_INST/trace_marker" $((i * 500 + 1)) \
 			$((i * 500 + 500))
@@ -67,6 +67,12 @@ markers_are_a_prefix() {
 	sleep 1.5
 	kill -KILL "$REC_PID"
 	wait "$REC_BG" || true
+}
+
+@test "recover: the spools of a SIGKILLed recording become a trace.dat trace-cmd reads" {
+	local n
+	cd "$TM_TMP"
+	killed_recording "$TM_TMP/k.dat"
 	[ -d "$TRACEFS/instances/$REC_INST" ]
 	# reset --stale keeps the instance whose ring holds the rest, and says how to save it
 	run --separate-stderr "$TRACEMAP" reset --stale
@@ -94,6 +100,34 @@ markers_are_a_prefix() {
 	# nothing left to mention
 	run --separate-stderr "$TRACEMAP" reset
 	[[ $stderr != *"k.dat"* ]]
+}
+
+# The file is written beside a link's target and renamed over the target (the link
+# stays); a device node is written straight through and stays a device.
+@test "recover: OUTPUT a symlink or a device node: the link stays, the node stays a node" {
+	local s
+	mkdir "$TM_TMP/data" "$TM_TMP/links"
+	echo old >"$TM_TMP/data/real.dat"
+	ln -s ../data/real.dat "$TM_TMP/links/k.dat"
+	cd "$TM_TMP"
+	killed_recording "$TM_TMP/links/k.dat"
+	rmdir "$TRACEFS/instances/$REC_INST"
+	# the same spools named after a private null device (never the real /dev/null)
+	mknod -m666 "$TM_TMP/null" c 1 3
+	for s in "$TM_TMP"/links/k.dat.*spool*; do
+		cp "$s" "$TM_TMP/null${s#"$TM_TMP"/links/k.dat}"
+	done
+	run "$TRACEMAP" recover -q "$TM_TMP/links/k.dat"
+	tm_status 0
+	[ -L "$TM_TMP/links/k.dat" ] && [ "$(readlink "$TM_TMP/links/k.dat")" = ../data/real.dat ]
+	markers_are_a_prefix "$TM_TMP/data/real.dat" >/dev/null
+	[ "$(ls -A "$TM_TMP/data")" = real.dat ] && [ "$(ls -A "$TM_TMP/links")" = k.dat ] ||
+		{ ls -laR "$TM_TMP" >&2; return 1; }
+	run "$TRACEMAP" recover -q "$TM_TMP/null"
+	tm_status 0
+	[ -c "$TM_TMP/null" ] || { ls -la "$TM_TMP" >&2; return 1; }
+	[ -z "$(ls "$TM_TMP" | grep -v -x -e data -e links -e null -e nums -e tc.err -e 'rec\..*')" ] ||
+		{ ls -la "$TM_TMP" >&2; return 1; }
 }
 
 @test "recover: refuses while the recording runs, and without spools" {

@@ -458,8 +458,7 @@ static int flight_plan(struct tm_flight *f, struct tm_codec *codec, struct tm_fd
 }
 
 /* "dropped from the flight window: N" after each CPU's kernel stats. */
-static int flight_note_drops(struct tm_flight *f, const struct tm_fdump_cpu *d,
-				struct tm_meta *meta)
+static int flight_note_drops(struct tm_flight *f, struct tm_meta *meta)
 {
 	for (int cpu = 0; cpu < f->opts.ncpus && cpu < tm_meta_cpus(meta); cpu++) {
 		const struct tm_text *st = &meta->stats[cpu];
@@ -469,8 +468,9 @@ static int flight_note_drops(struct tm_flight *f, const struct tm_fdump_cpu *d,
 
 		if (!f->opts.cpus[cpu] || !st->len)
 			continue;
+		/* the trim to the common start is no drop: those records are still in the window */
 		pthread_mutex_lock(&f->lock);
-		dropped = f->cpus[cpu].dropped + d[cpu].cut;
+		dropped = f->cpus[cpu].dropped;
 		pthread_mutex_unlock(&f->lock);
 		n = asprintf(&text, "%sdropped from the flight window: %llu\n", st->data,
 			     (unsigned long long)dropped);
@@ -502,7 +502,8 @@ static void flight_info(struct tm_flight *f, const struct tm_fdump_cpu *d,
 	pthread_mutex_lock(&f->lock);
 	info->waits = f->waits;
 	for (int cpu = 0; cpu < f->opts.ncpus; cpu++) {
-		info->dropped += f->cpus[cpu].dropped + d[cpu].cut;
+		info->dropped += f->cpus[cpu].dropped;
+		info->trimmed += d[cpu].cut;
 		info->events += d[cpu].events;
 		/* a CPU with nothing from the start on has let all its chunks go (NULL) */
 		if (d[cpu].n && d[cpu].chunks[d[cpu].n - 1] &&
@@ -544,7 +545,7 @@ int tm_flight_dump(struct tm_flight *f, int fd, struct tm_meta *meta,
 			first = 0;
 		}
 	}
-	if (flight_note_drops(f, d, meta))
+	if (flight_note_drops(f, meta))
 		goto out;
 	ret = tm_dat_write_data(fd, meta, src, n, f->opts.ncpus, wo);
 out:

@@ -62,8 +62,9 @@ TM_HIDDEN struct tm_page_sink tm_flight_sink(struct tm_flight *f);
  * final drain): each CPU's chunks from the latest of the CPUs' first times
  * on (the first chunks trimmed to it), so every CPU covers the same window.
  * Recording goes on meanwhile; the window stays as it is. meta's CPU stats
- * gain a line "dropped from the flight window: N" (records, not kernel
- * losses). -1 + message.
+ * gain a line "dropped from the flight window: N" (records the full window
+ * let go, not kernel losses; the trim to the common start is none). -1 +
+ * message.
  */
 TM_HIDDEN int tm_flight_dump(struct tm_flight *f, int fd, struct tm_meta *meta,
 			     const struct tm_write_opts *wo, struct tm_flight_dump_info *info);

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,7 +29,6 @@ struct tm_longrec {
 	struct tm_rotor		*rotor;		/* rotating spools */
 	unsigned int		written;	/* files so far */
 	double			began;		/* when the current rotation file began */
-	int64_t			meta_bytes;	/* metadata size of a file, -1 not known yet */
 };
 
 static double monotonic_secs(void)
@@ -51,6 +49,11 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 		tm_failx(EINVAL, "numbered output files cannot go to standard output (use -o FILE)");
 		return NULL;
 	}
+	if (tm_outfile_is_stream(opts->out.path)) {
+		tm_failx(EINVAL, "numbered output files need -o to name a regular file: %s is not "
+			 "one", opts->out.path);
+		return NULL;
+	}
 	lr = calloc(1, sizeof(*lr));
 	if (!lr || !(lr->path = strdup(opts->out.path))) {
 		free(lr);
@@ -60,7 +63,6 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 	lr->opts = *opts;
 	lr->opts.out.path = lr->path;
 	lr->sess = s;
-	lr->meta_bytes = -1;
 	lr->began = monotonic_secs();
 	if (opts->flight_size) {
 		/*
@@ -99,38 +101,16 @@ static struct tm_meta *longrec_meta(const struct tm_longrec *lr)
 			       lr->opts.out.ncpus);
 }
 
-/* The size of a file's metadata without data, written to memory once. */
-static int64_t longrec_meta_bytes(struct tm_longrec *lr)
-{
-	struct tm_write_opts wo = tm_recfile_write_opts(&lr->opts.out);
-	struct tm_meta *meta;
-	struct stat st;
-	int fd, ret;
-
-	meta = longrec_meta(lr);
-	fd = memfd_create("tracemap-metadata", MFD_CLOEXEC);
-	ret = meta && fd >= 0 ? tm_dat_write_data(fd, meta, NULL, 0, lr->opts.out.ncpus, &wo) : -1;
-	if (!ret && !fstat(fd, &st))
-		lr->meta_bytes = st.st_size;
-	if (fd >= 0)
-		close(fd);
-	tm_meta_free(meta);
-	return lr->meta_bytes > 0 ? lr->meta_bytes : 0;
-}
-
 bool tm_longrec_due(struct tm_longrec *lr)
 {
 	const struct tm_longrec_opts *o = &lr->opts;
-	int64_t meta;
 
 	if (!lr->rotor)
 		return false;
 	if (o->switch_secs > 0 && monotonic_secs() - lr->began >= o->switch_secs)
 		return true;
-	if (!o->switch_bytes)
-		return false;
-	meta = lr->meta_bytes >= 0 ? lr->meta_bytes : longrec_meta_bytes(lr);
-	return tm_rotor_bytes(lr->rotor) + (uint64_t)meta >= o->switch_bytes;
+	/* event data only, as perf counts it: the ~1 MB of metadata each file has is not */
+	return o->switch_bytes && tm_rotor_bytes(lr->rotor) >= o->switch_bytes;
 }
 
 /* Beyond --max-files: remove the file max_files numbers before the newest. */
@@ -142,7 +122,8 @@ static void longrec_prune(struct tm_longrec *lr, struct tm_longrec_file *file)
 		return;
 	if (tm_longrec_name(old, sizeof(old), lr->path, lr->written - lr->opts.max_files))
 		return;
-	if (!unlink(old))
+	/* only a file this recording wrote: not a device someone put there */
+	if (!tm_outfile_is_stream(old) && !unlink(old))
 		snprintf(file->removed, sizeof(file->removed), "%s", old);
 }
 
@@ -168,9 +149,10 @@ static int longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, boo
 /* Write the next numbered file: metadata as of now, then the data. */
 static int longrec_write_file(struct tm_longrec *lr, bool final, struct tm_longrec_file *file)
 {
+	struct tm_outfile out = { .fd = -1 };
 	struct tm_meta *meta;
 	struct stat st;
-	int fd, ret = -1;
+	int ret = -1;
 
 	memset(file, 0, sizeof(*file));
 	if (tm_longrec_name(file->path, sizeof(file->path), lr->path, lr->written + 1))
@@ -180,31 +162,23 @@ static int longrec_write_file(struct tm_longrec *lr, bool final, struct tm_longr
 		return -1;
 	if (tm_meta_warning(meta))
 		snprintf(file->warning, sizeof(file->warning), "%s", tm_meta_warning(meta));
-	fd = open(file->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		tm_fail(errno, "cannot write output %s", file->path);
+	if (tm_outfile_open(&out, file->path, TM_OUTFILE_TRUNCATE))
 		goto out;
-	}
-	if (longrec_data(lr, fd, meta, final, file)) {
+	if (longrec_data(lr, out.fd, meta, final, file)) {
 		tm_fail_prefix("write %s", file->path);
 		goto out;
 	}
-	if (fsync(fd) && errno != EINVAL) {
-		tm_fail(errno, "write %s", file->path);
-		goto out;
-	}
-	if (!fstat(fd, &st))
+	if (!fstat(out.fd, &st))
 		file->bytes = st.st_size;
+	if (tm_outfile_close(&out, true))
+		goto out;
 	lr->written++;
 	lr->began = monotonic_secs();
 	longrec_prune(lr, file);
 	ret = 0;
 out:
-	if (fd >= 0) {
-		close(fd);
-		if (ret)
-			unlink(file->path);
-	}
+	/* a failed file is removed (nothing else: a device stays) */
+	tm_outfile_close(&out, !ret);
 	tm_meta_free(meta);
 	return ret;
 }

@@ -31,7 +31,6 @@ struct recover_run {
 	int			n;
 	uint8_t			*ids;		/* event ids met in them */
 	struct tm_meter		*meter;		/* NULL: no progress shown */
-	char			tmp[PATH_MAX];	/* the file being written */
 	char			inst_dir[PATH_MAX];	/* the recorder's instance, "" if gone */
 };
 
@@ -166,7 +165,10 @@ static struct tm_meta *collect_meta(struct recover_run *r, struct tm_recover_res
 	return meta;
 }
 
-/* Write the file beside the output, then rename it over the output. */
+/*
+ * Write the file under a temporary beside the output (beside a link's
+ * target), then rename it over it; a device or FIFO is written straight.
+ */
 static int write_file(struct recover_run *r, const struct tm_meta *meta)
 {
 	struct tm_write_opts wo = {
@@ -175,24 +177,17 @@ static int write_file(struct recover_run *r, const struct tm_meta *meta)
 		.page_size = (uint32_t)r->info.page_size, .note = TM_RECOVER_NOTE,
 		.meter = r->meter,
 	};
-	int fd, ret = -1;
+	struct tm_outfile out;
+	int ret;
 
-	if (tm_path(r->tmp, sizeof(r->tmp), "%s.recovering", r->output))
+	if (tm_outfile_open(&out, r->output, TM_OUTFILE_REPLACE))
 		return -1;
-	fd = open(r->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return tm_fail(errno, "create %s", r->tmp);
-	if (tm_dat_write_data(fd, meta, r->data, r->n, r->info.ncpus, &wo))
-		tm_fail_prefix("write %s", r->tmp);
-	else if (fsync(fd))
-		tm_fail(errno, "write %s", r->tmp);
-	else if (rename(r->tmp, r->output))
-		tm_fail(errno, "rename %s to %s", r->tmp, r->output);
-	else
-		ret = 0;
-	close(fd);
+	ret = tm_dat_write_data(out.fd, meta, r->data, r->n, r->info.ncpus, &wo);
 	if (ret)
-		unlink(r->tmp);
+		tm_fail_prefix("write %s", r->output);
+	else
+		ret = tm_outfile_close(&out, true);
+	tm_outfile_close(&out, !ret);
 	return ret;
 }
 

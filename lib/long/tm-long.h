@@ -26,13 +26,15 @@ struct tm_flight_dump_info {
 	uint64_t	end;		/* time of the last record */
 	uint64_t	events;		/* records in the file */
 	uint64_t	dropped;	/* records older than the window, dropped so far */
+	uint64_t	trimmed;	/* records in the window before the CPUs' common start:
+					 * left out to align the CPUs, not a loss */
 	uint64_t	waits;		/* times a recorder thread waited for a dump */
 };
 
 struct tm_longrec_opts {
 	struct tm_recfile_opts	out;		/* out.path trace.dat: trace.0001.dat, ... */
 	size_t			flight_size;	/* > 0: a flight window of this many bytes */
-	uint64_t		switch_bytes;	/* rotation: next file at this size on disk (0: no) */
+	uint64_t		switch_bytes;	/* rotation: next file at this much event data (0: no) */
 	double			switch_secs;	/* rotation: next file after this long (0: no) */
 	unsigned int		max_files;	/* keep the newest max_files files (0: all) */
 };
@@ -59,9 +61,9 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 /* The sink the recorder feeds. */
 struct tm_page_sink tm_longrec_sink(struct tm_longrec *lr);
 /*
- * Rotation only: true once the current file's data plus its metadata
- * reached switch_bytes, or switch_secs passed since it began. Cannot fail
- * (a metadata estimate that cannot be made counts as 0 bytes).
+ * Rotation only: true once the current file's event data (compressed, as
+ * spooled; not its metadata) reached switch_bytes, or switch_secs passed
+ * since it began. Cannot fail.
  */
 bool tm_longrec_due(struct tm_longrec *lr);
 /*

@@ -26,9 +26,7 @@
 
 struct tm_recfile {
 	struct tm_recfile_opts	opts;
-	int			fd;
-	bool			is_stdout;
-	bool			created;	/* we made the file: unlink it on failure */
+	struct tm_outfile	file;		/* a stream (stdout, a device) is never truncated */
 	struct tm_spool		**spools;
 	char			prefix[PATH_MAX];	/* spools are prefix.cpuN.spool */
 	bool			noted;		/* we wrote prefix.spool-info */
@@ -40,38 +38,33 @@ struct tm_recfile {
 	char			date[32];	/* DATE option text, "" = none */
 };
 
+/* Written in place (emptied only when the data is there): a failed start keeps a file. */
 static int recfile_open_file(struct tm_recfile *out, const char *path)
 {
-	struct stat st;
-
-	if (!strcmp(path, "-")) {
-		out->fd = STDOUT_FILENO;
-		out->is_stdout = true;
-		if (isatty(out->fd))
-			return tm_failx(EINVAL, "refusing to write a binary trace.dat to a terminal "
-					"(redirect stdout or use -o FILE)");
-		return 0;
-	}
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		return tm_failx(EISDIR, "cannot write output %s: it is a directory", path);
-	out->created = stat(path, &st) != 0;
-	out->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (out->fd < 0) {
-		out->created = false;
-		return tm_fail(errno, "cannot write output %s", path);
-	}
+	if (tm_outfile_open(&out->file, path, 0))
+		return -1;
+	if (out->file.stream && isatty(out->file.fd))
+		return tm_failx(EINVAL, "refusing to write a binary trace.dat to a terminal "
+				"(%s)", out->file.is_stdout ? "redirect stdout or use -o FILE" : path);
 	return 0;
 }
 
+/* The name of the output in messages. */
+static const char *recfile_name(const struct tm_recfile *out)
+{
+	return out->file.is_stdout ? "stdout" : out->opts.path;
+}
+
 /*
- * The output's path, or $TMPDIR/tracemap-<pid>.dat for stdout: `tracemap
+ * The output's path, or $TMPDIR/tracemap-<pid>.dat for a stream (stdout, a
+ * device, a FIFO): nothing may be created beside /dev/null, and `tracemap
  * recover` of a killed recorder writes that name, which KernelShark opens.
  */
 static int recfile_set_prefix(struct tm_recfile *out)
 {
 	const char *tmp = getenv("TMPDIR");
 
-	if (out->is_stdout)
+	if (out->file.stream)
 		snprintf(out->prefix, sizeof(out->prefix), "%s/tracemap-%d.dat",
 			 tmp && *tmp ? tmp : "/tmp", (int)getpid());
 	else if (snprintf(out->prefix, sizeof(out->prefix), "%s", out->opts.path) >=
@@ -160,7 +153,7 @@ struct tm_recfile *tm_recfile_open(const struct tm_recfile_opts *opts)
 		return NULL;
 	}
 	out->opts = *opts;
-	out->fd = -1;
+	out->file.fd = -1;
 	if (recfile_open_file(out, opts->path) || recfile_make_spools(out) ||
 	    recfile_note(out)) {
 		tm_recfile_close(out, false);
@@ -256,12 +249,11 @@ static int recfile_keep_spools(struct tm_recfile *out)
 	int err = errno;
 	char what[PATH_MAX + 160];
 
-	if (!out->noted || out->is_stdout || (err != ENOSPC && err != EDQUOT && !out->full))
+	if (!out->noted || out->file.stream || (err != ENOSPC && err != EDQUOT && !out->full))
 		return -1;
 	snprintf(what, sizeof(what), "%s", out->full ? out->stopped : tm_last_error());
 	/* its space back (close unlinks it if we created it) */
-	while (ftruncate(out->fd, 0) && errno == EINTR)
-		;
+	tm_outfile_truncate(&out->file);
 	out->keep = true;
 	return tm_failx(err, "%s; the recorded data is kept in %s.cpu*.spool: "
 			"free space, then run 'tracemap recover %s'", what, out->prefix,
@@ -279,20 +271,20 @@ int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta)
 		wo.date = out->date;
 	if (tm_meta_warning(meta))
 		snprintf(out->warning, sizeof(out->warning), "%s", tm_meta_warning(meta));
-	if (!out->is_stdout && (ftruncate(out->fd, 0) || lseek(out->fd, 0, SEEK_SET) < 0))
-		return tm_fail(errno, "truncate %s", o->path);
-	if (tm_dat_write(out->fd, meta, out->spools, o->ncpus, &wo)) {
-		tm_fail_prefix("write %s", out->is_stdout ? "stdout" : o->path);
+	if (tm_outfile_truncate(&out->file))
+		return -1;
+	if (tm_dat_write(out->file.fd, meta, out->spools, o->ncpus, &wo)) {
+		tm_fail_prefix("write %s", recfile_name(out));
 		return recfile_keep_spools(out);
 	}
-	if (!out->is_stdout && fsync(out->fd) && errno != EINVAL) {
+	if (!out->file.stream && fsync(out->file.fd)) {
 		tm_fail(errno, "write %s", o->path);
 		return recfile_keep_spools(out);
 	}
 	if (out->full)
 		snprintf(out->stopped + strlen(out->stopped), sizeof(out->stopped) -
 			 strlen(out->stopped), "; %s holds the events recorded until then",
-			 out->is_stdout ? "stdout" : o->path);
+			 recfile_name(out));
 	return 0;
 }
 
@@ -353,10 +345,6 @@ void tm_recfile_close(struct tm_recfile *out, bool ok)
 	free(out->spools);
 	if (out->noted && !out->keep)
 		tm_spool_info_remove(out->prefix);
-	if (!out->is_stdout && out->fd >= 0) {
-		close(out->fd);
-		if (!ok && out->created)
-			unlink(out->opts.path);
-	}
+	tm_outfile_close(&out->file, ok);
 	free(out);
 }

@@ -70,6 +70,9 @@ TM_HIDDEN int tm_file_write(const char *dir, const char *file, const char *text)
 /* Like tm_file_write() without O_TRUNC (tracefs pid lists append). */
 TM_HIDDEN int tm_file_append(const char *dir, const char *file, const char *text);
 
+/* outfile.c: empty a regular output file and rewind it; nothing for a stream. -1 + message. */
+TM_HIDDEN int tm_outfile_truncate(struct tm_outfile *out);
+
 /* Hand a meter's counters to its hook, if there is one (tm-progress.h). */
 static inline void tm_meter_show(struct tm_meter *m)
 {
