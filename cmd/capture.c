@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * capture.c - what record and stream share: the capture options (argp
- * child), the session, recorder threads feeding a sink, the optional
- * COMMAND, waiting for the stop, the final drain, the summary, cleanup.
+ * capture.c - what record and stream share: the session, recorder threads
+ * feeding a sink, waiting for the stop, the final drain, the summary,
+ * cleanup. The options are capture-args.c's, the COMMAND capture-child.c's.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,335 +18,6 @@
 #include "signals.h"
 
 #define CAPTURE_BUSY_WAIT_MS	2000	/* how long a busy instance gets to become free */
-
-/* ---- options ---- */
-
-enum {
-	OPT_SUBBUF = 0x200,
-	OPT_WAKEUP,
-	OPT_NO_MMAP,
-	OPT_DURATION,
-	OPT_UPROBE,
-	OPT_REUSE,
-};
-
-static const struct argp_option capture_options[] = {
-	{ NULL, 0, NULL, 0, "What to trace:", 1 },
-	{ "event", 'e', "EVENT", 0, "enable EVENT: all, SYSTEM, SYSTEM:EVENT, EVENT; globs "
-	  "like 'sched:sched_wak*' (repeatable)", 1 },
-	{ "filter", 'f', "FILTER", 0, "filter for the preceding -e (kernel syntax)", 1 },
-	{ "event-trigger", 'R', "TRIGGER", 0, "event trigger for the preceding -e, e.g. stacktrace, "
-	  "'traceoff if pid == 1' (repeatable)", 1 },
-	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][%return]", 0, "probe a function of a "
-	  "program or library: an event of group tracemap_PID (repeatable)", 1 },
-	{ "pid", 'P', "PID", 0, "trace only events of PID (repeatable)", 1 },
-	{ NULL, 'F', NULL, 0, "trace only the COMMAND", 1 },
-	{ NULL, 'c', NULL, 0, "with -F or -P: also trace children forked later", 1 },
-	{ "stacktrace", 'T', NULL, 0, "a kernel stack trace with every event (the instance's "
-	  "stacktrace option)", 1 },
-	{ "cpumask", 'M', "CPUMASK", 0, "trace only the CPUs of the hex mask (e.g. 3)", 1 },
-	{ NULL, 0, NULL, 0, "Buffer:", 2 },
-	{ "buffer-size", 'b', "KB", 0, "per-CPU ring buffer size in KiB", 2 },
-	{ "subbuf-size", OPT_SUBBUF, "KB", 0, "sub-buffer (page) size in KiB", 2 },
-	{ "clock", 'C', "CLOCK", 0, "trace clock (local, global, mono, ...)", 2 },
-	{ "option", 'O', "OPTION", 0, "set a tracefs option in the instance, "
-	  "'noOPTION' clears it (e.g. nooverwrite; repeatable)", 2 },
-	{ "wakeup-percent", OPT_WAKEUP, "N", 0, "wake the readers when a CPU buffer is N% "
-	  "full (buffer_percent, 0-100)", 2 },
-	{ "no-mmap", OPT_NO_MMAP, NULL, 0, "read pages with read(2) instead of mapping the "
-	  "ring buffer", 2 },
-	{ "instance", 'B', "NAME", 0, "trace in instance NAME instead of tracemap-PID "
-	  "(created and removed)", 2 },
-	{ "reuse-instance", OPT_REUSE, NULL, 0, "with -B: NAME may exist already; record "
-	  "through it and restore what tracemap changed", 2 },
-	{ NULL, 0, NULL, 0, "Run:", 4 },
-	{ "duration", OPT_DURATION, "SECONDS", 0, "stop after SECONDS", 4 },
-	{ "quiet", 'q', NULL, 0, "no summary", 4 },
-	{ "verbose", 'v', NULL, 0, "say what runs: instance, mmap or read() per CPU", 4 },
-	{ 0 }
-};
-
-static void *grow(struct argp_state *state, void *p, size_t n, size_t size)
-{
-	void *q = realloc(p, (n + 1) * size);
-
-	if (!q)
-		argp_failure(state, 1, ENOMEM, "options");
-	return q;
-}
-
-static double duration_arg(struct argp_state *state, const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || !*s || *end || !isfinite(v) || v <= 0 || v > 1e7)
-		argp_error(state, "bad duration '%s' (expected seconds > 0)", s);
-	return v;
-}
-
-/* -M: a usage error unless it selects CPUs of this machine (checked again at open). */
-static void cpumask_arg(struct argp_state *state, struct capture_opts *o, const char *s)
-{
-	int ncpus = get_nprocs_conf();
-	bool *set = calloc(ncpus, sizeof(*set));
-
-	if (!set)
-		argp_failure(state, 1, ENOMEM, "options");
-	if (tm_cpumask_parse(s, set, ncpus))
-		argp_error(state, "%s", tm_last_error());
-	free(set);
-	o->cpumask = s;
-}
-
-/* "record --" or "record -q --": argp took the "--" and no COMMAND follows. */
-static bool trailing_dashdash(const struct argp_state *state, const struct capture_opts *o)
-{
-	const char *last;
-
-	if (o->command || state->next < 1 || state->next > state->argc)
-		return false;
-	last = state->argv[state->next - 1];
-	return !strcmp(last, "--") && last != o->last_arg;
-}
-
-void capture_note_arg(struct capture_opts *o, const char *arg)
-{
-	o->last_arg = arg;
-}
-
-/* -P: a usage error unless the process exists now (as -M: checked before anything starts). */
-static void add_pid(struct argp_state *state, struct capture_opts *o, const char *s)
-{
-	pid_t pid = (pid_t)arg_long(state, "pid", s, 1, 1L << 22);
-
-	if (kill(pid, 0) && errno == ESRCH)
-		argp_error(state, "-P %d: no such process", (int)pid);
-	o->pids = grow(state, o->pids, o->nr_pids, sizeof(*o->pids));
-	o->pids[o->nr_pids++] = pid;
-}
-
-static void add_event(struct argp_state *state, struct capture_opts *o, const char *ev)
-{
-	o->events = grow(state, o->events, o->nr_events, sizeof(*o->events));
-	o->events[o->nr_events++] = (struct tm_event_spec){ .event = ev };
-}
-
-static void add_filter(struct argp_state *state, struct capture_opts *o, const char *f)
-{
-	if (!o->nr_events)
-		argp_error(state, "-f '%s' needs an -e before it", f);
-	if (o->events[o->nr_events - 1].filter)
-		argp_error(state, "-e '%s' already has a filter", o->events[o->nr_events - 1].event);
-	o->events[o->nr_events - 1].filter = f;
-}
-
-static void add_trigger(struct argp_state *state, struct capture_opts *o, const char *t)
-{
-	struct tm_event_spec *ev;
-
-	if (!o->nr_events)
-		argp_error(state, "-R '%s' needs an -e before it", t);
-	if (!*t)
-		argp_error(state, "empty trigger for -e '%s'", o->events[o->nr_events - 1].event);
-	ev = &o->events[o->nr_events - 1];
-	ev->triggers = grow(state, ev->triggers, ev->nr_triggers, sizeof(*ev->triggers));
-	ev->triggers[ev->nr_triggers++] = t;
-}
-
-static void add_option(struct argp_state *state, struct capture_opts *o, const char *opt)
-{
-	o->options = grow(state, o->options, o->nr_options + 1, sizeof(*o->options));
-	o->options[o->nr_options++] = opt;
-	o->options[o->nr_options] = NULL;
-}
-
-static error_t capture_parse(int key, char *arg, struct argp_state *state)
-{
-	struct capture_opts *o = state->input;
-
-	if (arg && key != ARGP_KEY_ARG)
-		capture_note_arg(o, arg);
-	switch (key) {
-	case 'e': add_event(state, o, arg); break;
-	case 'f': add_filter(state, o, arg); break;
-	case 'R': add_trigger(state, o, arg); break;
-	case 'b': o->buffer_kb = arg_long(state, "buffer size", arg, 1, 1L << 30); break;
-	case OPT_SUBBUF: o->subbuf_kb = arg_long(state, "sub-buffer size", arg, 1, 1024); break;
-	case 'C': o->clock = arg; break;
-	case 'M': cpumask_arg(state, o, arg); break;
-	case 'P': add_pid(state, o, arg); break;
-	case 'F': o->trace_command = true; break;
-	case 'c': o->children = true; break;
-	case 'O': add_option(state, o, arg); break;
-	case 'T': add_option(state, o, "stacktrace"); break;
-	case OPT_UPROBE:
-		if (tm_uprobe_spec_check(arg))
-			argp_error(state, "%s", tm_last_error());
-		o->uprobes = grow(state, o->uprobes, o->nr_uprobes, sizeof(*o->uprobes));
-		o->uprobes[o->nr_uprobes++] = arg;
-		break;
-	case OPT_WAKEUP:
-		o->wakeup_percent = arg_long(state, "wakeup percent", arg, 0, 100);
-		break;
-	case 'q': o->quiet = true; break;
-	case 'v': o->verbose = true; break;
-	case OPT_NO_MMAP: o->no_mmap = true; break;
-	case 'B': o->instance = arg; break;
-	case OPT_REUSE: o->reuse_instance = true; break;
-	case OPT_DURATION: o->duration = duration_arg(state, arg); break;
-	case ARGP_KEY_ARG:
-		/* the first non-option starts COMMAND: the rest are its arguments */
-		o->command = &state->argv[state->next - 1];
-		state->next = state->argc;
-		break;
-	case ARGP_KEY_END:
-		if (trailing_dashdash(state, o))
-			argp_error(state, "'--' needs a COMMAND after it");
-		if (o->trace_command && !o->command)
-			argp_error(state, "-F needs a COMMAND");
-		if (o->children && !o->trace_command && !o->nr_pids)
-			argp_error(state, "-c needs -F or -P");
-		if (o->reuse_instance && !o->instance)
-			argp_error(state, "--reuse-instance needs -B NAME");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static const struct argp capture_argp = {
-	.options = capture_options,
-	.parser = capture_parse,
-};
-
-static const struct argp_child capture_children[] = {
-	{ &capture_argp, 0, NULL, 0 },
-	{ 0 }
-};
-
-void capture_parse_args(int argc, char **argv, const struct argp_option *options,
-			argp_parser_t parser, const char *doc, const char *examples, void *input)
-{
-	const struct argp argp = {
-		.options = options,
-		.parser = parser,
-		.args_doc = "[-- COMMAND [ARG...]]",
-		.doc = doc,
-		.children = capture_children,
-	};
-
-	cmd_parse(&argp, argc, argv, ARGP_IN_ORDER, input, examples);
-}
-
-void capture_opts_init(struct capture_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->wakeup_percent = -1;
-}
-
-void capture_opts_free(struct capture_opts *o)
-{
-	for (size_t i = 0; i < o->nr_events; i++)
-		free(o->events[i].triggers);
-	free(o->events);
-	free(o->pids);
-	free(o->options);
-	free(o->uprobes);
-}
-
-/* ---- COMMAND ---- */
-
-/* Fork COMMAND, blocked on a pipe until release_child(): the instance is ready first. */
-static int spawn_child(struct capture *r)
-{
-	int fds[2];
-	char c;
-
-	if (pipe2(fds, O_CLOEXEC)) {
-		cmd_err(r->sub, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	r->child = fork();
-	if (r->child < 0) {
-		cmd_err(r->sub, "fork: %s", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (r->child == 0) {
-		signals_reset_child();
-		close(fds[1]);
-		/* EOF without a byte means the parent gave up: do not run */
-		if (read(fds[0], &c, 1) != 1)
-			_exit(127);
-		execvp(r->o->command[0], r->o->command);
-		fprintf(stderr, "tracemap %s: cannot run %s: %s\n", r->sub, r->o->command[0],
-			strerror(errno));
-		_exit(127);
-	}
-	close(fds[0]);
-	r->go_fd = fds[1];
-	return 0;
-}
-
-static void release_child(struct capture *r)
-{
-	if (r->go_fd < 0)
-		return;
-	if (write(r->go_fd, "g", 1) != 1)
-		cmd_err(r->sub, "start %s: %s", r->o->command[0], strerror(errno));
-	close(r->go_fd);
-	r->go_fd = -1;
-}
-
-static void reap_child(struct capture *r, bool block)
-{
-	pid_t p;
-
-	if (r->child <= 0 || r->child_done)
-		return;
-	do {
-		p = waitpid(r->child, &r->child_status, block ? 0 : WNOHANG);
-	} while (p < 0 && errno == EINTR);
-	if (p == r->child)
-		r->child_done = true;
-}
-
-/* On a failure before the child ran: it never execs (closing go_fd gives it EOF). */
-static void abandon_child(struct capture *r)
-{
-	if (r->go_fd >= 0) {
-		close(r->go_fd);
-		r->go_fd = -1;
-	}
-	reap_child(r, true);
-}
-
-void capture_wait_command(struct capture *r)
-{
-	int stops = signals_stop_count();
-
-	if (r->child <= 0 || r->go_fd >= 0)
-		return;
-	reap_child(r, false);
-	if (r->child_done)
-		return;
-	cmd_err(r->sub, "waiting for %s (pid %d) to exit; Ctrl-C stops it", r->o->command[0],
-		   (int)r->child);
-	while (!r->child_done) {
-		signals_wait(200);
-		/* as while recording: a stop signal goes on to COMMAND */
-		if (signals_stop_count() != stops) {
-			stops = signals_stop_count();
-			kill(r->child, signals_last());
-		}
-		reap_child(r, false);
-	}
-}
 
 /* ---- waiting ---- */
 
@@ -372,7 +40,7 @@ void capture_wait(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
 			break;
 		if (signals_child_event()) {
 			signals_clear_child();
-			reap_child(r, false);
+			capture_child_reap(r, false);
 		}
 		if (r->child > 0 && r->child_done)
 			break;
@@ -516,7 +184,7 @@ static int start_tracing(struct capture *r)
 		cmd_err(r->sub, "out of memory");
 		return -1;
 	}
-	if (r->o->command && spawn_child(r))
+	if (r->o->command && capture_child_spawn(r))
 		goto out;
 	if (tm_recorder_start(r->rec, tids + 1, &n))
 		goto fail;
@@ -527,7 +195,7 @@ static int start_tracing(struct capture *r)
 		goto fail;
 	if (tm_session_start(r->sess))
 		goto fail;
-	release_child(r);
+	capture_child_release(r);
 	ret = 0;
 	goto out;
 fail:
@@ -542,7 +210,7 @@ int capture_start(struct capture *r, const struct capture_sink *s)
 	if (open_recorder(r, s))
 		return -1;
 	if (start_tracing(r)) {
-		abandon_child(r);
+		capture_child_abandon(r);
 		return -1;
 	}
 	return 0;
@@ -628,19 +296,6 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 	return lost;
 }
 
-static void report_child(struct capture *r)
-{
-	int st = r->child_status;
-
-	if (r->child <= 0 || r->o->quiet || !r->child_done)
-		return;
-	if (WIFEXITED(st))
-		cmd_err(r->sub, "%s exited with status %d", r->o->command[0], WEXITSTATUS(st));
-	else if (WIFSIGNALED(st))
-		cmd_err(r->sub, "%s killed by signal %d (%s)", r->o->command[0], WTERMSIG(st),
-			   strsignal(WTERMSIG(st)));
-}
-
 /*
  * The instance, last: busy when another process holds a file of it open.
  * Retry a while; if it stays busy, a complete trace still succeeds, with a
@@ -669,7 +324,7 @@ static int remove_instance(struct capture *r, int ret)
 int capture_close(struct capture *r, int ret)
 {
 	if (r->go_fd >= 0)
-		abandon_child(r);
+		capture_child_abandon(r);
 	tm_recorder_destroy(r->rec);
 	r->rec = NULL;
 	if (r->sess)
@@ -677,8 +332,8 @@ int capture_close(struct capture *r, int ret)
 	tm_session_destroy(r->sess);
 	r->sess = NULL;
 	if (r->child > 0) {
-		reap_child(r, false);
-		report_child(r);
+		capture_child_reap(r, false);
+		capture_child_report(r);
 	}
 	free(r->cpus);
 	free(r->kstats);
@@ -687,15 +342,3 @@ int capture_close(struct capture *r, int ret)
 	return ret;
 }
 
-int capture_exit_status(const struct capture *r, int ret)
-{
-	int st = r->child_status;
-
-	if (ret != TM_EXIT_OK || r->child <= 0 || !r->child_done)
-		return ret;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return ret;
-}

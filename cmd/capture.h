@@ -108,6 +108,19 @@ void capture_wait(struct capture *c, int (*idle)(void *ctx, int ms), void *ctx);
  */
 void capture_wait_command(struct capture *c);
 
+/* ---- the COMMAND (capture-child.c) ---- */
+
+/* Fork COMMAND, blocked until capture_child_release(); -1 (message printed). */
+int capture_child_spawn(struct capture *c);
+/* Let COMMAND run (tracing is on). */
+void capture_child_release(struct capture *c);
+/* Collect COMMAND's status if it ended (block: wait for it). */
+void capture_child_reap(struct capture *c, bool block);
+/* COMMAND never released (a failed start): kill it and collect it. */
+void capture_child_abandon(struct capture *c);
+/* Say how COMMAND ended (unless -q). */
+void capture_child_report(struct capture *c);
+
 /* Tracing off, the threads' final drain, the kernel's per-CPU stats. */
 int capture_stop(struct capture *c);
 
