@@ -129,7 +129,7 @@ EOF
 	[ "$(grep -c '^tests/old.bats:[1-6]: ' <<<"$output")" -eq 6 ]
 	grep -q '^tests/fuzz/old.sh:1: ' <<<"$output"
 	[[ $output == *"7 loop(s) with no bound"* ]]
-	! grep -qE '^tests/(fine.bats|helpers.bash):' <<<"$output"
+	! grep -qE '^tests/(fine.bats|helpers.bash):' <<<"$output" || return 1
 }
 
 @test "build: every function of the public headers has its own comment" {
@@ -174,4 +174,12 @@ EOF
 	[[ "$output" != *"tm_used is public"* ]]
 	[[ "$output" == *"static functions with the tm_ prefix: tm_helper"* ]]
 	[[ "$output" == *"lib/x/long.c: 801 lines"* ]]
+}
+
+@test "build: no test asserts with a bare '! cmd', which bats never fails on" {
+	# set -e ignores a negated command: '! grep x f' passes whether or not f holds x
+	run grep -nE '^[[:space:]]*! ' "$TM_ROOT"/tests/*.bats
+	local bad
+	bad=$(grep -v '|| return 1$' <<<"$output" || true)
+	[ -z "$bad" ] || { echo "write '! cmd || return 1':" >&2; echo "$bad" >&2; return 1; }
 }

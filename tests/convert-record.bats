@@ -41,7 +41,7 @@ record_load() {
 	tm_status 0
 	[[ $output == "tracemap convert: warning: trace clock 'counter' does not count nanoseconds: "* ]]
 	check_perfetto_counts "$TM_TMP/c.dat"
-	! grep -Eq 'ftrace_clock|ftrace_timestamp|clock_snapshot' "$TM_TMP/t.txt"
+	! grep -Eq 'ftrace_clock|ftrace_timestamp|clock_snapshot' "$TM_TMP/t.txt" || return 1
 }
 
 # Whether $TM_TMP/out holds a file; its names in tmp (the caller's local).
@@ -75,7 +75,7 @@ out_listed() {
 		-o "$TM_TMP/t.dat" -- sh -c '(printf tm-renamed >/proc/self/comm; sleep 0.1); sleep 0.2'
 	check_perfetto_counts "$TM_TMP/t.dat"
 	# no generic event carries one of these names
-	! grep -Eq '^      event_name: "(task_newtask|task_rename|cpu_idle)"' "$TM_TMP/t.txt"
+	! grep -Eq '^      event_name: "(task_newtask|task_rename|cpu_idle)"' "$TM_TMP/t.txt" || return 1
 	grep -q '^      task_newtask {$' "$TM_TMP/t.txt"
 	# cpu_idle comes from the kernel's idle loop: some guests (no cpuidle driver,
 	# a polling idle) never write it; where report shows one, so must the trace

@@ -44,7 +44,7 @@ fixtures() {
 	grep -q '^      sched_waking {' "$TM_TMP/s.txt"
 	grep -q '^      print {' "$TM_TMP/s.txt"
 	grep -q 'buf: "fixture-marker-cpu1\\n"' "$TM_TMP/s.txt"
-	! grep -q 'event_name: "sched_switch"' "$TM_TMP/s.txt"
+	! grep -q 'event_name: "sched_switch"' "$TM_TMP/s.txt" || return 1
 	# sched_stat_runtime has no typed message: comm, pid, runtime as generic fields
 	grep -A12 'event_name: "sched_stat_runtime"' "$TM_TMP/s.txt" | grep -q 'name: "runtime"'
 }
@@ -117,7 +117,7 @@ counter_clock_file() {
 	[[ $output == "tracemap convert: warning: trace clock 'counter' does not count nanoseconds: "* ]]
 	pf_decode "$TM_TMP/c.pftrace" >"$TM_TMP/c.txt"
 	# FTRACE_CLOCK_UNKNOWN would make Perfetto refuse the trace; no clock is boot time
-	! grep -Eq 'ftrace_clock|ftrace_timestamp|clock_snapshot' "$TM_TMP/c.txt"
+	! grep -Eq 'ftrace_clock|ftrace_timestamp|clock_snapshot' "$TM_TMP/c.txt" || return 1
 	grep -q '^      timestamp: 1415676456472$' "$TM_TMP/c.txt"
 	check_perfetto_counts "$TM_TMP/c.dat"
 	# a nanosecond clock gives no warning

@@ -43,6 +43,6 @@ teardown() { tm_kernel_teardown; }
 @test "record without --date: no DATE option, no time in --json" {
 	run "$TRACEMAP" record -q -e sched:sched_process_exec -o "$TM_TMP/n.dat" -- /bin/true
 	tm_status 0
-	! trace-cmd dump --options -i "$TM_TMP/n.dat" 2>&1 | grep -q 'Option DATE'
+	! trace-cmd dump --options -i "$TM_TMP/n.dat" 2>&1 | grep -q 'Option DATE' || return 1
 	"$TRACEMAP" report --json "$TM_TMP/n.dat" | jq -e -s 'length > 0 and all(has("time") | not)' >/dev/null
 }

@@ -36,12 +36,12 @@ teardown() {
 	# window is not full (the trim of the CPUs to their common start is no drop)
 	grep -Eq "f\.0002\.dat: [0-9.]+ MB, [0-9]+\.[0-9]{6}-[0-9]+\.[0-9]{6} \([0-9.]+ s\), [0-9]+ events, [0-9]+ lost by the kernel$" "$TM_TMP/rec.err" ||
 		{ cat "$TM_TMP/rec.err" >&2; return 1; }
-	! grep -q dropped "$TM_TMP/rec.err" || return 1
+	! grep -q dropped "$TM_TMP/rec.err" || return 1 || return 1
 	trace-cmd report --stat -i "$TM_TMP/f.0002.dat" 2>/dev/null |
 		grep "^dropped from the flight window: " >"$TM_TMP/drops"
 	[ -s "$TM_TMP/drops" ]
-	! grep -qv ': 0$' "$TM_TMP/drops" || return 1
-	! ls "$TM_TMP"/*.spool 2>/dev/null
+	! grep -qv ': 0$' "$TM_TMP/drops" || return 1 || return 1
+	! ls "$TM_TMP"/*.spool 2>/dev/null || return 1
 }
 
 @test "record --flight: a full window drops its oldest chunks; every CPU starts at the window's start" {
@@ -162,7 +162,7 @@ next_on_cpu() {
 	for f in "$TM_TMP"/t.000[123].dat; do
 		same_report "$f"
 		n+="$(grep -c 'sched_process_exec:.*filename=/bin/true' "$TM_TMP/tc.txt" || true) "
-		! grep -q 'sched_process_exec:.*filename=/usr/bin/grep' "$TM_TMP/tc.txt"
+		! grep -q 'sched_process_exec:.*filename=/usr/bin/grep' "$TM_TMP/tc.txt" || return 1
 	done
 	[ "$n" = "1 1 0 " ]
 	[ ! -e "$TM_TMP/t.0004.dat" ]
@@ -225,7 +225,7 @@ wait_done() {
 	lost=$(awk '$1 ~ /^[0-9]+$/ { n += $NF } END { print n + 0 }' "$TM_TMP/rec.err")
 	[ "$lost" -eq 0 ]
 	[ "$(cat "$TM_TMP"/r.000?.dat.marks | tr '\n' ' ')" = "$(seq -s ' ' 1 4000) " ]
-	! ls "$TM_TMP"/*.spool 2>/dev/null
+	! ls "$TM_TMP"/*.spool 2>/dev/null || return 1
 }
 
 @test "record --switch-output TIME --max-files: a file per period, only the newest kept" {
@@ -296,5 +296,5 @@ wait_done() {
 	run "$TRACEMAP" record --trigger 'sched:no_such_event' -o "$TM_TMP/x.dat" --duration 1
 	tm_status 1
 	[[ $output == *"unknown trigger event 'sched:no_such_event'"* ]]
-	! ls "$TM_TMP"/x.dat* 2>/dev/null
+	! ls "$TM_TMP"/x.dat* 2>/dev/null || return 1
 }

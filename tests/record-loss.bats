@@ -82,7 +82,7 @@ lossless_run() {
 		[ "$(summary_field "$cpu" 6)" -eq 0 ]
 		[ "$(cat "$TM_TMP/fail.$cpu")" -eq 0 ]
 	done
-	! grep -q 'EVENTS DROPPED' "$TM_TMP/tc.txt"
+	! grep -q 'EVENTS DROPPED' "$TM_TMP/tc.txt" || return 1
 }
 
 # The recorder is stopped (SIGSTOP) while the lines are written into a 64 KiB buffer.
@@ -148,7 +148,7 @@ stalled_run() {
 	rec_stop
 	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
 	[ "$(grep -c 'events were lost' "$REC_ERR")" -eq 1 ]
-	! grep -q '^CPU ' "$REC_ERR"
+	! grep -q '^CPU ' "$REC_ERR" || return 1
 	grep -qE 'WARNING: events were lost \([0-9]+ counted\)' "$REC_ERR"
 }
 

@@ -45,7 +45,7 @@ one_line_error() {
 	tm_record_bg 60 -e sched:sched_process_fork -R stacktrace -o "$TM_TMP/r.dat"
 	# in the private instance only, and gone with it
 	grep -q '^stacktrace:unlimited' "$TRACEFS/instances/$REC_INST/$trig"
-	! grep -q '^stacktrace' "$TRACEFS/$trig"
+	! grep -q '^stacktrace' "$TRACEFS/$trig" || return 1
 	sh -c '/bin/true; /bin/true; /bin/true'
 	kill -INT "$REC_PID"
 	wait "$REC_BG" || rc=$?

@@ -34,7 +34,7 @@ readable_by_trace_cmd() {
 }
 
 no_spools() {
-	! ls "$TM_TMP"/*.spool 2>/dev/null
+	! ls "$TM_TMP"/*.spool 2>/dev/null || return 1
 }
 
 # One short recording with a marker line, then trace-cmd reads it.
@@ -183,7 +183,7 @@ sizes_count_the_chunk_count() {
 	tm_status 0
 	readable_by_trace_cmd "$TM_TMP/f.dat"
 	grep -qE 'filename=(/usr)?/bin/sh ' "$TM_TMP/tc.txt"
-	! grep -qE 'filename=(/usr)?/bin/true ' "$TM_TMP/tc.txt"
+	! grep -qE 'filename=(/usr)?/bin/true ' "$TM_TMP/tc.txt" || return 1
 
 	run "$TRACEMAP" record -q -F -c -e sched:sched_process_exec -o "$TM_TMP/c.dat" -- \
 		sh -c '/bin/true; /bin/true'
@@ -199,7 +199,7 @@ sizes_count_the_chunk_count() {
 	tm_status 0
 	readable_by_trace_cmd "$TM_TMP/m.dat"
 	grep -q '\[001\]' "$TM_TMP/tc.txt"
-	! grep -q '\[000\]' "$TM_TMP/tc.txt"
+	! grep -q '\[000\]' "$TM_TMP/tc.txt" || return 1
 }
 
 # Whether pid $1 has exited: gone, or a zombie not yet reaped.
@@ -220,7 +220,7 @@ export -f pid_ended
 	tm_status 0
 	readable_by_trace_cmd "$TM_TMP/p.dat"
 	grep -qE "sched_process_exit: +comm=sleep pid=$other " "$TM_TMP/tc.txt"
-	! grep -q 'comm=true' "$TM_TMP/tc.txt"
+	! grep -q 'comm=true' "$TM_TMP/tc.txt" || return 1
 }
 
 @test "record, stream: -P of a process that does not exist is a usage error" {
@@ -356,7 +356,7 @@ hold_instance() {
 		sh -c "echo top-mark-none > $TRACEFS/trace_marker"
 	tm_status 0
 	readable_by_trace_cmd "$TM_TMP/n.dat"
-	! grep -q 'top-mark-none' "$TM_TMP/tc.txt"
+	! grep -q 'top-mark-none' "$TM_TMP/tc.txt" || return 1
 }
 
 @test "record: -o - writes a readable file to a pipe" {

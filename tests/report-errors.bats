@@ -150,7 +150,7 @@ report_fails() {
 	fi
 	[[ "$stderr" == *"badchunk.dat"*"chunk 0 at offset 8196"* ]] ||
 		{ echo "stderr: $stderr" >&2; return 1; }
-	! grep -qE 'Sanitizer|runtime error' <<<"$stderr"
+	! grep -qE 'Sanitizer|runtime error' <<<"$stderr" || return 1
 }
 
 @test "report-errors: a named FIFO without a writer is empty, not waited on" {

@@ -144,7 +144,7 @@ stored_report() {
 			<(sed -E 's/ +[0-9]+\.[0-9]{6}: .*$//' "$TM_TMP/l34")
 		diff <(grep -oE '[0-9]+\.[0-9]{6}: .*$' "$(stored_report "$f" "" 3.4)") \
 			<(grep -oE '[0-9]+\.[0-9]{6}: .*$' "$TM_TMP/l34")
-		! cmp -s "$TM_TMP/l31" "$TM_TMP/l34"
+		! cmp -s "$TM_TMP/l31" "$TM_TMP/l34" || return 1
 	done
 }
 
@@ -154,7 +154,7 @@ stored_report() {
 	same_as_trace_cmd --cpu 0-1 -i "$FIXTURES/lost-v7-zstd.dat"
 	# the selection really removed CPU 0's records
 	"$TRACEMAP" report --cpu 1 -i "$FIXTURES/sched-v7.dat" > "$TM_TMP/cpu1"
-	! grep -q '\[000\]' "$TM_TMP/cpu1"
+	! grep -q '\[000\]' "$TM_TMP/cpu1" || return 1
 	grep -q '\[001\]' "$TM_TMP/cpu1"
 }
 
@@ -195,7 +195,7 @@ stored_report() {
 	# the hiding really happened: both hidden events are gone, others stay
 	"$TRACEMAP" report "${TM_REPORT_31[@]}" -v -F sched_switch -F sched_wakeup \
 		-i "$FIXTURES/sched-v7.dat" >"$TM_TMP/out"
-	! grep -qE ' sched_(switch|wakeup): ' "$TM_TMP/out"
+	! grep -qE ' sched_(switch|wakeup): ' "$TM_TMP/out" || return 1
 	grep -q ' sched_waking: ' "$TM_TMP/out"
 }
 
@@ -239,7 +239,7 @@ stored_report() {
 	done
 	[ "$n" -eq 3 ]
 	# instances only: no top-level CPU lines
-	! grep -q '^CPU0 data recorded' "$TM_TMP/out"
+	! grep -q '^CPU0 data recorded' "$TM_TMP/out" || return 1
 }
 
 @test "report: trace-cmd 3.4's options 23-25 are skipped as 3.1.6 skips them; --stat names them" {

@@ -24,7 +24,7 @@ setup() {
 	sh -c 'exit 0' &
 	DEAD=$!
 	wait "$DEAD" || true
-	! kill -0 "$DEAD" 2>/dev/null
+	! kill -0 "$DEAD" 2>/dev/null || return 1
 	# a running process whose comm is "tracemap": a symlink of that name to sleep
 	# (the forked shell is "bash" until its exec)
 	ln -s "$(command -v sleep)" "$TM_TMP/tracemap"

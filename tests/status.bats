@@ -80,7 +80,7 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 	grep -qx 'EXIT=0' "$TM_TMP/screen" || { cat "$TM_TMP/screen" >&2; return 1; }
 	# the summary follows; the status line was erased, not left above it
 	grep -qE '^CPU +events +pages +raw MB +file MB +lost$' "$TM_TMP/screen"
-	! grep -q 'ev/s' "$TM_TMP/screen" || { cat "$TM_TMP/screen" >&2; return 1; }
+	! grep -q 'ev/s' "$TM_TMP/screen" || { cat "$TM_TMP/screen" >&2; return 1; } || return 1
 	# at most 4 redraws a second: 0.25 s apart at least, 0.2 s in the rounded times
 	wait_raw_exit
 	drawn_elapsed record >"$TM_TMP/times"
@@ -95,8 +95,8 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 	wait_pane '^stream [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  .* MB read  buffer [0-9]+%  (lost 0|LOST [0-9]+)$' >/dev/null
 	tmux -L "$SOCK" send-keys -t tm C-c
 	wait_pane '^EXIT=' >/dev/null
-	! pane | grep -q 'ev/s'
-	! grep -q 'ev/s' "$TM_TMP/events.txt"
+	! pane | grep -q 'ev/s' || return 1
+	! grep -q 'ev/s' "$TM_TMP/events.txt" || return 1
 	grep -q 'sched_switch:' "$TM_TMP/events.txt"
 }
 
@@ -107,7 +107,7 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 	wait_raw_exit
 	# stream's events reached the terminal, and no status line ever did
 	grep -q 'sched_switch:' "$TM_TMP/raw"
-	! grep -q 'ev/s' "$TM_TMP/raw" || { cat -v "$TM_TMP/raw" | grep 'ev/s' >&2; return 1; }
+	! grep -q 'ev/s' "$TM_TMP/raw" || { cat -v "$TM_TMP/raw" | grep 'ev/s' >&2; return 1; } || return 1
 	[ -s "$TM_TMP/q.dat" ]
 }
 
@@ -115,12 +115,12 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 	run --separate-stderr "$TRACEMAP" record -e sched -o "$TM_TMP/n.dat" --duration 1
 	tm_status 0
 	[[ $stderr == *"CPU "*"events"* ]]
-	! grep -q $'[\r\033]' <<<"$stderr"
-	! grep -q 'ev/s' <<<"$stderr"
+	! grep -q $'[\r\033]' <<<"$stderr" || return 1
+	! grep -q 'ev/s' <<<"$stderr" || return 1
 	run --separate-stderr "$TRACEMAP" stream -e sched --duration 1
 	tm_status 0
-	! grep -q $'[\r\033]' <<<"$stderr"
-	! grep -q 'ev/s' <<<"$stderr"
+	! grep -q $'[\r\033]' <<<"$stderr" || return 1
+	! grep -q 'ev/s' <<<"$stderr" || return 1
 }
 
 @test "record on a terminal: before a page is read, events and fill instead of 0.0 MB read" {
@@ -137,6 +137,6 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 	pane | grep -qx 'EXIT=0'
 	wait_raw_exit
 	# no line ever said that nothing was read nor written
-	! grep -aF '0.0 MB read -> 0.0 MB (0.0x)' "$TM_TMP/raw" || { cat -v "$TM_TMP/raw" >&2; return 1; }
+	! grep -aF '0.0 MB read -> 0.0 MB (0.0x)' "$TM_TMP/raw" || { cat -v "$TM_TMP/raw" >&2; return 1; } || return 1
 	"$TRACEMAP" report "$TM_TMP/e.dat" | grep -q 'sched_process_exec:.*filename=/bin/true'
 }

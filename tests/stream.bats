@@ -179,7 +179,7 @@ task_after() {
 	  "sleep-$sleep_pid" ]
 	grep -qE "^ *sh-$sh_pid +\[" "$TM_TMP/out"
 	grep -qE "^ *tm-renamed-$sh_pid +\[" "$TM_TMP/out"
-	! grep -qE "^ *tracemap-$sleep_pid +\[" "$TM_TMP/out"
+	! grep -qE "^ *tracemap-$sleep_pid +\[" "$TM_TMP/out" || return 1
 }
 
 @test "stream: -e raw_syscalls names COMMAND from its exec on, none unknown" {
@@ -189,13 +189,13 @@ task_after() {
 	printf '%s\n' "$output" >"$TM_TMP/out"
 	local pid
 	pid=$(cat "$TM_TMP/pid")
-	! grep -q '<\.\.\.>' "$TM_TMP/out"
+	! grep -q '<\.\.\.>' "$TM_TMP/out" || return 1
 	grep -qE "^ *ls-$pid +\[.* sys_enter:" "$TM_TMP/out"
 	[ "$(task_after "$pid" "^ *ls-$pid " "$TM_TMP/out")" = "ls-$pid" ]
 	# what ran before the exec carries the names it had then
 	grep -qE "^ *sh-$pid +\[" "$TM_TMP/out"
 	# the events that name tasks are not printed when not asked for
-	! grep -qE 'sched_process_exec|task_rename|sched_process_fork' "$TM_TMP/out"
+	! grep -qE 'sched_process_exec|task_rename|sched_process_fork' "$TM_TMP/out" || return 1
 }
 
 @test "stream: -q stops with COMMAND and prints no summary" {
@@ -346,5 +346,5 @@ between_syncs() {
 	# 3.4's latency column; 3.1.6's has none
 	grep -qE "tm-worker-$wpid +\[000\] [.dX][.N][.hsH][.0-9a-f][.0-9a-f] +TIME: " \
 		"$TM_TMP/stream34"
-	! grep -qE '\[000\] [.dX][.N]' "$TM_TMP/stream31"
+	! grep -qE '\[000\] [.dX][.N]' "$TM_TMP/stream31" || return 1
 }

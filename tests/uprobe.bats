@@ -52,7 +52,7 @@ teardown() {
 	"$TRACEMAP" report --json "$TM_TMP/u.dat" |
 		jq -e -s '[.[] | select(.event == "tm_probe_target")][0].system | test("^tracemap_[0-9]+$")' >/dev/null
 	# no probe of ours left (the teardown's state check covers uprobe_events too)
-	! grep -q 'tracemap_' "$TRACEFS/uprobe_events"
+	! grep -q 'tracemap_' "$TRACEFS/uprobe_events" || return 1
 }
 
 @test "record --uprobe: a bad spec, symbol or file is one line, nothing left" {
@@ -70,7 +70,7 @@ teardown() {
 		-f 'nosuch == 1' -o "$TM_TMP/x.dat" --duration 1
 	tm_status 1
 	[[ $output == *"bad filter 'nosuch == 1' for event 'sched:sched_switch'"* ]]
-	! grep -q 'tracemap_' "$TRACEFS/uprobe_events"
+	! grep -q 'tracemap_' "$TRACEFS/uprobe_events" || return 1
 	[ ! -e "$TM_TMP/x.dat" ]
 }
 
@@ -85,7 +85,7 @@ teardown() {
 	wait "$REC_BG" || rc=$?
 	REC_BG=
 	[ "$rc" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
-	! grep -q "tracemap_$REC_PID/" "$TRACEFS/uprobe_events"
+	! grep -q "tracemap_$REC_PID/" "$TRACEFS/uprobe_events" || return 1
 	[ "$("$TRACEMAP" report "$TM_TMP/i.dat" | grep -c ' tm_probe_target: ')" -eq 3 ]
 }
 
@@ -110,7 +110,7 @@ teardown() {
 	run "$TRACEMAP" reset --stale
 	[[ $output == *"removed tracemap-$REC_PID"* ]] || { echo "$output" >&2; return 1; }
 	[[ $output == *"removed uprobe tracemap_$REC_PID/tm_probe_target"* ]] || { echo "$output" >&2; return 1; }
-	! grep -q "tracemap_$REC_PID/" "$TRACEFS/uprobe_events"
+	! grep -q "tracemap_$REC_PID/" "$TRACEFS/uprobe_events" || return 1
 	[ ! -d "$TRACEFS/instances/tracemap-$REC_PID" ]
 	STALE_LEFT=
 	grep -q "^p:$OWN_PROBE " "$TRACEFS/uprobe_events"
