@@ -162,7 +162,7 @@ FUZZ_LONG_MUTATIONS	?= 1000
 FUZZ_LONG_SECONDS	?= 600
 fuzz-long: asan $(FUZZ_TARGETS) $(BUILD)/tm-mutate
 	MUTATE_SEED=random bash tests/fuzz/mutate.sh $(FUZZ_LONG_MUTATIONS)
-	@for t in $(FUZZ_TARGETS); do bash tests/fuzz/run.sh $(FUZZ_LONG_SECONDS) $${t#$(BUILD)/fuzz-}; done
+	@for t in $(FUZZ_TARGETS); do FUZZ_SEED=0 bash tests/fuzz/run.sh $(FUZZ_LONG_SECONDS) $${t#$(BUILD)/fuzz-}; done
 
 # Two seconds of sched events system-wide, then the report's head and the stats.
 demo: deps
