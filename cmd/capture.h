@@ -49,16 +49,16 @@ struct capture_opts {
 };
 
 /*
+ * The caller's parser calls this for each of its own options that take an
+ * argument, so a "--" taken as that argument is not a trailing "--".
+ */
+void capture_note_arg(struct capture_opts *o, const char *arg);
+/*
  * Parse the command line of record or stream: its own options, parser and
  * doc, with the capture options as a child argp whose input is the struct
  * capture_opts the parser points state->child_inputs[0] at on
  * ARGP_KEY_INIT. A usage error exits 2 (argp).
  */
-/*
- * The caller's parser calls this for each of its own options that take an
- * argument, so a "--" taken as that argument is not a trailing "--".
- */
-void capture_note_arg(struct capture_opts *o, const char *arg);
 void capture_parse_args(int argc, char **argv, const struct argp_option *options,
 			argp_parser_t parser, const char *doc, const char *examples, void *input);
 void capture_opts_init(struct capture_opts *o);

@@ -248,7 +248,7 @@ wait_done() {
 	run timeout -s KILL 60 "$TRACEMAP" record -B "$LONG_INST" -e ftrace:print \
 		--switch-output 500K --duration 1.5 -o "$TM_TMP/idle.dat"
 	tm_status 0
-	n=$(grep -c "idle\.dat\.[0-9]*: " <<<"$output")
+	n=$(grep -c "idle\.[0-9]*\.dat: " <<<"$output")
 	[ "$n" -eq 1 ] || { echo "$output" >&2; return 1; }
 	# ~1.6 MB of markers that do not compress: the data makes files, each >= 500K
 	long_start 60 -e ftrace:print -b 8192 --switch-output 500K -o "$TM_TMP/d.dat"
@@ -260,9 +260,9 @@ wait_done() {
 	kill -INT "$LONG_PID"
 	long_wait
 	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
-	n=$(grep -c "d\.dat\.[0-9]*: " "$TM_TMP/rec.err")
+	n=$(grep -c "d\.[0-9]*\.dat: " "$TM_TMP/rec.err")
 	[ "$n" -ge 2 ] && [ "$n" -le 4 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
-	for f in $(sed -n 's/^tracemap record: \(.*d\.dat\.[0-9]*\): .*/\1/p' "$TM_TMP/rec.err" |
+	for f in $(sed -n 's/^tracemap record: \(.*d\.[0-9]*\.dat\): .*/\1/p' "$TM_TMP/rec.err" |
 		   head -n $((n - 1))); do
 		[ "$(stat -c %s "$f")" -ge $((500 << 10)) ] || { ls -l "$TM_TMP" >&2; return 1; }
 	done

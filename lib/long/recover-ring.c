@@ -90,6 +90,9 @@ static int take_ring(const struct tm_recover_ring *rr, int cpu, struct ring_take
 	if (!t->spool)
 		return -1;
 	ring = tm_ring_open(rr->dir, cpu, rr->page_size, true);
+	/* what the recorder read but never wrote is still there: take_page() drops the rest */
+	if (ring)
+		tm_ring_reread_reader(ring);
 	if (ring && tm_ring_drain(ring, true, take_page, t) >= 0 && !tm_spool_finish(t->spool))
 		ret = 0;
 	tm_ring_close(ring);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tm-recover.h - saving what a recording that did not end normally left: the
- * note beside its spools that says how they were written (spool-info.c),
- * finding spools whose recorder is gone, and turning them into a trace.dat
- * with metadata read from tracefs at recovery time (recover.c).
+ * tm-recover.h - saving what a recording that did not end normally left:
+ * finding the spool sets whose recorder is gone (orphans.c), and turning
+ * one into a trace.dat with what the dead recorder's instance ring still
+ * holds and metadata read from tracefs at recovery time (recover.c,
+ * recover-ring.c). The note beside the spools is record's
+ * (record/spool-info.c).
  */
 #ifndef TM_RECOVER_H
 #define TM_RECOVER_H

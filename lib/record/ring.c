@@ -167,6 +167,11 @@ void tm_ring_close(struct tm_ring *r)
 	free(r);
 }
 
+void tm_ring_reread_reader(struct tm_ring *r)
+{
+	r->start_read = 0;
+}
+
 int tm_ring_set_partial(struct tm_ring *r, bool on)
 {
 	if (on && !r->tail) {

@@ -62,5 +62,11 @@ TM_HIDDEN ssize_t tm_ring_read_page(int fd, void *buf, size_t size);
  * partial pages from the kernel anyway. -1 with ENOMEM.
  */
 TM_HIDDEN int tm_ring_set_partial(struct tm_ring *r, bool on);
+/*
+ * Mapped path, before the first drain: hand out the reader sub-buffer from
+ * its start, also the bytes an earlier reader consumed (recover: records a
+ * killed recorder read but never wrote; the caller drops those it has).
+ */
+TM_HIDDEN void tm_ring_reread_reader(struct tm_ring *r);
 
 #endif /* TM_RING_PRIV_H */

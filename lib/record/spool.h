@@ -35,7 +35,7 @@ TM_HIDDEN int tm_spool_check_file(const char *path, const struct tm_spool_opts *
 				  struct tm_spool_stats *st, uint64_t *dropped, uint8_t *ids,
 				  struct tm_meter *meter);
 /* How its chunks are stored. */
-enum tm_compression tm_spool_compression(const struct tm_spool *spool);
+TM_HIDDEN enum tm_compression tm_spool_compression(const struct tm_spool *spool);
 /*
  * Create (O_EXCL, mode 0600) the spool file at path (with opts->sink: no
  * file, path may be NULL, chunks go to the sink). Spool file contents:
