@@ -70,6 +70,22 @@ fixtures() {
 	grep -q "timestamp: $first\$" "$TM_TMP/c.txt"
 }
 
+@test "convert: a SystemInfo packet names the traced kernel, so prev_state decodes by its layout" {
+	local uname
+	pf_convert "$FIXTURES/sched-v6.dat" "$TM_TMP/s.txt"
+	# the UNAME option as trace-cmd reads it: "sysname nodename release machine"
+	uname=$(trace-cmd dump --options "$FIXTURES/sched-v6.dat" 2>/dev/null |
+		grep -A1 'Option UNAME' | tail -n1)
+	read -r sys _ rel mach <<<"$uname"
+	[ -n "$rel" ]
+	[ "$(grep -c '^  system_info {$' "$TM_TMP/s.txt")" -eq 1 ]
+	grep -A6 '^  system_info {$' "$TM_TMP/s.txt" >"$TM_TMP/si.txt"
+	grep -qx "      sysname: \"$sys\"" "$TM_TMP/si.txt"
+	grep -qx "      release: \"$rel\"" "$TM_TMP/si.txt"
+	grep -qx "      machine: \"$mach\"" "$TM_TMP/si.txt"
+	grep -qx '    num_cpus: 2' "$TM_TMP/si.txt"
+}
+
 @test "convert: every saved cmdline is a ProcessTree thread in a process of its own, never under pid 0" {
 	local f n want
 	for f in $(fixtures); do

@@ -5,8 +5,8 @@
  * collect in one open FtraceEventBundle per buffer and CPU (events in time
  * order, at most PF_BUNDLE_EVENTS, so memory stays flat); a loss closes the
  * open bundle and flags the next one. Each buffer is a packet sequence of its
- * own. Around them: a ClockSnapshot when the trace clock is one of the
- * system's, a ProcessTree from the saved cmdlines and, at the end,
+ * own. Around them: a SystemInfo naming the traced kernel, a ClockSnapshot
+ * when the trace clock is one of the system's, a ProcessTree from the saved cmdlines and, at the end,
  * FtraceStats from the file's per-CPU kernel statistics.
  */
 #include <errno.h>
@@ -231,10 +231,53 @@ out:
 	return ret;
 }
 
+/*
+ * The traced kernel, from the file's UNAME option ("sysname nodename release
+ * machine"; no version). trace_processor decodes sched_switch prev_state with
+ * the bit layout of utsname.release and assumes 4.4 without it, showing
+ * preempted (0x100) as "Waking" and idle (0x80) as "Wake Kill". Field numbers
+ * from upstream's protos/perfetto/common/system_info.proto: Utsname sysname 1,
+ * release 3, machine 4; SystemInfo utsname 1, num_cpus 8 (sysconf's
+ * configured CPUs, as the file's CPU count is); TracePacket.system_info 45.
+ * No page_size (6): the file has the ring buffer's sub-buffer size only.
+ */
+static int write_system_info(struct perfetto_output *po, uint64_t ts)
+{
+	Perfetto__Protos__Utsname uts = PERFETTO__PROTOS__UTSNAME__INIT;
+	Perfetto__Protos__SystemInfo si = PERFETTO__PROTOS__SYSTEM_INFO__INIT;
+	Perfetto__Protos__TracePacket pkt;
+	char *words[4] = { NULL }, *copy, *save = NULL, *w;
+	int n = 0, ret;
+
+	if (po->info.ncpus > 0) {
+		si.has_num_cpus = 1;
+		si.num_cpus = (uint32_t)po->info.ncpus;
+	}
+	copy = po->info.uname ? strdup(po->info.uname) : NULL;
+	if (po->info.uname && !copy)
+		return tm_fail(ENOMEM, "system info");
+	for (w = copy ? strtok_r(copy, " ", &save) : NULL; w && n < 4;
+	     w = strtok_r(NULL, " ", &save))
+		words[n++] = w;
+	if (n == 4) {
+		uts.sysname = words[0];
+		uts.release = words[2];
+		uts.machine = words[3];
+		si.utsname = &uts;
+	}
+	packet_init(&pkt, 1, ts);
+	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO;
+	pkt.system_info = &si;
+	ret = si.utsname || si.has_num_cpus ? write_packet(po, &pkt) : 0;
+	free(copy);
+	return ret;
+}
+
 static int start(struct perfetto_output *po, uint64_t ts)
 {
 	po->started = true;
-	return write_clock_snapshot(po, ts) || write_process_tree(po, ts) ? -1 : 0;
+	return write_system_info(po, ts) || write_clock_snapshot(po, ts) ||
+	       write_process_tree(po, ts) ? -1 : 0;
 }
 
 /* ---- bundles ---- */

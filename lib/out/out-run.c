@@ -77,6 +77,7 @@ int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle
 		.cmdlines = tm_dat_cmdlines(dat),
 		.cpustat = tm_dat_cpustat(dat),
 		.ts_in_ns = tm_dat_tsc2nsec(dat),
+		.uname = tm_dat_uname(dat),
 	};
 	struct tm_evout_buffer *bufs = dat_buffers(dat);
 	struct tm_merge *m = NULL;
