@@ -166,3 +166,14 @@ check_thread_tgids() {
 		END { if (err) exit 1; print n + 0 }
 	' "$1"
 }
+
+# The ProcessTree processes of a decoded trace, one "pid cmdline" line each (the
+# cmdline empty when the process has none).
+pf_processes() {
+	awk '
+		/^    processes \{$/ { in_p = 1; pid = name = ""; next }
+		in_p && /^      pid: / { pid = $2 }
+		in_p && /^      cmdline: / { name = $2; gsub(/"/, "", name) }
+		in_p && /^    \}$/ { print pid, name; in_p = 0 }
+	' "$1"
+}

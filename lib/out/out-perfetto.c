@@ -6,8 +6,9 @@
  * order, at most PF_BUNDLE_EVENTS, so memory stays flat); a loss closes the
  * open bundle and flags the next one. Each buffer is a packet sequence of its
  * own. Around them: a SystemInfo naming the traced kernel, a ClockSnapshot
- * when the trace clock is one of the system's, a ProcessTree from the saved cmdlines and, at the end,
- * FtraceStats from the file's per-CPU kernel statistics.
+ * when the trace clock is one of the system's and, at the end, a ProcessTree
+ * of the tasks the events mention and FtraceStats from the file's per-CPU
+ * kernel statistics.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -42,6 +43,8 @@ struct perfetto_output {
 	struct tm_evout			base;
 	FILE				*f;
 	struct tm_pf_events		*events;
+	struct tm_pf_tasks		*tasks;		/* the tasks the events mention */
+	uint64_t			first_ts;
 	struct tm_evout_info		info;
 	struct pf_clock			*clocks;	/* per buffer */
 	struct pf_bundle		**bundles;	/* [buf * ncpus + cpu] */
@@ -175,59 +178,60 @@ static int write_clock_snapshot(struct perfetto_output *po, uint64_t ts)
 }
 
 /*
- * Thread names from saved_cmdlines ("pid comm" lines), so tracks are named.
- * Perfetto files a thread under process `tgid`, the idle task's 0 when it is
- * missing. trace.dat saves no tgids, so each thread is its own tgid: a
- * process of its own, as in the Chrome output.
+ * A process with its name for each task the events mention, and the task as
+ * its thread. Perfetto files a thread under process `tgid`, the idle task's
+ * 0 when it is missing; trace.dat saves no tgids, so each thread is its own
+ * tgid (as in the Chrome output). Without a Process entry the UI labels the
+ * group "Process N": ProcessTree.Process.cmdline names it
+ * (process_tracker's SetProcessMetadata). Written at the end, when the tasks
+ * are known; it keeps the first event's time.
  */
-static int write_process_tree(struct perfetto_output *po, uint64_t ts)
+static int write_process_tree(struct perfetto_output *po)
 {
 	Perfetto__Protos__ProcessTree tree = PERFETTO__PROTOS__PROCESS_TREE__INIT;
-	Perfetto__Protos__ProcessTree__Thread *th;
-	const char *s = po->info.cmdlines.data, *end = s + po->info.cmdlines.len, *nl, *sp;
+	size_t n = tm_pf_tasks_count(po->tasks), i = 0, k = 0;
+	Perfetto__Protos__ProcessTree__Process *procs = NULL;
+	Perfetto__Protos__ProcessTree__Thread *ths = NULL;
 	Perfetto__Protos__TracePacket pkt;
-	struct tm_arena a = { 0 };
-	size_t n = 0, cap = 0;
-	char *num;
+	const char *comm;
+	int32_t pid;
 	int ret = -1;
 
-	for (; s && s < end; s = nl + 1) {
-		nl = memchr(s, '\n', (size_t)(end - s)) ?: end;
-		sp = memchr(s, ' ', (size_t)(nl - s));
-		if (!sp)
-			continue;
-		if (n == cap) {
-			Perfetto__Protos__ProcessTree__Thread **t;
-
-			cap = cap ? cap * 2 : 256;
-			t = realloc(tree.threads, cap * sizeof(*t));
-			if (!t)
-				goto nomem;
-			tree.threads = t;
-		}
-		th = tm_arena_alloc(&a, sizeof(*th));
-		num = tm_arena_strndup(&a, s, (size_t)(sp - s));
-		if (!th || !num)
-			goto nomem;
-		perfetto__protos__process_tree__thread__init(th);
-		th->has_tid = th->has_tgid = 1;
-		th->tid = th->tgid = atoi(num);
-		th->name = tm_arena_strndup(&a, sp + 1, (size_t)(nl - sp - 1));
-		if (!th->name)
-			goto nomem;
-		tree.threads[n++] = th;
+	if (!n)
+		return 0;
+	tm_pf_tasks_cmdlines(po->tasks, po->info.cmdlines.data, po->info.cmdlines.len);
+	procs = calloc(n, sizeof(*procs));
+	ths = calloc(n, sizeof(*ths));
+	tree.processes = calloc(n, sizeof(*tree.processes));
+	tree.threads = calloc(n, sizeof(*tree.threads));
+	if (!procs || !ths || !tree.processes || !tree.threads) {
+		tm_fail(ENOMEM, "process tree");
+		goto out;
 	}
-	tree.n_threads = n;
-	packet_init(&pkt, 1, ts);
+	for (; k < n && tm_pf_tasks_at(po->tasks, &i, &pid, &comm); k++) {
+		perfetto__protos__process_tree__process__init(&procs[k]);
+		procs[k].has_pid = 1;
+		procs[k].pid = pid;
+		procs[k].n_cmdline = *comm ? 1 : 0;
+		perfetto__protos__process_tree__thread__init(&ths[k]);
+		ths[k].has_tid = ths[k].has_tgid = 1;
+		ths[k].tid = ths[k].tgid = pid;
+		ths[k].name = *comm ? (char *)comm : NULL;
+		tree.processes[k] = &procs[k];
+		tree.threads[k] = &ths[k];
+	}
+	for (i = 0; i < k; i++)
+		procs[i].cmdline = procs[i].n_cmdline ? &ths[i].name : NULL;
+	tree.n_processes = tree.n_threads = k;
+	packet_init(&pkt, 1, po->first_ts);
 	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
 	pkt.process_tree = &tree;
-	ret = n ? write_packet(po, &pkt) : 0;
-	goto out;
-nomem:
-	tm_fail(ENOMEM, "process tree");
+	ret = write_packet(po, &pkt);
 out:
+	free(tree.processes);
 	free(tree.threads);
-	tm_arena_free(&a);
+	free(procs);
+	free(ths);
 	return ret;
 }
 
@@ -276,8 +280,8 @@ static int write_system_info(struct perfetto_output *po, uint64_t ts)
 static int start(struct perfetto_output *po, uint64_t ts)
 {
 	po->started = true;
-	return write_system_info(po, ts) || write_clock_snapshot(po, ts) ||
-	       write_process_tree(po, ts) ? -1 : 0;
+	po->first_ts = ts;
+	return write_system_info(po, ts) || write_clock_snapshot(po, ts) ? -1 : 0;
 }
 
 /* ---- bundles ---- */
@@ -390,7 +394,7 @@ static int pf_event(struct tm_evout *out, const struct tm_event_rec *rec)
 	if (!pb)
 		return -1;
 	pb->ev[pb->n] = tm_pf_event(po->events, &pb->arena, rec);
-	if (!pb->ev[pb->n])
+	if (!pb->ev[pb->n] || tm_pf_tasks_see(po->tasks, pb->ev[pb->n]))
 		return -1;
 	if (++pb->n == PF_BUNDLE_EVENTS)
 		return write_bundle(po, slot);
@@ -505,9 +509,10 @@ static int pf_begin(struct tm_evout *out, const struct tm_evout_info *info)
 				info->nbuffers, po->ncpus);
 	po->nslots = info->nbuffers * po->ncpus;
 	po->events = tm_pf_events_new(info->tep);
+	po->tasks = tm_pf_tasks_new();
 	po->clocks = calloc((size_t)info->nbuffers, sizeof(*po->clocks));
 	po->bundles = calloc((size_t)po->nslots, sizeof(*po->bundles));
-	if (!po->events || !po->clocks || !po->bundles)
+	if (!po->events || !po->tasks || !po->clocks || !po->bundles)
 		return tm_fail(ENOMEM, "Perfetto output");
 	for (i = 0; i < info->nbuffers; i++) {
 		po->clocks[i] = clock_of(info->buffers[i].clock, info->ts_in_ns);
@@ -529,7 +534,7 @@ static int pf_end(struct tm_evout *out)
 	for (slot = 0; slot < po->nslots; slot++)
 		if (write_bundle(po, slot))
 			return -1;
-	if (write_stats(po))
+	if (write_process_tree(po) || write_stats(po))
 		return -1;
 	if (fflush(po->f))
 		return tm_fail(errno, "write output");
@@ -552,6 +557,7 @@ static void pf_free(struct tm_evout *out)
 	free(po->clocks);
 	free(po->pack);
 	tm_pf_events_free(po->events);
+	tm_pf_tasks_free(po->tasks);
 	free(po);
 }
 

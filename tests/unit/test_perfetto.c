@@ -3,7 +3,8 @@
  * test_perfetto.c - what Perfetto's importer needs of the Perfetto output's
  * clock pairs where the fixtures cannot show it: two buffers whose first
  * bundles start at the same time still give two distinct pairs (Perfetto
- * skips a pair equal to the last one it took, on any sequence).
+ * skips a pair equal to the last one it took, on any sequence), and the
+ * names of the ProcessTree's tasks.
  */
 #include <stdlib.h>
 
@@ -13,6 +14,7 @@
 #include "trace.pb-c.h"
 #include "tm_test.h"
 #include "dat/dat-internal.h"
+#include "out/perfetto.h"
 
 /*
  * Hands a file's records to the Perfetto output with the instance buffer's
@@ -135,4 +137,49 @@ TM_TEST(perfetto_two_sequences_starting_together_get_distinct_clock_pairs)
 	TM_CHECK(pairs[1] != pairs[0]);
 	TM_CHECK(pairs[0] != 0 && pairs[1] != 0);
 	perfetto__protos__trace__free_unpacked(trace, NULL);
+}
+
+/* The name the task table gives pid, "" when it has none, NULL when pid is not listed. */
+static const char *task_name(const struct tm_pf_tasks *tasks, int32_t pid)
+{
+	const char *comm;
+	int32_t p;
+	size_t i = 0;
+
+	while (tm_pf_tasks_at(tasks, &i, &p, &comm))
+		if (p == pid)
+			return comm;
+	return NULL;
+}
+
+TM_TEST(perfetto_task_names_from_events_outrank_saved_cmdlines)
+{
+	Perfetto__Protos__SchedSwitchFtraceEvent sw = PERFETTO__PROTOS__SCHED_SWITCH_FTRACE_EVENT__INIT;
+	Perfetto__Protos__FtraceEvent ev = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	static const char cmdlines[] = "5 old\n7 seven\n8 eight\n";
+	struct tm_pf_tasks *tasks = tm_pf_tasks_new();
+
+	TM_REQUIRE(tasks);
+	/* pid 5 runs as "new" (exec'd since its saved cmdline), then idle 0 runs */
+	ev.has_pid = 1;
+	ev.pid = 5;
+	ev.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH;
+	ev.sched_switch = &sw;
+	sw.has_prev_pid = sw.has_next_pid = 1;
+	sw.prev_pid = 5;
+	sw.prev_comm = "new";
+	sw.next_pid = 0;
+	sw.next_comm = "swapper/0";
+	TM_CHECK_INT(tm_pf_tasks_see(tasks, &ev), 0);
+	/* pid 7 only as the common pid of an event without names */
+	ev.pid = 7;
+	ev.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT__NOT_SET;
+	TM_CHECK_INT(tm_pf_tasks_see(tasks, &ev), 0);
+	tm_pf_tasks_cmdlines(tasks, cmdlines, sizeof(cmdlines) - 1);
+	TM_CHECK_INT(tm_pf_tasks_count(tasks), 2);
+	TM_CHECK_STR(task_name(tasks, 5), "new");
+	TM_CHECK_STR(task_name(tasks, 7), "seven");
+	TM_CHECK(!task_name(tasks, 8));	/* a saved cmdline no event mentions */
+	TM_CHECK(!task_name(tasks, 0));	/* the idle task: Perfetto names it */
+	tm_pf_tasks_free(tasks);
 }
