@@ -295,6 +295,25 @@ static void *generic_msg(struct tm_pf_events *m, struct tm_arena *a, const struc
 	return g;
 }
 
+/*
+ * Some kernels' task_rename has no pid field: the task renames itself, the
+ * common pid. trace_processor renames the thread TaskRenameFtraceEvent.pid
+ * names (ftrace_parser.cc, ParseTaskRename), so without it tid 0 took the
+ * name: the common pid fills it then.
+ */
+static void fill_rename_pid(Perfetto__Protos__FtraceEvent *fe)
+{
+	Perfetto__Protos__TaskRenameFtraceEvent *tr;
+
+	if (fe->event_case != PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME)
+		return;
+	tr = fe->task_rename;
+	if (!tr->has_pid) {
+		tr->has_pid = 1;
+		tr->pid = (int32_t)fe->pid;
+	}
+}
+
 Perfetto__Protos__FtraceEvent *tm_pf_event(struct tm_pf_events *m, struct tm_arena *a,
 					    const struct tm_event_rec *rec)
 {
@@ -318,6 +337,7 @@ Perfetto__Protos__FtraceEvent *tm_pf_event(struct tm_pf_events *m, struct tm_are
 	/* the oneof: its case is the member's number, the union holds the message */
 	*(uint32_t *)((char *)fe + pl->member->quantifier_offset) = pl->member->id;
 	*(void **)((char *)fe + pl->member->offset) = payload;
+	fill_rename_pid(fe);
 	return fe;
 nomem:
 	tm_fail(ENOMEM, "Perfetto event");

@@ -4,9 +4,12 @@
  * clock pairs where the fixtures cannot show it: two buffers whose first
  * bundles start at the same time still give two distinct pairs (Perfetto
  * skips a pair equal to the last one it took, on any sequence), and the
- * names of the ProcessTree's tasks.
+ * names of the ProcessTree's tasks, task_rename without its pid field.
  */
 #include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
 
 #include "util/internal.h"
 #include "out/tm-evout.h"
@@ -182,4 +185,53 @@ TM_TEST(perfetto_task_names_from_events_outrank_saved_cmdlines)
 	TM_CHECK(!task_name(tasks, 8));	/* a saved cmdline no event mentions */
 	TM_CHECK(!task_name(tasks, 0));	/* the idle task: Perfetto names it */
 	tm_pf_tasks_free(tasks);
+}
+
+/* task_rename as kernels without its pid field write it. */
+static const char rename_format[] =
+	"name: task_rename\nID: 77\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:char oldcomm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:char newcomm[16];\toffset:24;\tsize:16;\tsigned:0;\n"
+	"\tfield:short oom_score_adj;\toffset:40;\tsize:2;\tsigned:1;\n\n"
+	"print fmt: \"oldcomm=%s newcomm=%s oom_score_adj=%hd\", REC->oldcomm, "
+	"REC->newcomm, REC->oom_score_adj\n";
+
+TM_TEST(perfetto_task_rename_without_pid_field_renames_the_common_pid)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tm_event_rec rec = { .ts = 1000 };
+	Perfetto__Protos__FtraceEvent *fe = NULL;
+	struct tm_pf_events *m = NULL;
+	struct tm_arena a = { 0 };
+	uint8_t data[44] = { 0 };
+	uint16_t id = 77;
+	int32_t pid = 4242;
+
+	TM_REQUIRE(tep);
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	TM_CHECK(!tep_parse_event(tep, rename_format, strlen(rename_format), "task"));
+	memcpy(data, &id, sizeof(id));
+	memcpy(data + 4, &pid, sizeof(pid));
+	memcpy(data + 8, "old", 3);
+	memcpy(data + 24, "new", 3);
+	rec.data = data;
+	rec.size = sizeof(data);
+	m = tm_pf_events_new(tep);
+	if (m)
+		fe = tm_pf_event(m, &a, &rec);
+	TM_REQUIRE(fe);
+	TM_CHECK_INT(fe->event_case, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME);
+	if (fe->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME) {
+		TM_CHECK(fe->task_rename->has_pid);
+		TM_CHECK_INT(fe->task_rename->pid, 4242);
+		TM_CHECK_STR(fe->task_rename->newcomm, "new");
+	}
+	tm_arena_free(&a);
+	tm_pf_events_free(m);
+	tep_free(tep);
 }
