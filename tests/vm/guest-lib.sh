@@ -5,26 +5,31 @@
 T=/sys/kernel/tracing
 n=0
 
-# t NAME FUNCTION: run FUNCTION in a subshell; its output is shown only when it fails.
-t() {
-	n=$((n + 1))
-	if ( set -e; "$2" ) >/tmp/case.log 2>&1; then
-		echo "TMVM: ok $n - $1"
-	else
-		echo "TMVM: not ok $n - $1"
-		tail -n 25 /tmp/case.log | sed 's/^/TMVM: #   /'
-	fi
-}
-
 # Uptime in seconds (two decimals): boot and case times on the console.
 uptime_s() {
 	cut -d' ' -f1 /proc/uptime
 }
 START=$(uptime_s)
 
+# t NAME FUNCTION: run FUNCTION in a subshell; its output is shown only when it fails.
+# With TM_ONLY set (tm.only= on the kernel command line), only names containing it run.
+t() {
+	local start
+	case $1 in *"${TM_ONLY:-}"*) ;; *) return 0 ;; esac
+	n=$((n + 1))
+	start=$(uptime_s)
+	if ( set -e; "$2" ) >/tmp/case.log 2>&1; then
+		echo "TMVM: ok $n - $1"
+	else
+		echo "TMVM: not ok $n - $1"
+		tail -n 25 /tmp/case.log | sed 's/^/TMVM: #   /'
+	fi
+	echo "TMVM: #   $(echo "$(uptime_s) - $start" | bc) s"
+}
+
 summary() {
 	echo "TMVM: # $n cases run, guest booted in $START s, tests took" \
-		"$(echo "$(uptime_s) - $START" | bc 2>/dev/null || echo '?') s"
+		"$(echo "$(uptime_s) - $START" | bc) s"
 }
 
 # The top-level tracing state: every file a recording may touch, one "file: text" each.
@@ -43,6 +48,26 @@ snap_top() {
 same_top() {
 	snap_top >/tmp/top.after
 	diff -u "$1" /tmp/top.after
+}
+
+# Until the top level traces with tracer $1 (tracing_on goes 0 while tracemap sets
+# it up, then 1), bounded: 60 s.
+wait_top_tracing() {
+	i=0
+	while [ $i -lt 600 ] && ! { [ "$(cat $T/current_tracer)" = "$1" ] &&
+				     [ "$(cat $T/tracing_on)" = 1 ]; }; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# Send signal $1 to tracemap started in the background (pid $2) under busybox's
+# timeout, which runs the command as itself and times it from a child.
+signal_tracemap() {
+	for p in $2 $(cat /proc/$2/task/$2/children 2>/dev/null); do
+		[ "$(cat /proc/$p/comm 2>/dev/null)" = tracemap ] && kill -"$1" "$p"
+	done
+	return 0
 }
 
 # tracemap and trace-cmd 3.1.6 print FILE alike (extra report options in $2...).
