@@ -78,15 +78,17 @@ case_func_stack() {
 	same_top /tmp/top.before
 }
 
-# function_graph is refused in an instance on 6.1: the recording runs at the top level.
+# function_graph is refused in an instance on 6.1: the recording runs at the top level,
+# events (-e) and options (-O) too.
 case_graph() {
 	snap_top >/tmp/top.before
 	timeout -s KILL 60 tracemap record -v -p function_graph -g do_sys_openat2 \
-		--max-graph-depth 2 -O funcgraph-proc -o /tmp/graph.dat -- cat /init \
-		>/dev/null 2>/tmp/err
+		--max-graph-depth 2 -O funcgraph-proc -e sched:sched_switch -o /tmp/graph.dat \
+		-- cat /init >/dev/null 2>/tmp/err
 	cat /tmp/err
 	grep -q 'tracer function_graph runs only at the top level' /tmp/err
 	trace-cmd report -N /tmp/graph.dat >/tmp/r.txt
+	grep -q 'sched_switch:' /tmp/r.txt
 	grep -q 'funcgraph_entry: *--> do_sys_openat2 (0)$' /tmp/r.txt
 	grep -q 'funcgraph_entry: *--> .* (1)$' /tmp/r.txt
 	! grep -E 'funcgraph_entry: *--> .* \(([2-9]|[0-9][0-9]+)\)$' /tmp/r.txt
@@ -150,7 +152,8 @@ t "record -p function -l 'vfs_*' -n vfs_read: in the instance, only those functi
 	case_function
 t "record -p function: report (and -N) equals trace-cmd 3.1.6's" case_function_report
 t "record -p function --func-stack: a kernel stack after each function" case_func_stack
-t "record -p function_graph -g --max-graph-depth 2: top level, depth < 2, restored" case_graph
+t "record -p function_graph -g --max-graph-depth 2 -e: top level, depth < 2, restored" \
+	case_graph
 t "record -p function_graph: report -N equals trace-cmd 3.1.6's" case_graph_report
 t "record -p function_graph: another top-level tracer is refused, left alone" case_graph_busy
 t "record -p function_graph: refused -g and -B are one line, top level restored" \
