@@ -63,9 +63,9 @@ _tracemap_fallback_options()
 		     "-C -M -P -O --wakeup-percent -B --file-version --compression" \
 		     "--compression-level --duration --flight --switch-output --max-files" \
 		     "--trigger --post --max-dumps --flush-interval" ;;
-	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -l -q --first-event --last-event" \
+	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -l -O -q --first-event --last-event" \
 		     "--json --compat --help"
-		echo "ARG -i --cpu -F --first-event --last-event --compat" ;;
+		echo "ARG -i --cpu -F -O --first-event --last-event --compat" ;;
 	convert) echo "ALL -i -o --to -N -q --help"
 		echo "ARG -i -o --to" ;;
 	stream)	echo "ALL -e -f -R -T --uprobe -p -l -n -g --max-graph-depth --func-stack" \
