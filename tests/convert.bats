@@ -173,19 +173,24 @@ counter_clock_file() {
 	done
 }
 
-@test "convert: Chrome JSON names the instance of each instance event, as report --json does" {
+@test "convert: Chrome JSON of a multi-buffer file names every event's buffer in args" {
 	local f=$FIXTURES/multi-v6.dat
-	"$TRACEMAP" report --json "$f" | jq -r 'select(.buffer) | "\(.timestamp_ns) \(.buffer)"' |
-		sort >"$TM_TMP/want"
-	[ -s "$TM_TMP/want" ]
 	"$TRACEMAP" convert "$f" -o "$TM_TMP/m.json"
-	# ts: microseconds with three decimals (exact as doubles at these values)
-	jq -r '.traceEvents[] | select(.buffer) | "\(.ts * 1000 | round) \(.buffer)"' \
-		"$TM_TMP/m.json" | sort >"$TM_TMP/got"
+	# ts: microseconds with three decimals (exact as doubles at these values); the
+	# instants are the events other than the top buffer's sched_switch (slices)
+	jq -r '.traceEvents[] | select(.ph == "i" and .name != "events lost") |
+		"\(.ts * 1000 | round) \(.args.buffer)"' "$TM_TMP/m.json" | sort >"$TM_TMP/got"
+	"$TRACEMAP" report --json "$f" |
+		jq -r 'select((.event == "sched_switch" and (.buffer // "") == "") | not) |
+			"\(.timestamp_ns) \(.buffer // "")"' | sort >"$TM_TMP/want"
 	cmp -s "$TM_TMP/want" "$TM_TMP/got" || { diff "$TM_TMP/want" "$TM_TMP/got" | head -5; return 1; }
-	# top-buffer events carry none
-	[ "$(jq '[.traceEvents[] | select(.ph == "i" and (has("buffer") | not))] | length' \
-		"$TM_TMP/m.json")" -gt 0 ]
+	# the slices too: every element but the metadata names its buffer
+	[ "$(jq '[.traceEvents[] | select(.ph != "M" and (.args | has("buffer") | not))] | length' \
+		"$TM_TMP/m.json")" -eq 0 ]
+	grep -q ' fmtspec$' "$TM_TMP/got" && grep -q '[0-9] $' "$TM_TMP/got"
+	# a file of one buffer: no buffer arg at all
+	"$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o "$TM_TMP/s.json"
+	[ "$(jq '[.traceEvents[] | select(.args.buffer)] | length' "$TM_TMP/s.json")" -eq 0 ]
 }
 
 @test "convert: --to json writes Chrome JSON to standard output" {
@@ -321,4 +326,37 @@ bad_page_file() {
 	[ "$(ls -A "$TM_TMP/data" "$TM_TMP/links" | tr '\n' ' ')" = \
 		"$TM_TMP/data: real.json  $TM_TMP/links: t.json " ] || { ls -laR "$TM_TMP" >&2; return 1; }
 	[ "$(ls -A "$TM_TMP" | tr '\n' ' ')" = "data fifo from-fifo.json links null want.json " ]
+}
+
+# "cpu start end pid" of each stretch a task ran, from report's sched_switch records:
+# from a switch to a pid other than 0 to the CPU's next switch (or the last record).
+report_cpu_runs() {
+	"$TRACEMAP" report --json "$1" | jq -r '"\(.timestamp_ns) \(.cpu) \(.event) \(.fields.next_pid)"' |
+		awk '{ last = $1 }
+		     $3 == "sched_switch" {
+			if ($2 in pid) print $2, start[$2], $1, pid[$2]
+			delete pid[$2]
+			if ($4 != 0) { pid[$2] = $4; start[$2] = $1 }
+		     }
+		     END { for (c in pid) print c, start[c], last, pid[c] }' | sort
+}
+
+@test "convert: Chrome JSON has a lane per CPU with the running task's slices, named CPU N" {
+	local f lanes
+	for f in sched-v6 lost-v7-zstd; do
+		"$TRACEMAP" convert "$FIXTURES/$f.dat" -o "$TM_TMP/c.json"
+		report_cpu_runs "$FIXTURES/$f.dat" >"$TM_TMP/want"
+		[ "$(wc -l <"$TM_TMP/want")" -gt 20 ]
+		lanes=$(jq -r '.traceEvents[] | select(.ph == "M" and .name == "process_name" and
+			.args.name == "CPUs") | .pid' "$TM_TMP/c.json")
+		[ -n "$lanes" ]
+		jq -r --argjson p "$lanes" '.traceEvents[] | select(.ph == "X" and .pid == $p) |
+			"\(.tid - $p - 1) \(.ts * 1000 | round) \((.ts + .dur) * 1000 | round) \(.args.pid)"' \
+			"$TM_TMP/c.json" | sort >"$TM_TMP/got"
+		diff -u "$TM_TMP/want" "$TM_TMP/got" >&2
+		# one named thread per CPU of the file, in CPU order
+		[ "$(jq -r --argjson p "$lanes" '.traceEvents[] | select(.ph == "M" and
+			.name == "thread_name" and .pid == $p) | "\(.tid - $p - 1)=\(.args.name)"' \
+			"$TM_TMP/c.json" | tr '\n' ' ')" = "0=CPU 0 1=CPU 1 " ]
+	done
 }
