@@ -19,8 +19,11 @@ enum convert_target {
 	TO_JSON,
 };
 
+#define CONVERT_MAX_INPUTS	4096
+
 struct convert_opts {
-	const char		*input;
+	const char		*inputs[CONVERT_MAX_INPUTS];
+	int			ninputs;
 	const char		*output;
 	enum convert_target	to;
 	bool			no_plugins;
@@ -32,7 +35,8 @@ enum {
 };
 
 static const struct argp_option options[] = {
-	{ "input", 'i', "FILE", 0, "Read FILE (a bare FILE argument also works)", 0 },
+	{ "input", 'i', "FILE", 0, "Read FILE (bare FILE arguments also work; several files "
+	  "go on one timeline)", 0 },
 	{ "output", 'o', "OUT", 0, "Write OUT ('-': standard output, needs --to)", 0 },
 	{ "to", OPT_TO, "FORMAT", 0,
 	  "perfetto (Perfetto protobuf trace) or json (Chrome trace-event JSON); "
@@ -71,9 +75,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'i':
 	case ARGP_KEY_ARG:
-		if (o->input)
-			argp_error(state, "only one input file");
-		o->input = arg;
+		if (o->ninputs == CONVERT_MAX_INPUTS)
+			argp_error(state, "more than %d input files", CONVERT_MAX_INPUTS);
+		o->inputs[o->ninputs++] = arg;
 		return 0;
 	case 'o': o->output = arg; return 0;
 	case 'N': o->no_plugins = true; return 0;
@@ -87,7 +91,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "unknown target '%s' (perfetto or json)", arg);
 		return 0;
 	case ARGP_KEY_END:
-		if (!o->input)
+		if (!o->ninputs)
 			argp_error(state, "no input file");
 		if (!o->output)
 			argp_error(state, "no output file (-o OUT)");
@@ -108,7 +112,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 static const struct argp convert_argp = {
 	.options = options,
 	.parser = parse_opt,
-	.args_doc = "[FILE]",
+	.args_doc = "[FILE...]",
 	.doc = doc,
 };
 
@@ -191,13 +195,72 @@ static int out_close(struct out_file *of, const char *path, bool ok)
 	return ok ? 0 : -1;
 }
 
+/* The files to convert, open, and the machine of each. */
+struct inputs {
+	struct tm_dat	*dat[CONVERT_MAX_INPUTS];
+	int		machine[CONVERT_MAX_INPUTS];
+	int		n, machines;
+};
+
+static void inputs_close(struct inputs *in)
+{
+	while (in->n)
+		tm_dat_close(in->dat[--in->n]);
+}
+
+static int inputs_open(struct inputs *in, const struct convert_opts *o)
+{
+	for (in->n = 0; in->n < o->ninputs; in->n++) {
+		in->dat[in->n] = tm_dat_open(o->inputs[in->n]);
+		if (!in->dat[in->n])
+			return cmd_fail("convert");
+	}
+	in->machines = tm_dat_machines(in->dat, in->n, in->machine);
+	return in->machines < 0 ? cmd_fail("convert") : 0;
+}
+
+static struct tm_evout *new_output(const struct convert_opts *o, FILE *f)
+{
+	return o->to == TO_PERFETTO ? tm_evout_perfetto_new(f) : tm_evout_chrome_new(f);
+}
+
+/*
+ * One machine's files into out (a new output each time, on the same FILE):
+ * decoded with the first file's formats. Its warning line, if any, in *warning.
+ */
+static int run_machine(const struct convert_opts *o, struct inputs *in, int mach, FILE *f,
+		       struct tm_run_opts *run, char *warning, size_t wlen)
+{
+	struct tm_dat *dats[CONVERT_MAX_INPUTS];
+	struct tm_evout *out = NULL;
+	struct tm_events *ev;
+	int i, n = 0, ret = -1;
+
+	for (i = 0; i < in->n; i++)
+		if (in->machine[i] == mach)
+			dats[n++] = in->dat[i];
+	ev = tm_events_from_dat(dats[0], o->no_plugins, run->warn, run->warn_ctx);
+	if (ev)
+		out = new_output(o, f);
+	run->machine = mach;
+	run->machines = in->machines;
+	if (out && !tm_evout_run_dats(out, dats, n, tm_events_tep(ev), run))
+		ret = 0;
+	if (!ret && tm_evout_warning(out) && !*warning)
+		snprintf(warning, wlen, "%s", tm_evout_warning(out));
+	tm_evout_free(out);
+	tm_events_free(ev);
+	return ret;
+}
+
 static int run_convert(const struct convert_opts *o)
 {
 	static char iobuf[1 << 20];
+	static struct inputs in;
 	struct status_line status;
 	struct tm_meter meter;
 	struct cmd_warn warn = { .sub = "convert", .quiet = o->quiet, .status = &status };
-	uint64_t skipped = 0;
+	uint64_t skipped = 0, all_skipped = 0;
 	struct tm_run_opts run = {
 		.warn = cmd_warning,
 		.warn_ctx = &warn,
@@ -206,28 +269,22 @@ static int run_convert(const struct convert_opts *o)
 		.meter = status_meter(&status, &meter, "convert",
 				      status_wanted(o->quiet, !strcmp(o->output, "-"))),
 	};
-	struct tm_evout *out = NULL;
-	struct tm_events *ev = NULL;
+	char warning[256] = "";
 	struct out_file of;
-	struct tm_dat *dat;
-	int ret = TM_EXIT_FAIL;
-	bool ok;
+	int ret = TM_EXIT_FAIL, mach;
+	bool ok = true;
 
-	dat = tm_dat_open(o->input);
-	if (!dat)
-		return cmd_fail("convert");
-	ev = tm_events_from_dat(dat, o->no_plugins, cmd_warning, &warn);
-	if (!ev) {
-		ret = cmd_fail("convert");
+	if (inputs_open(&in, o))
 		goto out;
-	}
 	if (out_open(&of, o->output))
 		goto out;
 	setvbuf(of.f, iobuf, _IOFBF, sizeof(iobuf));
 	status.written = status_file_written;
 	status.ctx = of.f;
-	out = o->to == TO_PERFETTO ? tm_evout_perfetto_new(of.f) : tm_evout_chrome_new(of.f);
-	ok = out && !tm_evout_run_dat(out, dat, tm_events_tep(ev), &run);
+	for (mach = 0; ok && mach < in.machines; mach++) {
+		ok = !run_machine(o, &in, mach, of.f, &run, warning, sizeof(warning));
+		all_skipped += skipped;
+	}
 	status_clear(&status);
 	if (!ok) {
 		cmd_fail("convert");
@@ -235,15 +292,13 @@ static int run_convert(const struct convert_opts *o)
 		goto out;
 	}
 	if (!out_close(&of, o->output, true)) {
-		cmd_warn_summary(&warn, o->input, skipped);
+		cmd_warn_summary(&warn, in.n > 1 ? "the input files" : o->inputs[0], all_skipped);
 		ret = TM_EXIT_OK;
 	}
-	if (ret == TM_EXIT_OK && tm_evout_warning(out))
-		cmd_err("convert", "warning: %s", tm_evout_warning(out));
+	if (ret == TM_EXIT_OK && *warning)
+		cmd_err("convert", "warning: %s", warning);
 out:
-	tm_evout_free(out);
-	tm_events_free(ev);
-	tm_dat_close(dat);
+	inputs_close(&in);
 	return ret;
 }
 

@@ -360,3 +360,45 @@ report_cpu_runs() {
 			"$TM_TMP/c.json" | tr '\n' ' ')" = "0=CPU 0 1=CPU 1 " ]
 	done
 }
+
+@test "convert: a file given twice, or one recording in three layouts, is each event once" {
+	local a=$FIXTURES/sched-v6.dat
+	"$TRACEMAP" convert "$a" -o "$TM_TMP/one.pftrace"
+	"$TRACEMAP" convert "$a" -o "$TM_TMP/one.json"
+	# data set A as v6, v7+zstd and trace-cmd's conversion: the same records
+	"$TRACEMAP" convert "$a" "$FIXTURES/sched-v7-zstd.dat" "$FIXTURES/sched-v6.convert.dat" \
+		-o "$TM_TMP/three.pftrace"
+	"$TRACEMAP" convert "$a" "$a" -o "$TM_TMP/two.json"
+	cmp "$TM_TMP/one.pftrace" "$TM_TMP/three.pftrace"
+	cmp "$TM_TMP/one.json" "$TM_TMP/two.json"
+}
+
+@test "convert: two files of one machine on one timeline: every event of both, in time order" {
+	local a=$FIXTURES/sched-v6.dat b=$FIXTURES/lost-v7-zstd.dat
+	{ report_counts "$a"; report_counts "$b"; } |
+		awk '{ n[$2] += $1 } END { for (k in n) print n[k], k }' | sort -k2 >"$TM_TMP/want"
+	"$TRACEMAP" convert "$b" "$a" -o "$TM_TMP/ab.pftrace"
+	pf_decode "$TM_TMP/ab.pftrace" >"$TM_TMP/ab.txt"
+	pf_counts "$TM_TMP/ab.txt" >"$TM_TMP/got"
+	diff -u "$TM_TMP/want" "$TM_TMP/got" >&2
+	# Chrome JSON: the instants of both files, times never going back
+	"$TRACEMAP" convert "$a" "$b" -o "$TM_TMP/ab.json"
+	{ "$TRACEMAP" report --json "$a"; "$TRACEMAP" report --json "$b"; } |
+		jq -r 'select(.event != "sched_switch") | .timestamp_ns' | sort -n >"$TM_TMP/want"
+	jq -r '.traceEvents[] | select(.ph == "i" and .name != "events lost") | .ts * 1000 | round' \
+		"$TM_TMP/ab.json" >"$TM_TMP/got"
+	sort -n -c "$TM_TMP/got"
+	sort -n "$TM_TMP/got" | diff -u "$TM_TMP/want" - >&2
+}
+
+@test "convert: files of two machines without DATE options are refused in one line, no OUT" {
+	local b=$TM_TMP/other.dat
+	# the same recording as another host's: its UNAME option's hostname replaced (same length)
+	other_host "$FIXTURES/sched-v6.dat" "$b"
+	run "$TRACEMAP" convert "$FIXTURES/sched-v6.dat" "$b" -o "$TM_TMP/x.pftrace"
+	tm_status 1
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == "tracemap convert: $FIXTURES/sched-v6.dat: no DATE option (record --date): files of different machines ("*", "*") share one timeline only by their wall-clock times" ]]
+	[ ! -e "$TM_TMP/x.pftrace" ]
+	[ -z "$(ls -A "$TM_TMP" | grep -v '^other.dat$')" ]
+}
