@@ -3,6 +3,7 @@
 #include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@ struct convert_opts {
 	int			ninputs;
 	const char		*output;
 	enum convert_target	to;
+	bool			gzip;		/* OUT ends in .gz */
 	bool			no_plugins;
 	bool			quiet;
 };
@@ -40,7 +42,8 @@ static const struct argp_option options[] = {
 	{ "output", 'o', "OUT", 0, "Write OUT ('-': standard output, needs --to)", 0 },
 	{ "to", OPT_TO, "FORMAT", 0,
 	  "perfetto (Perfetto protobuf trace) or json (Chrome trace-event JSON); "
-	  "default from OUT's suffix: .pftrace/.perfetto-trace or .json", 0 },
+	  "default from OUT's suffix: .pftrace/.perfetto-trace or .json (each also with .gz: "
+	  "gzip-compressed)", 0 },
 	{ "no-plugins", 'N', NULL, 0, "Do not load libtraceevent plugins", 0 },
 	{ "quiet", 'q', NULL, 0, "No warnings about damaged input, no progress line", 0 },
 	{ 0 }
@@ -68,9 +71,25 @@ static bool has_suffix(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* The target OUT's suffix names (before a .gz, which asks for gzip). */
+static enum convert_target target_of(const char *out, bool *gzip)
+{
+	char name[PATH_MAX];
+	size_t n = strlen(out);
+
+	*gzip = has_suffix(out, ".gz");
+	if (*gzip)
+		n -= 3;
+	snprintf(name, sizeof(name), "%.*s", (int)n, out);
+	if (has_suffix(name, ".pftrace") || has_suffix(name, ".perfetto-trace"))
+		return TO_PERFETTO;
+	return has_suffix(name, ".json") ? TO_JSON : TO_GUESS;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct convert_opts *o = state->input;
+	enum convert_target guess;
 
 	switch (key) {
 	case 'i':
@@ -95,11 +114,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "no input file");
 		if (!o->output)
 			argp_error(state, "no output file (-o OUT)");
-		if (o->to == TO_GUESS && (has_suffix(o->output, ".pftrace") ||
-					  has_suffix(o->output, ".perfetto-trace")))
-			o->to = TO_PERFETTO;
-		else if (o->to == TO_GUESS && has_suffix(o->output, ".json"))
-			o->to = TO_JSON;
+		guess = target_of(o->output, &o->gzip);
+		if (o->to == TO_GUESS)
+			o->to = guess;
 		if (o->to == TO_GUESS)
 			argp_error(state, "cannot tell the format from '%s': give --to perfetto or --to json",
 				   o->output);
@@ -124,6 +141,7 @@ static const struct argp convert_argp = {
 struct out_file {
 	struct tm_outfile	out;
 	FILE			*f;
+	FILE			*gz;		/* NULL, or gzip into f: what the output writes */
 };
 
 /* The temporary a stop signal removes (the one process-wide state of convert). */
@@ -148,10 +166,26 @@ static void catch_stop_signals(char *tmp)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-static int out_open(struct out_file *of, const char *path)
+static int out_close(struct out_file *of, const char *path, bool ok);
+
+/* OUT.gz: the outputs write into a gzip stream on the file. */
+static int out_gzip(struct out_file *of, const char *path, bool gzip)
+{
+	if (!gzip)
+		return 0;
+	of->gz = tm_gzip_open(of->f);
+	if (of->gz)
+		return 0;
+	cmd_err("convert", "%s: %s", path, tm_last_error());
+	out_close(of, path, false);
+	return -1;
+}
+
+static int out_open(struct out_file *of, const char *path, bool gzip)
 {
 	int fd;
 
+	of->gz = NULL;
 	if (tm_outfile_open(&of->out, path, TM_OUTFILE_REPLACE)) {
 		cmd_fail("convert");
 		tm_outfile_close(&of->out, false);
@@ -159,7 +193,7 @@ static int out_open(struct out_file *of, const char *path)
 	}
 	if (of->out.is_stdout) {
 		of->f = stdout;
-		return 0;
+		return out_gzip(of, path, gzip);
 	}
 	catch_stop_signals(of->out.tmp[0] ? of->out.tmp : NULL);
 	/* the FILE has a descriptor of its own: fclose() leaves tm_outfile's to close */
@@ -173,12 +207,17 @@ static int out_open(struct out_file *of, const char *path)
 		tm_outfile_close(&of->out, false);
 		return -1;
 	}
-	return 0;
+	return out_gzip(of, path, gzip);
 }
 
 /* ok: flush and move into place; else remove the temporary. */
 static int out_close(struct out_file *of, const char *path, bool ok)
 {
+	if (of->gz && fclose(of->gz) && ok) {
+		cmd_err("convert", "write %s: %s", path, strerror(errno));
+		ok = false;
+	}
+	of->gz = NULL;
 	if (ok && (fflush(of->f) || ferror(of->f))) {
 		cmd_err("convert", "write %s: %s", path, strerror(errno));
 		ok = false;
@@ -276,13 +315,13 @@ static int run_convert(const struct convert_opts *o)
 
 	if (inputs_open(&in, o))
 		goto out;
-	if (out_open(&of, o->output))
+	if (out_open(&of, o->output, o->gzip))
 		goto out;
-	setvbuf(of.f, iobuf, _IOFBF, sizeof(iobuf));
+	setvbuf(of.gz ?: of.f, iobuf, _IOFBF, sizeof(iobuf));
 	status.written = status_file_written;
 	status.ctx = of.f;
 	for (mach = 0; ok && mach < in.machines; mach++) {
-		ok = !run_machine(o, &in, mach, of.f, &run, warning, sizeof(warning));
+		ok = !run_machine(o, &in, mach, of.gz ?: of.f, &run, warning, sizeof(warning));
 		all_skipped += skipped;
 	}
 	status_clear(&status);

@@ -391,6 +391,26 @@ report_cpu_runs() {
 	sort -n "$TM_TMP/got" | diff -u "$TM_TMP/want" - >&2
 }
 
+@test "convert: -o X.pftrace.gz and X.json.gz are the plain outputs gzip-compressed, smaller than the input" {
+	local f n=0
+	for f in $(fixtures); do
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.pftrace"
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.pftrace.gz"
+		gzip -t "$TM_TMP/p.pftrace.gz"
+		zcat "$TM_TMP/p.pftrace.gz" | cmp - "$TM_TMP/p.pftrace"
+		[ "$(stat -c %s "$TM_TMP/p.pftrace.gz")" -le "$(stat -c %s "$f")" ] ||
+			{ echo "$f: gzip output bigger than the file" >&2; return 1; }
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.json"
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.json.gz"
+		zcat "$TM_TMP/p.json.gz" | cmp - "$TM_TMP/p.json"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 12 ]
+	# --to says the format, .gz still compresses
+	"$TRACEMAP" convert "$FIXTURES/sched-v6.dat" --to json -o "$TM_TMP/x.gz"
+	zcat "$TM_TMP/x.gz" | jq -e '.traceEvents | length > 0' >/dev/null
+}
+
 @test "convert: files of two machines without DATE options are refused in one line, no OUT" {
 	local b=$TM_TMP/other.dat
 	# the same recording as another host's: its UNAME option's hostname replaced (same length)
