@@ -50,19 +50,28 @@ static const struct argp_option options[] = {
 };
 
 static const char doc[] =
-	"Convert a trace.dat file (tracemap's or trace-cmd's, v6 or v7) for trace viewers.\v"
+	"Convert trace.dat files (tracemap's or trace-cmd's, v6 or v7) for trace viewers.\v"
 	"Perfetto output keeps every event: sched, task, irq, power and print events as "
 	"Perfetto's typed messages, all others as generic events with every field; plus "
 	"thread names from the saved cmdlines, the trace clock, lost-event flags and the "
 	"kernel's per-CPU buffer statistics. Chrome JSON has one slice per stretch a task "
-	"ran on a CPU (from sched_switch) and an instant event for every other event.\n"
+	"ran on a CPU (from sched_switch), on its task's row and on a row per CPU, and an "
+	"instant event for every other event.\n"
+	"Several FILEs go on one timeline: the numbered files of a --switch-output recording "
+	"in time order, overlapping --flight dumps with each event once (same buffer, CPU, "
+	"time and payload: one event), and files of other machines (another UNAME or CPU "
+	"count) as a machine each, aligned by their wall-clock DATE options (record --date; "
+	"refused without). OUT ending in .gz is written gzip-compressed.\n"
 	"A regular OUT is written under a temporary name and renamed when complete; a device, "
 	"FIFO or pipe is written straight through.";
 
 static const char examples[] =
 	"  tracemap convert trace.dat -o trace.pftrace      # open in ui.perfetto.dev\n"
 	"  tracemap convert -i trace.dat -o trace.json      # chrome://tracing, Perfetto\n"
-	"  tracemap convert trace.dat --to json -o - | jq '.traceEvents | length'\n";
+	"  tracemap convert trace.dat --to json -o - | jq '.traceEvents | length'\n"
+	"  tracemap convert trace.dat -o trace.pftrace.gz     # gzip, opened as is\n"
+	"  tracemap convert run.0001.dat run.0002.dat -o run.pftrace\n"
+	"  tracemap convert host.dat guest.dat -o both.pftrace   # both: record --date\n";
 
 static bool has_suffix(const char *s, const char *suffix)
 {
