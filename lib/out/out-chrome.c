@@ -393,12 +393,21 @@ static int put_name(struct chrome_output *c, const struct task *t)
 	       put_meta(c, "thread_name", id, id, comm, "", 0);
 }
 
-/* The CPU lanes' process, first in the list, and a named thread per CPU in CPU order. */
+/*
+ * The CPU lanes' process, first in the list, and a named thread per CPU in
+ * CPU order. Left out when no task ran, except for one of several machines:
+ * the next machine's elements follow a comma, so this one writes at least one.
+ */
 static int put_cpu_names(struct chrome_output *c)
 {
 	int pid = c->pid_base + CPU_LANES, cpu;
+	bool any = false;
 	char name[32];
 
+	for (cpu = 0; cpu < c->ncpus; cpu++)
+		any |= c->cpu_used[cpu];
+	if (!any && c->head && c->tail)
+		return 0;
 	if (put_meta(c, "process_name", pid, pid, "CPUs", c->host, 0) ||
 	    put_meta(c, "process_sort_index", pid, pid, NULL, NULL, -1))
 		return -1;
