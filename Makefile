@@ -10,7 +10,7 @@ COMPDIR		:= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR	:= $(PREFIX)/share/zsh/site-functions
 
 CC		?= cc
-PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c libelf
+PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c libelf zlib
 BUILD		:= build
 ASAN_BUILD	:= $(BUILD)/asan
 
@@ -44,7 +44,7 @@ PKG_STAMP	:= $(BUILD)/.pkgs-ok
 
 # Debian packages the build, tests and demo need (only missing ones are installed).
 DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
-		   libtraceevent1-plugin libzstd-dev bats jq groff-base clang libclang-rt-14-dev \
+		   libtraceevent1-plugin libzstd-dev zlib1g-dev bats jq groff-base clang libclang-rt-14-dev \
 		   trace-cmd libtracecmd-dev util-linux procps strace bc time \
 		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh \
 		   bash-completion kernelshark xvfb x11-utils

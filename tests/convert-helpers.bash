@@ -177,3 +177,23 @@ pf_processes() {
 		in_p && /^    \}$/ { print pid, name; in_p = 0 }
 	' "$1"
 }
+
+# other_host IN OUT: IN as if recorded on another host: the hostname in its UNAME
+# option replaced by one of the same length ("zz...z"). IN must keep its options
+# uncompressed (v6, or a v7 file without compression): the option's text is found
+# in the file's bytes, exactly once.
+other_host() {
+	local uname
+	uname=$(trace-cmd dump --options "$1" 2>/dev/null | grep -A1 'Option UNAME' | tail -n1)
+	[ -n "$uname" ] || { echo "$1: no UNAME option" >&2; return 1; }
+	python3 - "$1" "$2" "$uname" <<'PY'
+import sys
+src, dst, uname = sys.argv[1], sys.argv[2], sys.argv[3].encode()
+words = uname.split(b" ")
+words[1] = b"z" * len(words[1])
+data = open(src, "rb").read()
+if data.count(uname + b"\0") != 1:
+    sys.exit("%s: UNAME text found %d times" % (src, data.count(uname + b"\0")))
+open(dst, "wb").write(data.replace(uname + b"\0", b" ".join(words) + b"\0"))
+PY
+}

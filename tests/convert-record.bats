@@ -5,12 +5,14 @@
 
 load helpers
 load convert-helpers
+load long
 
 setup() {
 	tm_kernel_setup
 }
 
 teardown() {
+	long_cleanup
 	tm_kernel_teardown
 }
 
@@ -94,4 +96,103 @@ out_listed() {
 	grep -q "^        pid: $pid\$" "$TM_TMP/ren"
 	grep -q '^        oldcomm: "sh"$' "$TM_TMP/ren"
 	grep -q '^        newcomm: "tm-renamed"$' "$TM_TMP/ren"
+}
+
+# The numbers of the "mark N" prints of a Chrome JSON file, in the file's order.
+json_marks() {
+	jq -r '.traceEvents[] | select(.ph == "i" and .name == "print") | .args.buf' "$1" |
+		sed -n 's/^mark \([0-9][0-9]*\).*/\1/p'
+}
+
+@test "convert-record: --switch-output pieces on one timeline, every marker once, in order" {
+	local k
+	long_instance
+	long_start 60 --switch-output signal -b 4096 -e sched:sched_switch -o "$TM_TMP/r.dat"
+	for k in 1 2; do
+		marks $((k * 300 - 299)) $((k * 300))
+		kill -USR2 "$LONG_PID"
+		long_wait_line "r.000$k.dat: "
+	done
+	marks 601 900
+	kill -INT "$LONG_PID"
+	long_wait
+	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
+	[ -s "$TM_TMP/r.0003.dat" ] && [ ! -e "$TM_TMP/r.0004.dat" ]
+	# given in any order, the pieces come out in time order
+	"$TRACEMAP" convert "$TM_TMP"/r.0003.dat "$TM_TMP"/r.0001.dat "$TM_TMP"/r.0002.dat \
+		-o "$TM_TMP/all.json"
+	[ "$(json_marks "$TM_TMP/all.json" | tr '\n' ' ')" = "$(seq -s ' ' 1 900) " ]
+	# Perfetto: each piece's events, per type, once
+	for k in 1 2 3; do report_counts "$TM_TMP/r.000$k.dat"; done |
+		awk '{ n[$2] += $1 } END { for (k in n) print n[k], k }' | sort -k2 >"$TM_TMP/want"
+	"$TRACEMAP" convert "$TM_TMP"/r.000?.dat -o "$TM_TMP/all.pftrace"
+	pf_decode "$TM_TMP/all.pftrace" >"$TM_TMP/all.txt"
+	pf_counts "$TM_TMP/all.txt" | diff -u "$TM_TMP/want" - >&2
+}
+
+@test "convert-record: overlapping --flight dumps on one timeline, every event once" {
+	long_instance
+	long_start 60 --flight 8M -e sched:sched_switch -o "$TM_TMP/f.dat"
+	marks 1 50
+	kill -USR2 "$LONG_PID"
+	long_wait_line "f.0001.dat: "
+	marks 51 100
+	kill -INT "$LONG_PID"
+	long_wait
+	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
+	# the second dump holds the first one's window again (the 8M window is not full)
+	"$TRACEMAP" convert "$TM_TMP/f.0001.dat" "$TM_TMP/f.0002.dat" -o "$TM_TMP/both.json"
+	[ "$(json_marks "$TM_TMP/both.json" | tr '\n' ' ')" = "$(seq -s ' ' 1 100) " ]
+	# every event of the two, once: as many of each type as the later dump alone has
+	{ report_counts "$TM_TMP/f.0001.dat"; report_counts "$TM_TMP/f.0002.dat"; } |
+		awk '{ if ($1 > n[$2]) n[$2] = $1 } END { for (k in n) print n[k], k }' |
+		sort -k2 >"$TM_TMP/want"
+	"$TRACEMAP" convert "$TM_TMP/f.0002.dat" "$TM_TMP/f.0001.dat" -o "$TM_TMP/both.pftrace"
+	pf_decode "$TM_TMP/both.pftrace" >"$TM_TMP/both.txt"
+	pf_counts "$TM_TMP/both.txt" | diff -u "$TM_TMP/want" - >&2
+	[ "$(grep -c ' sched_switch$' "$TM_TMP/want")" -eq 1 ]
+}
+
+# A v6 recording with --date of a fork load, into $1.
+record_dated() {
+	timeout -s KILL 60 "$TRACEMAP" record -q --date --file-version 6 -e sched -o "$1" -- \
+		sh -c 'for i in 1 2 3 4; do /bin/true; done'
+}
+
+@test "convert-record: two machines' dated files: a machine each, on one wall-clock timeline" {
+	local now first_a first_b
+	record_dated "$TM_TMP/a.dat"
+	record_dated "$TM_TMP/b0.dat"
+	other_host "$TM_TMP/b0.dat" "$TM_TMP/b.dat"
+	"$TRACEMAP" convert "$TM_TMP/a.dat" "$TM_TMP/b.dat" -o "$TM_TMP/ab.pftrace"
+	pf_decode "$TM_TMP/ab.pftrace" >"$TM_TMP/ab.txt"
+	# a SystemInfo per machine, the second's packets carry machine_id 1, none another id
+	[ "$(grep -c '^  system_info {' "$TM_TMP/ab.txt")" -eq 2 ]
+	[ "$(grep -c '^  machine_id: 1$' "$TM_TMP/ab.txt")" -gt 2 ]
+	! grep -q '^  machine_id: [02-9]' "$TM_TMP/ab.txt" || return 1
+	# report's events of each file, per type
+	{ report_counts "$TM_TMP/a.dat"; report_counts "$TM_TMP/b.dat"; } |
+		awk '{ n[$2] += $1 } END { for (k in n) print n[k], k }' | sort -k2 >"$TM_TMP/want"
+	pf_counts "$TM_TMP/ab.txt" | diff -u "$TM_TMP/want" - >&2
+	# wall-clock times: b recorded after a; both within a minute of now
+	now=$(date +%s%N)
+	# (sed, not jq: jq's numbers are doubles, too coarse for wall-clock ns)
+	first_a=$("$TRACEMAP" report --json "$TM_TMP/a.dat" | sed -n '1s/^{"timestamp_ns":\([0-9]*\),.*/\1/p')
+	first_b=$("$TRACEMAP" report --json "$TM_TMP/b.dat" | sed -n '1s/^{"timestamp_ns":\([0-9]*\),.*/\1/p')
+	((first_a < first_b && now - first_a < 60000000000 && first_a <= now))
+	grep -q "timestamp: $first_a\$" "$TM_TMP/ab.txt"
+	grep -q "timestamp: $first_b\$" "$TM_TMP/ab.txt"
+	# Chrome JSON: one document, the second machine's pids moved up and named with its host
+	"$TRACEMAP" convert "$TM_TMP/a.dat" "$TM_TMP/b.dat" -o "$TM_TMP/ab.json"
+	jq -e '[.traceEvents[] | select(.ph == "M" and .name == "process_name" and
+		(.args.name | test("^CPUs \\(z+\\)$")))] | length == 1' "$TM_TMP/ab.json" >/dev/null
+	[ "$(jq '[.traceEvents[] | select(.pid >= 8388608)] | length' "$TM_TMP/ab.json")" -gt 0 ]
+	[ "$(jq '[.traceEvents[] | select(.pid < 4194304)] | length' "$TM_TMP/ab.json")" -gt 0 ]
+	# one of them without DATE: refused, one line
+	timeout -s KILL 60 "$TRACEMAP" record -q --file-version 6 -e sched -o "$TM_TMP/c0.dat" -- /bin/true
+	other_host "$TM_TMP/c0.dat" "$TM_TMP/c.dat"
+	run "$TRACEMAP" convert "$TM_TMP/a.dat" "$TM_TMP/c.dat" -o "$TM_TMP/ac.pftrace"
+	tm_status 1
+	[[ $output == "tracemap convert: $TM_TMP/c.dat: no DATE option (record --date): files of different machines ("* ]]
+	[ ! -e "$TM_TMP/ac.pftrace" ]
 }

@@ -173,19 +173,24 @@ counter_clock_file() {
 	done
 }
 
-@test "convert: Chrome JSON names the instance of each instance event, as report --json does" {
+@test "convert: Chrome JSON of a multi-buffer file names every event's buffer in args" {
 	local f=$FIXTURES/multi-v6.dat
-	"$TRACEMAP" report --json "$f" | jq -r 'select(.buffer) | "\(.timestamp_ns) \(.buffer)"' |
-		sort >"$TM_TMP/want"
-	[ -s "$TM_TMP/want" ]
 	"$TRACEMAP" convert "$f" -o "$TM_TMP/m.json"
-	# ts: microseconds with three decimals (exact as doubles at these values)
-	jq -r '.traceEvents[] | select(.buffer) | "\(.ts * 1000 | round) \(.buffer)"' \
-		"$TM_TMP/m.json" | sort >"$TM_TMP/got"
+	# ts: microseconds with three decimals (exact as doubles at these values); the
+	# instants are the events other than the top buffer's sched_switch (slices)
+	jq -r '.traceEvents[] | select(.ph == "i" and .name != "events lost") |
+		"\(.ts * 1000 | round) \(.args.buffer)"' "$TM_TMP/m.json" | sort >"$TM_TMP/got"
+	"$TRACEMAP" report --json "$f" |
+		jq -r 'select((.event == "sched_switch" and (.buffer // "") == "") | not) |
+			"\(.timestamp_ns) \(.buffer // "")"' | sort >"$TM_TMP/want"
 	cmp -s "$TM_TMP/want" "$TM_TMP/got" || { diff "$TM_TMP/want" "$TM_TMP/got" | head -5; return 1; }
-	# top-buffer events carry none
-	[ "$(jq '[.traceEvents[] | select(.ph == "i" and (has("buffer") | not))] | length' \
-		"$TM_TMP/m.json")" -gt 0 ]
+	# the slices too: every element but the metadata names its buffer
+	[ "$(jq '[.traceEvents[] | select(.ph != "M" and (.args | has("buffer") | not))] | length' \
+		"$TM_TMP/m.json")" -eq 0 ]
+	grep -q ' fmtspec$' "$TM_TMP/got" && grep -q '[0-9] $' "$TM_TMP/got"
+	# a file of one buffer: no buffer arg at all
+	"$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o "$TM_TMP/s.json"
+	[ "$(jq '[.traceEvents[] | select(.args.buffer)] | length' "$TM_TMP/s.json")" -eq 0 ]
 }
 
 @test "convert: --to json writes Chrome JSON to standard output" {
@@ -321,4 +326,99 @@ bad_page_file() {
 	[ "$(ls -A "$TM_TMP/data" "$TM_TMP/links" | tr '\n' ' ')" = \
 		"$TM_TMP/data: real.json  $TM_TMP/links: t.json " ] || { ls -laR "$TM_TMP" >&2; return 1; }
 	[ "$(ls -A "$TM_TMP" | tr '\n' ' ')" = "data fifo from-fifo.json links null want.json " ]
+}
+
+# "cpu start end pid" of each stretch a task ran, from report's sched_switch records:
+# from a switch to a pid other than 0 to the CPU's next switch (or the last record).
+report_cpu_runs() {
+	"$TRACEMAP" report --json "$1" | jq -r '"\(.timestamp_ns) \(.cpu) \(.event) \(.fields.next_pid)"' |
+		awk '{ last = $1 }
+		     $3 == "sched_switch" {
+			if ($2 in pid) print $2, start[$2], $1, pid[$2]
+			delete pid[$2]
+			if ($4 != 0) { pid[$2] = $4; start[$2] = $1 }
+		     }
+		     END { for (c in pid) print c, start[c], last, pid[c] }' | sort
+}
+
+@test "convert: Chrome JSON has a lane per CPU with the running task's slices, named CPU N" {
+	local f lanes
+	for f in sched-v6 lost-v7-zstd; do
+		"$TRACEMAP" convert "$FIXTURES/$f.dat" -o "$TM_TMP/c.json"
+		report_cpu_runs "$FIXTURES/$f.dat" >"$TM_TMP/want"
+		[ "$(wc -l <"$TM_TMP/want")" -gt 20 ]
+		lanes=$(jq -r '.traceEvents[] | select(.ph == "M" and .name == "process_name" and
+			.args.name == "CPUs") | .pid' "$TM_TMP/c.json")
+		[ -n "$lanes" ]
+		jq -r --argjson p "$lanes" '.traceEvents[] | select(.ph == "X" and .pid == $p) |
+			"\(.tid - $p - 1) \(.ts * 1000 | round) \((.ts + .dur) * 1000 | round) \(.args.pid)"' \
+			"$TM_TMP/c.json" | sort >"$TM_TMP/got"
+		diff -u "$TM_TMP/want" "$TM_TMP/got" >&2
+		# one named thread per CPU of the file, in CPU order
+		[ "$(jq -r --argjson p "$lanes" '.traceEvents[] | select(.ph == "M" and
+			.name == "thread_name" and .pid == $p) | "\(.tid - $p - 1)=\(.args.name)"' \
+			"$TM_TMP/c.json" | tr '\n' ' ')" = "0=CPU 0 1=CPU 1 " ]
+	done
+}
+
+@test "convert: a file given twice, or one recording in three layouts, is each event once" {
+	local a=$FIXTURES/sched-v6.dat
+	"$TRACEMAP" convert "$a" -o "$TM_TMP/one.pftrace"
+	"$TRACEMAP" convert "$a" -o "$TM_TMP/one.json"
+	# data set A as v6, v7+zstd and trace-cmd's conversion: the same records
+	"$TRACEMAP" convert "$a" "$FIXTURES/sched-v7-zstd.dat" "$FIXTURES/sched-v6.convert.dat" \
+		-o "$TM_TMP/three.pftrace"
+	"$TRACEMAP" convert "$a" "$a" -o "$TM_TMP/two.json"
+	cmp "$TM_TMP/one.pftrace" "$TM_TMP/three.pftrace"
+	cmp "$TM_TMP/one.json" "$TM_TMP/two.json"
+}
+
+@test "convert: two files of one machine on one timeline: every event of both, in time order" {
+	local a=$FIXTURES/sched-v6.dat b=$FIXTURES/lost-v7-zstd.dat
+	{ report_counts "$a"; report_counts "$b"; } |
+		awk '{ n[$2] += $1 } END { for (k in n) print n[k], k }' | sort -k2 >"$TM_TMP/want"
+	"$TRACEMAP" convert "$b" "$a" -o "$TM_TMP/ab.pftrace"
+	pf_decode "$TM_TMP/ab.pftrace" >"$TM_TMP/ab.txt"
+	pf_counts "$TM_TMP/ab.txt" >"$TM_TMP/got"
+	diff -u "$TM_TMP/want" "$TM_TMP/got" >&2
+	# Chrome JSON: the instants of both files, times never going back
+	"$TRACEMAP" convert "$a" "$b" -o "$TM_TMP/ab.json"
+	{ "$TRACEMAP" report --json "$a"; "$TRACEMAP" report --json "$b"; } |
+		jq -r 'select(.event != "sched_switch") | .timestamp_ns' | sort -n >"$TM_TMP/want"
+	jq -r '.traceEvents[] | select(.ph == "i" and .name != "events lost") | .ts * 1000 | round' \
+		"$TM_TMP/ab.json" >"$TM_TMP/got"
+	sort -n -c "$TM_TMP/got"
+	sort -n "$TM_TMP/got" | diff -u "$TM_TMP/want" - >&2
+}
+
+@test "convert: -o X.pftrace.gz and X.json.gz are the plain outputs gzip-compressed, smaller than the input" {
+	local f n=0
+	for f in $(fixtures); do
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.pftrace"
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.pftrace.gz"
+		gzip -t "$TM_TMP/p.pftrace.gz"
+		zcat "$TM_TMP/p.pftrace.gz" | cmp - "$TM_TMP/p.pftrace"
+		[ "$(stat -c %s "$TM_TMP/p.pftrace.gz")" -le "$(stat -c %s "$f")" ] ||
+			{ echo "$f: gzip output bigger than the file" >&2; return 1; }
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.json"
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.json.gz"
+		zcat "$TM_TMP/p.json.gz" | cmp - "$TM_TMP/p.json"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 12 ]
+	# --to says the format, .gz still compresses
+	"$TRACEMAP" convert "$FIXTURES/sched-v6.dat" --to json -o "$TM_TMP/x.gz"
+	zcat "$TM_TMP/x.gz" | jq -e '.traceEvents | length > 0' >/dev/null
+}
+
+@test "convert: files of two machines without DATE options are refused in one line, no OUT" {
+	local b=$TM_TMP/other.dat
+	# the same recording as another host's: its UNAME option's hostname replaced (same length)
+	other_host "$FIXTURES/sched-v6.dat" "$b"
+	run "$TRACEMAP" convert "$FIXTURES/sched-v6.dat" "$b" -o "$TM_TMP/x.pftrace"
+	tm_status 1
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == "tracemap convert: $FIXTURES/sched-v6.dat: no DATE option (record --date): files of different machines ("*", "*") share one timeline only by their wall-clock times" ]]
+	[ ! -e "$TM_TMP/x.pftrace" ]
+	[ -z "$(ls -A "$TM_TMP" | grep -v '^other.dat$')" ]
 }

@@ -369,8 +369,9 @@ typedef const void *(*tm_page_next_fn)(void *ctx);
 typedef void (*tm_page_close_fn)(void *ctx);
 
 struct tm_page_source {
-	int		buffer;		/* ties: lower buffer first, then lower cpu */
+	int		buffer;		/* ties: lower buffer first, then lower cpu, then file */
 	int		cpu;
+	int		file;		/* which of several files merged (0 for one) */
 	size_t		page_size;
 	unsigned int	commit_size;	/* 4 or 8 */
 	bool		big_endian;
@@ -386,5 +387,24 @@ struct tm_page_source {
 
 /* Add a source before the first tm_merge_next(); -1 + message (EBUSY after it, ENOMEM). */
 TM_HIDDEN int tm_merge_add(struct tm_merge *m, const struct tm_page_source *src);
+/*
+ * tm_merge_add_dat() for one of several files merged: buffer buf of dat goes
+ * out as buffer as_buf (the buffer of that name in the merged stream), its
+ * records marked as file's.
+ */
+TM_HIDDEN int tm_merge_add_dat_as(struct tm_merge *m, struct tm_dat *dat, int buf, int as_buf,
+				  int file, const uint64_t *cpu_mask, int nbits);
+
+/*
+ * merge-dedup.c: records of overlapping files (flight dumps) once. An
+ * identity is buffer, CPU, time and payload; a file's own repeats are kept.
+ */
+struct tm_dedup;
+struct tm_event_rec;
+
+TM_HIDDEN struct tm_dedup *tm_dedup_new(int nbuffers, int cpu_slots);
+TM_HIDDEN void tm_dedup_free(struct tm_dedup *d);
+/* Fed every merged record in order: 1 when rec repeats one handed out, 0 if not, -1 ENOMEM. */
+TM_HIDDEN int tm_dedup_seen(struct tm_dedup *d, const struct tm_event_rec *rec);
 
 #endif /* TM_DAT_INTERNAL_H */

@@ -23,6 +23,7 @@ struct merge_src {
 	struct tm_page_source	src;
 	struct tm_page		pg;
 	struct tm_rec		rec;		/* current record */
+	uint64_t		ts;		/* its time, adjusted: what the heap orders */
 	int64_t			missed;		/* loss reported with the current record */
 	bool			fresh_page;	/* next record is the page's first */
 };
@@ -165,6 +166,8 @@ static int src_advance(struct tm_merge *m, struct merge_src *s)
 			if (r > 0 && src_skip(m, s))
 				continue;
 			if (r > 0) {
+				s->ts = s->src.adjust_ts ? s->src.adjust_ts(s->src.adjust_ctx,
+									     s->rec.ts) : s->rec.ts;
 				s->missed = s->fresh_page ? s->pg.lost : 0;
 				s->fresh_page = false;
 				return 1;
@@ -190,11 +193,13 @@ static bool src_less(const struct tm_merge *m, int a, int b)
 {
 	const struct merge_src *x = &m->srcs[a], *y = &m->srcs[b];
 
-	if (x->rec.ts != y->rec.ts)
-		return x->rec.ts < y->rec.ts;
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
 	if (x->src.buffer != y->src.buffer)
 		return x->src.buffer < y->src.buffer;
-	return x->src.cpu < y->src.cpu;
+	if (x->src.cpu != y->src.cpu)
+		return x->src.cpu < y->src.cpu;
+	return x->src.file < y->src.file;
 }
 
 static void sift_down(struct tm_merge *m, int i)
@@ -252,11 +257,12 @@ int tm_merge_next(struct tm_merge *m, struct tm_event_rec *rec)
 	if (!m->nheap)
 		return 0;
 	s = &m->srcs[m->heap[0]];
-	rec->ts = s->src.adjust_ts ? s->src.adjust_ts(s->src.adjust_ctx, s->rec.ts) : s->rec.ts;
+	rec->ts = s->ts;
 	rec->data = s->rec.data;
 	rec->size = s->rec.size;
 	rec->cpu = s->src.cpu;
 	rec->buffer = s->src.buffer;
+	rec->file = s->src.file;
 	rec->missed = s->missed;
 	m->pending = m->heap[0];
 	return 1;
@@ -282,11 +288,18 @@ static int cursor_where(void *ctx, char *buf, size_t len)
 int tm_merge_add_dat(struct tm_merge *m, struct tm_dat *dat, int buf,
 		     const uint64_t *cpu_mask, int nbits)
 {
+	return tm_merge_add_dat_as(m, dat, buf, buf, 0, cpu_mask, nbits);
+}
+
+int tm_merge_add_dat_as(struct tm_merge *m, struct tm_dat *dat, int buf, int as_buf, int file,
+			const uint64_t *cpu_mask, int nbits)
+{
 	int cpu, ncpu = tm_dat_buffer_cpus(dat, buf);
 
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		struct tm_page_source src = {
-			.buffer = buf,
+			.buffer = as_buf,
+			.file = file,
 			.cpu = cpu,
 			.page_size = tm_dat_buffer_page_size(dat, buf),
 			.commit_size = tm_dat_commit_size(dat),

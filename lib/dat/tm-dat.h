@@ -38,6 +38,17 @@ struct tm_dat *tm_dat_open(const char *path);
 /* Close the file and free everything of it (NULL is fine). */
 void tm_dat_close(struct tm_dat *dat);
 
+/*
+ * Several files on one timeline (dat-machines.c): machine[i] is the machine
+ * of dats[i], 0 for the first file's, numbered in order of first appearance
+ * (same UNAME option and CPU count: one machine). Returns the number of
+ * machines, or -1 + message when the files cannot share one timeline:
+ * different machines and a file without a DATE option, files of one machine
+ * with and without DATE or with different clocks, or an event format of a
+ * file that the first file of its machine does not have.
+ */
+int tm_dat_machines(struct tm_dat *const *dats, int n, int *machine);
+
 /* CPU count of the file: CPUCOUNT option, else the v6 header count, else the CPU slots. */
 int tm_dat_cpus(const struct tm_dat *dat);
 

@@ -19,6 +19,7 @@ struct tm_event_rec {
 	uint32_t	size;		/* payload bytes */
 	int		cpu;
 	int		buffer;		/* 0 top level, then instances */
+	int		file;		/* which of several files merged (0 for one) */
 	int64_t		missed;		/* events lost before it: 0, n, or -1 unknown */
 };
 

@@ -27,6 +27,8 @@
 #include "tm-evout.h"
 
 #define TM_COMM_LEN	16
+#define CPU_LANES	(1 << 22)	/* PID_MAX_LIMIT: above every pid */
+#define MACHINE_SHIFT	23
 
 struct task {
 	int		tid;
@@ -45,6 +47,7 @@ struct chrome_output {
 	FILE			*f;
 	struct tep_handle	*tep;
 	struct trace_seq	seq;
+	struct trace_seq	name;		/* a name with its host, for put_meta() */
 	bool			any;		/* an element was written: comma first */
 	struct task		*tasks;		/* open addressing on tid */
 	size_t			ntasks, cap;
@@ -52,8 +55,12 @@ struct chrome_output {
 	int			ncpus;
 	uint64_t		last_ts;
 	struct tep_event	*sw;		/* sched_switch, NULL if the file has none */
-	const struct tm_evout_buffer *buffers;	/* names of the instances: "buffer" */
+	const struct tm_evout_buffer *buffers;	/* their names: args "buffer" */
 	int			nbuffers;
+	int			pid_base;	/* added to pids and tids: machine << 23 */
+	bool			head, tail;	/* write the document's head, its tail */
+	char			host[72];	/* " (hostname)" of one of several machines */
+	bool			*cpu_used;	/* CPUs with a lane slice: named at the end */
 	const struct tep_format_field *prev_pid, *prev_comm, *next_pid, *next_comm;
 };
 
@@ -134,9 +141,40 @@ static int element_end(struct chrome_output *c)
 	return 0;
 }
 
+/* ,"buffer":NAME inside args (first: no comma), in a file of several buffers. */
+static void put_buffer_arg(struct chrome_output *c, int buf, bool first)
+{
+	const char *name;
+
+	if (c->nbuffers < 2 || buf < 0 || buf >= c->nbuffers)
+		return;
+	name = c->buffers[buf].name ?: "";
+	trace_seq_puts(&c->seq, first ? "\"buffer\":" : ",\"buffer\":");
+	tm_json_str(&c->seq, name, strlen(name));
+}
+
+/* The slice of the task that ran on cpu in [start, end), on the CPU's lane. */
+static int put_cpu_slice(struct chrome_output *c, const struct task *t, int cpu,
+			 uint64_t start, uint64_t end)
+{
+	int pid = c->pid_base + CPU_LANES;
+
+	c->cpu_used[cpu] = true;
+	element_start(c, "X", t->comm, strnlen(t->comm, TM_COMM_LEN));
+	trace_seq_printf(&c->seq, ",\"cat\":\"sched\",\"pid\":%d,\"tid\":%d", pid, pid + 1 + cpu);
+	put_ts(&c->seq, "ts", start);
+	put_ts(&c->seq, "dur", end > start ? end - start : 0);
+	trace_seq_printf(&c->seq, ",\"args\":{\"pid\":%d", t->tid);
+	put_buffer_arg(c, 0, false);
+	trace_seq_putc(&c->seq, '}');
+	return element_end(c);
+}
+
 static int put_slice(struct chrome_output *c, struct task *t, int cpu, uint64_t start,
 		     uint64_t end)
 {
+	if (put_cpu_slice(c, t, cpu, start, end))
+		return -1;
 	if (start < t->last_end)
 		start = t->last_end;
 	if (end < start)
@@ -144,10 +182,13 @@ static int put_slice(struct chrome_output *c, struct task *t, int cpu, uint64_t 
 	t->last_end = end;
 	t->open_cpu = -1;
 	element_start(c, "X", t->comm, strnlen(t->comm, TM_COMM_LEN));
-	trace_seq_printf(&c->seq, ",\"cat\":\"sched\",\"pid\":%d,\"tid\":%d", t->tid, t->tid);
+	trace_seq_printf(&c->seq, ",\"cat\":\"sched\",\"pid\":%d,\"tid\":%d", c->pid_base + t->tid,
+			 c->pid_base + t->tid);
 	put_ts(&c->seq, "ts", start);
 	put_ts(&c->seq, "dur", end - start);
-	trace_seq_printf(&c->seq, ",\"args\":{\"cpu\":%d}", cpu);
+	trace_seq_printf(&c->seq, ",\"args\":{\"cpu\":%d", cpu);
+	put_buffer_arg(c, 0, false);
+	trace_seq_putc(&c->seq, '}');
 	return element_end(c);
 }
 
@@ -207,23 +248,6 @@ static int on_switch(struct chrome_output *c, const struct tm_event_rec *rec)
 	return 0;
 }
 
-/*
- * ",\"buffer\":NAME" for a record of an instance, beside args as report
- * --json has it beside fields (in args it could meet a field of that name).
- */
-static void put_buffer(struct chrome_output *c, int buf)
-{
-	const char *name;
-
-	if (buf <= 0 || buf >= c->nbuffers)
-		return;
-	name = c->buffers[buf].name;
-	if (!name || !*name)
-		return;
-	trace_seq_puts(&c->seq, ",\"buffer\":");
-	tm_json_str(&c->seq, name, strlen(name));
-}
-
 static int put_instant(struct chrome_output *c, const struct tm_event_rec *rec)
 {
 	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
@@ -236,11 +260,20 @@ static int put_instant(struct chrome_output *c, const struct tm_event_rec *rec)
 	element_start(c, "i", name, strlen(name));
 	trace_seq_puts(&c->seq, ",\"cat\":");
 	tm_json_str(&c->seq, ev ? ev->system : "", ev ? strlen(ev->system) : 0);
-	trace_seq_printf(&c->seq, ",\"s\":\"t\",\"pid\":%d,\"tid\":%d", pid, pid);
-	put_buffer(c, rec->buffer);
+	trace_seq_printf(&c->seq, ",\"s\":\"t\",\"pid\":%d,\"tid\":%d", c->pid_base + pid,
+			 c->pid_base + pid);
 	put_ts(&c->seq, "ts", rec->ts);
 	trace_seq_printf(&c->seq, ",\"args\":");
 	tm_json_fields(c->tep, &c->seq, ev, rec->data, rec->size);
+	if (c->nbuffers > 1 && c->seq.len && c->seq.buffer[c->seq.len - 1] == '}') {
+		/* the fields' object, reopened: "buffer" after the fields */
+		bool empty = c->seq.len >= 2 && c->seq.buffer[c->seq.len - 2] == '{';
+
+		c->seq.len--;
+		c->seq.buffer[c->seq.len] = '\0';
+		put_buffer_arg(c, rec->buffer, empty);
+		trace_seq_putc(&c->seq, '}');
+	}
 	return element_end(c);
 }
 
@@ -248,14 +281,30 @@ static int put_instant(struct chrome_output *c, const struct tm_event_rec *rec)
 static int put_lost(struct chrome_output *c, int buf, int cpu, int64_t missed, uint64_t ts)
 {
 	element_start(c, "i", "events lost", 11);
-	trace_seq_puts(&c->seq, ",\"cat\":\"tracemap\",\"s\":\"g\",\"pid\":0,\"tid\":0");
+	trace_seq_printf(&c->seq, ",\"cat\":\"tracemap\",\"s\":\"g\",\"pid\":%d,\"tid\":%d",
+			 c->pid_base, c->pid_base);
 	put_ts(&c->seq, "ts", ts);
-	trace_seq_printf(&c->seq, ",\"args\":{\"buffer\":%d,\"cpu\":%d,\"count\":%lld}", buf, cpu,
-			 (long long)missed);
+	trace_seq_printf(&c->seq, ",\"args\":{\"cpu\":%d,\"count\":%lld", cpu, (long long)missed);
+	put_buffer_arg(c, buf, false);
+	trace_seq_putc(&c->seq, '}');
 	return element_end(c);
 }
 
 /* ---- the output interface ---- */
+
+/* One of several machines: its pid range, its name, which end of the document it writes. */
+static void set_machine(struct chrome_output *c, const struct tm_evout_info *info)
+{
+	const char *u = info->uname, *sp = u ? strchr(u, ' ') : NULL;
+	int n = sp ? (int)strcspn(sp + 1, " ") : 0;
+
+	c->head = info->machine <= 0;
+	c->tail = info->machine >= info->machines - 1;
+	c->any = !c->head;	/* the previous machine wrote elements: a comma first */
+	c->pid_base = info->machine > 0 ? info->machine << MACHINE_SHIFT : 0;
+	if (info->machines > 1)
+		snprintf(c->host, sizeof(c->host), " (%.*s)", n ? n : 7, n ? sp + 1 : "unknown");
+}
 
 static int chrome_begin(struct tm_evout *out, const struct tm_evout_info *info)
 {
@@ -268,8 +317,10 @@ static int chrome_begin(struct tm_evout *out, const struct tm_evout_info *info)
 	c->nbuffers = info->nbuffers;
 	c->ncpus = info->cpu_slots > 0 ? info->cpu_slots : 1;
 	c->cpus = calloc((size_t)c->ncpus, sizeof(*c->cpus));
-	if (!c->cpus || tasks_grow(c))
+	c->cpu_used = calloc((size_t)c->ncpus, sizeof(*c->cpu_used));
+	if (!c->cpus || !c->cpu_used || tasks_grow(c))
 		return tm_fail(ENOMEM, "Chrome JSON output");
+	set_machine(c, info);
 	for (i = 0; i < c->ncpus; i++)
 		c->cpus[i].tid = -1;
 	c->sw = tep_find_event_by_name(c->tep, "sched", "sched_switch");
@@ -281,6 +332,8 @@ static int chrome_begin(struct tm_evout *out, const struct tm_evout_info *info)
 		if (!c->prev_pid || !c->next_pid)
 			c->sw = NULL;
 	}
+	if (!c->head)
+		return 0;
 	trace_seq_reset(&c->seq);
 	trace_seq_puts(&c->seq, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"tracemap "
 			TM_VERSION "\",\"clock\":");
@@ -312,15 +365,61 @@ static int chrome_lost(struct tm_evout *out, int buf, int cpu, int64_t missed)
 	return missed ? put_lost(c, buf, cpu, missed, c->last_ts) : 0;
 }
 
-static int put_name(struct chrome_output *c, const struct task *t, const char *what)
+/* One "M" element of pid/tid: args {"name": name + suffix}, or {"sort_index": sort}. */
+static int put_meta(struct chrome_output *c, const char *what, int pid, int tid,
+		    const char *name, const char *suffix, int sort)
 {
-	const char *comm = t->comm[0] ? t->comm : tep_data_comm_from_pid(c->tep, t->tid);
-
 	element_start(c, "M", what, strlen(what));
-	trace_seq_printf(&c->seq, ",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", t->tid, t->tid);
-	tm_json_str(&c->seq, comm, strlen(comm));
+	trace_seq_printf(&c->seq, ",\"pid\":%d,\"tid\":%d,\"args\":{", pid, tid);
+	if (name) {
+		trace_seq_puts(&c->seq, "\"name\":");
+		trace_seq_reset(&c->name);
+		trace_seq_puts(&c->name, name);
+		trace_seq_puts(&c->name, suffix);
+		tm_json_str(&c->seq, c->name.buffer, c->name.len);
+	} else {
+		trace_seq_printf(&c->seq, "\"sort_index\":%d", sort);
+	}
 	trace_seq_putc(&c->seq, '}');
 	return element_end(c);
+}
+
+static int put_name(struct chrome_output *c, const struct task *t)
+{
+	const char *comm = t->comm[0] ? t->comm : tep_data_comm_from_pid(c->tep, t->tid);
+	int id = c->pid_base + t->tid;
+
+	return put_meta(c, "process_name", id, id, comm, c->host, 0) ||
+	       put_meta(c, "thread_name", id, id, comm, "", 0);
+}
+
+/*
+ * The CPU lanes' process, first in the list, and a named thread per CPU in
+ * CPU order. Left out when no task ran, except for one of several machines:
+ * the next machine's elements follow a comma, so this one writes at least one.
+ */
+static int put_cpu_names(struct chrome_output *c)
+{
+	int pid = c->pid_base + CPU_LANES, cpu;
+	bool any = false;
+	char name[32];
+
+	for (cpu = 0; cpu < c->ncpus; cpu++)
+		any |= c->cpu_used[cpu];
+	if (!any && c->head && c->tail)
+		return 0;
+	if (put_meta(c, "process_name", pid, pid, "CPUs", c->host, 0) ||
+	    put_meta(c, "process_sort_index", pid, pid, NULL, NULL, -1))
+		return -1;
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		if (!c->cpu_used[cpu])
+			continue;
+		snprintf(name, sizeof(name), "CPU %d", cpu);
+		if (put_meta(c, "thread_name", pid, pid + 1 + cpu, name, "", 0) ||
+		    put_meta(c, "thread_sort_index", pid, pid + 1 + cpu, NULL, NULL, cpu))
+			return -1;
+	}
+	return 0;
 }
 
 static int chrome_end(struct tm_evout *out)
@@ -332,14 +431,12 @@ static int chrome_end(struct tm_evout *out)
 	for (cpu = 0; cpu < c->ncpus; cpu++)
 		if (close_cpu(c, cpu, c->last_ts))
 			return -1;
-	for (i = 0; i < c->cap; i++) {
-		if (c->tasks[i].tid == -1)
-			continue;
-		if (put_name(c, &c->tasks[i], "process_name") ||
-		    put_name(c, &c->tasks[i], "thread_name"))
+	for (i = 0; i < c->cap; i++)
+		if (c->tasks[i].tid != -1 && put_name(c, &c->tasks[i]))
 			return -1;
-	}
-	if (fputs("\n]}\n", c->f) == EOF || fflush(c->f))
+	if (put_cpu_names(c))
+		return -1;
+	if ((c->tail && fputs("\n]}\n", c->f) == EOF) || fflush(c->f))
 		return tm_fail(errno, "write output");
 	return 0;
 }
@@ -349,8 +446,10 @@ static void chrome_free(struct tm_evout *out)
 	struct chrome_output *c = to_chrome(out);
 
 	trace_seq_destroy(&c->seq);
+	trace_seq_destroy(&c->name);
 	free(c->tasks);
 	free(c->cpus);
+	free(c->cpu_used);
 	free(c);
 }
 
@@ -373,5 +472,7 @@ struct tm_evout *tm_evout_chrome_new(FILE *f)
 	c->base.ops = &chrome_ops;
 	c->f = f;
 	trace_seq_init(&c->seq);
+	trace_seq_init(&c->name);
+	c->head = c->tail = true;
 	return &c->base;
 }

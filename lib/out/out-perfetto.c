@@ -124,9 +124,11 @@ static size_t put_varint(uint8_t *o, uint64_t v)
 /* One `Trace.packet` field: tag, length, the packed TracePacket. */
 static int write_packet(struct perfetto_output *po, Perfetto__Protos__TracePacket *pkt)
 {
-	size_t len = perfetto__protos__trace_packet__get_packed_size(pkt), hdr;
+	size_t len, hdr;
 	uint8_t *p;
 
+	tm_pf_machine_stamp(pkt, &po->info);	/* one of several machines: its id */
+	len = perfetto__protos__trace_packet__get_packed_size(pkt);
 	if (len + 11 > po->pack_cap) {
 		p = realloc(po->pack, len + 11);
 		if (!p)

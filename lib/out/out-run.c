@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* out-run.c - a trace.dat file's records, merged by time and filtered, into one output. */
+/*
+ * out-run.c - the records of a trace.dat file, or of several files of one
+ * machine, merged by time (overlaps once) and filtered, into one output.
+ */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dat/dat-internal.h"
 #include "util/internal.h"
@@ -20,27 +24,61 @@ const char *tm_evout_warning(const struct tm_evout *out)
 	return out && out->warning[0] ? out->warning : NULL;
 }
 
-static struct tm_evout_buffer *dat_buffers(struct tm_dat *dat)
-{
-	int i, n = tm_dat_buffer_count(dat);
-	struct tm_evout_buffer *b = calloc((size_t)n, sizeof(*b));
+/* The buffers of several files, by name: the first file's in order, then new names. */
+struct run_bufs {
+	struct tm_evout_buffer	*b;
+	int			n;
+	int			**map;		/* [file][buf]: index in b */
+};
 
-	if (!b) {
-		tm_fail(ENOMEM, "buffer list");
-		return NULL;
-	}
-	for (i = 0; i < n; i++) {
-		b[i].name = tm_dat_buffer_name(dat, i);
-		b[i].clock = tm_dat_buffer_clock(dat, i) ?: tm_dat_clock(dat);
-	}
-	return b;
+static void run_bufs_free(struct run_bufs *rb, int nfiles)
+{
+	int f;
+
+	for (f = 0; rb->map && f < nfiles; f++)
+		free(rb->map[f]);
+	free(rb->map);
+	free(rb->b);
 }
 
-static struct tm_merge *dat_merge(struct tm_dat *dat, struct tep_handle *tep,
-				  const struct tm_run_opts *o)
+static int buf_index(struct run_bufs *rb, struct tm_dat *dat, int buf)
+{
+	const char *name = tm_dat_buffer_name(dat, buf) ?: "";
+	int i;
+
+	for (i = 0; i < rb->n; i++)
+		if (!strcmp(rb->b[i].name ?: "", name))
+			return i;
+	rb->b[rb->n].name = name;
+	rb->b[rb->n].clock = tm_dat_buffer_clock(dat, buf) ?: tm_dat_clock(dat);
+	return rb->n++;
+}
+
+static int run_bufs_init(struct run_bufs *rb, struct tm_dat *const *dats, int n)
+{
+	int f, buf, total = 0;
+
+	for (f = 0; f < n; f++)
+		total += tm_dat_buffer_count(dats[f]);
+	rb->b = calloc((size_t)total + 1, sizeof(*rb->b));
+	rb->map = calloc((size_t)n, sizeof(*rb->map));
+	if (!rb->b || !rb->map)
+		return tm_fail(ENOMEM, "buffer list");
+	for (f = 0; f < n; f++) {
+		rb->map[f] = calloc((size_t)tm_dat_buffer_count(dats[f]) + 1, sizeof(int));
+		if (!rb->map[f])
+			return tm_fail(ENOMEM, "buffer list");
+		for (buf = 0; buf < tm_dat_buffer_count(dats[f]); buf++)
+			rb->map[f][buf] = buf_index(rb, dats[f], buf);
+	}
+	return 0;
+}
+
+static struct tm_merge *dat_merge(struct tm_dat *const *dats, int n, const struct run_bufs *rb,
+				  struct tep_handle *tep, const struct tm_run_opts *o)
 {
 	struct tm_merge *m = tm_merge_new();
-	int buf;
+	int f, buf;
 
 	if (!m)
 		return NULL;
@@ -48,13 +86,16 @@ static struct tm_merge *dat_merge(struct tm_dat *dat, struct tep_handle *tep,
 		tm_merge_free(m);
 		return NULL;
 	}
-	for (buf = 0; buf < tm_dat_buffer_count(dat); buf++) {
-		/* trace-cmd 3.1.6 quirk: with --cpu, instances print nothing */
-		if (buf && o->cpu_mask)
-			continue;
-		if (tm_merge_add_dat(m, dat, buf, o->cpu_mask, o->cpu_bits)) {
-			tm_merge_free(m);
-			return NULL;
+	for (f = 0; f < n; f++) {
+		for (buf = 0; buf < tm_dat_buffer_count(dats[f]); buf++) {
+			/* trace-cmd 3.1.6 quirk: with --cpu, instances print nothing */
+			if (buf && o->cpu_mask)
+				continue;
+			if (tm_merge_add_dat_as(m, dats[f], buf, rb->map[f][buf], f, o->cpu_mask,
+						o->cpu_bits)) {
+				tm_merge_free(m);
+				return NULL;
+			}
 		}
 	}
 	return m;
@@ -67,36 +108,65 @@ static __attribute__((noinline)) void run_meter(struct tm_meter *meter,
 	tm_meter_show(meter);
 }
 
-int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle *tep,
-		      const struct tm_run_opts *o)
+/* What the files are: the first one's, with the newest names and statistics (the last's). */
+static void run_info(struct tm_evout_info *info, struct tm_dat *const *dats, int n,
+		     const struct run_bufs *rb, const struct tm_run_opts *o)
 {
-	struct tm_evout_info info = {
-		.tep = tep,
-		.ncpus = tm_dat_cpus(dat),
-		.nbuffers = tm_dat_buffer_count(dat),
-		.cmdlines = tm_dat_cmdlines(dat),
-		.cpustat = tm_dat_cpustat(dat),
-		.ts_in_ns = tm_dat_tsc2nsec(dat),
-		.uname = tm_dat_uname(dat),
-	};
-	struct tm_evout_buffer *bufs = dat_buffers(dat);
+	int f, buf;
+
+	info->ncpus = tm_dat_cpus(dats[0]);
+	info->nbuffers = rb->n;
+	info->buffers = rb->b;
+	info->cmdlines = tm_dat_cmdlines(dats[n - 1]);
+	info->cpustat = tm_dat_cpustat(dats[n - 1]);
+	info->ts_in_ns = tm_dat_tsc2nsec(dats[0]);
+	info->uname = tm_dat_uname(dats[0]);
+	info->machine = o->machine;
+	info->machines = o->machines > 0 ? o->machines : 1;
+	info->cpu_slots = info->ncpus;
+	for (f = 0; f < n; f++)
+		for (buf = 0; buf < tm_dat_buffer_count(dats[f]); buf++)
+			if (tm_dat_buffer_cpus(dats[f], buf) > info->cpu_slots)
+				info->cpu_slots = tm_dat_buffer_cpus(dats[f], buf);
+}
+
+/* The next record to hand on: 1, 0 at the end, -1; overlapping files' repeats skipped. */
+static int run_next(struct tm_merge *m, struct tm_dedup *dd, struct tm_event_rec *rec)
+{
+	int r, dup;
+
+	do {
+		r = tm_merge_next(m, rec);
+		dup = r > 0 && dd ? tm_dedup_seen(dd, rec) : 0;
+		if (dup < 0)
+			return -1;
+	} while (dup);
+	return r;
+}
+
+int tm_evout_run_dats(struct tm_evout *out, struct tm_dat *const *dats, int n,
+		      struct tep_handle *tep, const struct tm_run_opts *o)
+{
+	struct tm_evout_info info = { .tep = tep };
+	struct run_bufs rb = { 0 };
+	struct tm_dedup *dd = NULL;
 	struct tm_merge *m = NULL;
 	struct tm_event_rec rec;
-	int r = -1, buf;
+	int r = -1;
 
-	if (!bufs)
-		return -1;
-	info.buffers = bufs;
-	info.cpu_slots = info.ncpus;
-	for (buf = 0; buf < info.nbuffers; buf++)
-		if (tm_dat_buffer_cpus(dat, buf) > info.cpu_slots)
-			info.cpu_slots = tm_dat_buffer_cpus(dat, buf);
+	if (n < 1)
+		return tm_failx(EINVAL, "no input file");
+	if (run_bufs_init(&rb, dats, n))
+		goto out;
+	run_info(&info, dats, n, &rb, o);
+	if (n > 1 && !(dd = tm_dedup_new(info.nbuffers, info.cpu_slots)))
+		goto out;
 	if (o->meter)
 		o->meter->p = (struct tm_progress){ 0 };
-	m = dat_merge(dat, tep, o);
+	m = dat_merge(dats, n, &rb, tep, o);
 	if (!m || tm_evout_begin(out, &info))
 		goto out;
-	while ((r = tm_merge_next(m, &rec)) > 0) {
+	while ((r = run_next(m, dd, &rec)) > 0) {
 		if (o->meter && !(++o->meter->p.events % TM_RUN_METER_EVENTS))
 			run_meter(o->meter, m);
 		if (!tm_filter_pass(o->filter, &rec))
@@ -114,6 +184,13 @@ int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle
 		*o->skipped = tm_merge_skipped(m);
 out:
 	tm_merge_free(m);
-	free(bufs);
+	tm_dedup_free(dd);
+	run_bufs_free(&rb, n);
 	return r < 0 ? -1 : 0;
+}
+
+int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle *tep,
+		      const struct tm_run_opts *o)
+{
+	return tm_evout_run_dats(out, &dat, 1, tep, o);
 }

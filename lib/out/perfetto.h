@@ -39,4 +39,9 @@ TM_HIDDEN size_t tm_pf_tasks_count(const struct tm_pf_tasks *t);
 TM_HIDDEN bool tm_pf_tasks_at(const struct tm_pf_tasks *t, size_t *i, int32_t *pid,
 			      const char **comm);
 
+/* perfetto-machine.c: the machine_id of a machine other than the first (info->machine). */
+struct tm_evout_info;
+TM_HIDDEN void tm_pf_machine_stamp(Perfetto__Protos__TracePacket *pkt,
+				   const struct tm_evout_info *info);
+
 #endif /* TM_PERFETTO_H */

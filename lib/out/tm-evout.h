@@ -45,6 +45,12 @@ struct tm_evout_info {
 	const char			*uname;		/* "sysname node release machine" or NULL */
 	bool				ts_in_ns;	/* a TSC2NSEC option turned counts into ns */
 	bool				live;		/* stream: events only, no file header */
+	/*
+	 * Several machines on one timeline (convert of their files): each is
+	 * one run into a new output on the same FILE, in order; machine 0 first.
+	 */
+	int				machine;	/* this source's, 0 = the first */
+	int				machines;	/* how many; 0 or 1: just this one */
 };
 
 struct tm_evout;
@@ -109,6 +115,8 @@ struct tm_run_opts {
 	void		*warn_ctx;
 	uint64_t	*skipped;	/* NULL, or set to the records the check skipped */
 	struct tm_meter	*meter;		/* NULL, or shown the bytes and records read */
+	int		machine;	/* tm_evout_info's: this run's machine ... */
+	int		machines;	/* ... of how many (0: one) */
 };
 
 #define TM_RUN_METER_EVENTS	4096	/* records read between two shows of a meter */
@@ -126,5 +134,15 @@ struct tm_run_opts {
  */
 int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle *tep,
 		      const struct tm_run_opts *opts);
+/*
+ * tm_evout_run_dat() over n files of one machine (tm_dat_machines()), decoded
+ * with tep (the first file's): one stream in time order, buffers matched by
+ * name, and a record that several files hold (overlapping flight dumps) once
+ * (same buffer, CPU, time and payload; see lib/dat/merge-dedup.c). The
+ * output is told the first file's kernel and clocks and the last file's
+ * saved cmdlines and CPU statistics (the newest).
+ */
+int tm_evout_run_dats(struct tm_evout *out, struct tm_dat *const *dats, int n,
+		      struct tep_handle *tep, const struct tm_run_opts *opts);
 
 #endif /* TM_EVOUT_H */

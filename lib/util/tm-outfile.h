@@ -12,6 +12,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 enum {
 	/* a regular file is written as a temporary beside it, renamed over it at the end */
@@ -46,5 +47,12 @@ int tm_outfile_open(struct tm_outfile *out, const char *path, int flags);
  * failed (then as !ok).
  */
 int tm_outfile_close(struct tm_outfile *out, bool ok);
+
+/*
+ * gzip-out.c: a FILE whose bytes go gzip-compressed into dst (which stays
+ * open). fclose() writes the end of the gzip stream: EOF when that or an
+ * earlier write to dst failed (errno set). NULL + message.
+ */
+FILE *tm_gzip_open(FILE *dst);
 
 #endif /* TM_OUTFILE_H */
