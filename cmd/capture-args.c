@@ -22,6 +22,7 @@ enum {
 	OPT_SUBBUF = 0x200,
 	OPT_WAKEUP,
 	OPT_NO_MMAP,
+	OPT_NO_PIN,
 	OPT_DURATION,
 	OPT_UPROBE,
 	OPT_REUSE,
@@ -66,6 +67,8 @@ static const struct argp_option capture_options[] = {
 	  "full (buffer_percent, 0-100)", 2 },
 	{ "no-mmap", OPT_NO_MMAP, NULL, 0, "read pages with read(2) instead of mapping the "
 	  "ring buffer", 2 },
+	{ "no-pin", OPT_NO_PIN, NULL, 0, "let the scheduler place each CPU's reader thread "
+	  "(default: on the CPU it reads, where its data is in cache)", 2 },
 	{ "instance", 'B', "NAME", 0, "trace in instance NAME instead of tracemap-PID "
 	  "(created and removed)", 2 },
 	{ "reuse-instance", OPT_REUSE, NULL, 0, "with -B: NAME may exist already; record "
@@ -73,7 +76,7 @@ static const struct argp_option capture_options[] = {
 	{ NULL, 0, NULL, 0, "Run:", 4 },
 	{ "duration", OPT_DURATION, "SECONDS", 0, "stop after SECONDS", 4 },
 	{ "quiet", 'q', NULL, 0, "no summary", 4 },
-	{ "verbose", 'v', NULL, 0, "say what runs: instance, mmap or read() per CPU", 4 },
+	{ "verbose", 'v', NULL, 0, "say what runs: instance, mmap or read() and the reader's CPU per CPU", 4 },
 	{ 0 }
 };
 
@@ -239,6 +242,7 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case 'q': o->quiet = true; break;
 	case 'v': o->verbose = true; break;
 	case OPT_NO_MMAP: o->no_mmap = true; break;
+	case OPT_NO_PIN: o->no_pin = true; break;
 	case 'B': o->instance = arg; break;
 	case OPT_REUSE: o->reuse_instance = true; break;
 	case OPT_DURATION: o->duration = duration_arg(state, arg); break;

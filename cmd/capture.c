@@ -149,6 +149,7 @@ static int open_recorder(struct capture *r, const struct capture_sink *s)
 		.cpus = r->cpus,
 		.ncpus = r->ncpus,
 		.use_mmap = !r->o->no_mmap,
+		.pin = !r->o->no_pin,
 		.timeout_ms = s->timeout_ms,
 		.emit_partial = s->emit_partial,
 		.partial_ms = s->partial_ms,
@@ -171,12 +172,17 @@ static int open_recorder(struct capture *r, const struct capture_sink *s)
 		for (int cpu = 0; cpu < r->ncpus; cpu++) {
 			const char *why = tm_recorder_fallback_reason(r->rec, cpu);
 
+			struct tm_cpu_record_stats st;
+			const char *where;
+
 			if (!r->cpus[cpu])
 				continue;
+			tm_recorder_get_stats(r->rec, cpu, &st);
+			where = st.pinned ? "its reader on that CPU" : "its reader on any CPU";
 			if (why)
-				cmd_err(r->sub, "cpu%d: read() path (%s)", cpu, why);
+				cmd_err(r->sub, "cpu%d: read() path (%s), %s", cpu, why, where);
 			else
-				cmd_err(r->sub, "cpu%d: mmap path", cpu);
+				cmd_err(r->sub, "cpu%d: mmap path, %s", cpu, where);
 		}
 	}
 	return 0;

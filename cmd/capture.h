@@ -36,6 +36,7 @@ struct capture_opts {
 	bool			quiet;
 	bool			verbose;
 	bool			no_mmap;
+	bool			no_pin;		/* readers placed by the scheduler */
 	double			duration;	/* seconds, 0 = none */
 	char			**command;	/* NULL-terminated, or NULL */
 	const char		**uprobes;	/* --uprobe specs */

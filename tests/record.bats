@@ -192,6 +192,45 @@ sizes_count_the_chunk_count() {
 	[ "$(grep -cE 'filename=(/usr)?/bin/true ' "$TM_TMP/tc.txt")" -eq 2 ]
 }
 
+# The CPU list of each recorder thread but the main one, one line each, sorted.
+reader_cpus() {
+	local t
+	for t in /proc/"$REC_PID"/task/*; do
+		[ "${t##*/}" = "$REC_PID" ] && continue
+		awk '/^Cpus_allowed_list:/ { print $2 }' "$t/status"
+	done | sort -n
+}
+
+@test "record: each CPU's reader runs on that CPU; --no-pin and taskset leave it free" {
+	local n all cpus
+	n=$(nproc)
+	all=$(seq 0 $((n - 1)))
+	rec_start -e sched -o "$TM_TMP/p.dat"
+	cpus=$(reader_cpus)
+	rec_stop INT
+	grep -q 'cpu0: mmap path, its reader on that CPU' "$REC_ERR"
+	[ "$cpus" = "$all" ] || { echo "reader CPUs: $cpus" >&2; return 1; }
+
+	rec_start -e sched --no-pin -o "$TM_TMP/n.dat"
+	cpus=$(reader_cpus)
+	rec_stop INT
+	grep -q 'cpu0: mmap path, its reader on any CPU' "$REC_ERR"
+	[ "$cpus" = "$(for c in $all; do echo "0-$((n - 1))"; done)" ] ||
+		{ echo "reader CPUs: $cpus" >&2; return 1; }
+	tm_need "a second CPU" test "$n" -ge 2
+
+	# a user's affinity stays theirs: cpu1's reader may not leave CPU 0
+	taskset -pc 0 "$BASHPID" >/dev/null
+	rec_start -e sched -o "$TM_TMP/t.dat"
+	taskset -pc "0-$((n - 1))" "$BASHPID" >/dev/null
+	cpus=$(reader_cpus)
+	rec_stop INT
+	grep -q 'cpu1: mmap path, its reader on any CPU' "$REC_ERR"
+	[ "$cpus" = "$(for c in $all; do echo 0; done)" ] ||
+		{ echo "reader CPUs: $cpus" >&2; return 1; }
+	readable_by_trace_cmd "$TM_TMP/t.dat"
+}
+
 @test "record: -M 2 records only CPU 1" {
 	tm_need "2 CPUs" test "$(nproc)" -ge 2
 	run "$TRACEMAP" record -M 2 -e sched -o "$TM_TMP/m.dat" -- \

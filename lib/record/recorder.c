@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -223,6 +224,7 @@ struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_siz
 				       const struct tm_page_sink *sink)
 {
 	struct tm_recorder *rec = calloc(1, sizeof(*rec));
+	cpu_set_t allowed;
 
 	if (!rec) {
 		tm_fail(ENOMEM, "recorder");
@@ -253,6 +255,8 @@ struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_siz
 		tm_fail(errno, "recorder: eventfd");
 		goto fail;
 	}
+	if (opts->pin && sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);	/* unknown: leave every thread to the scheduler */
 	for (int cpu = 0; cpu < opts->ncpus; cpu++) {
 		struct tm_rec_cpu *c = &rec->cpus[cpu];
 
@@ -272,11 +276,38 @@ struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_siz
 			goto fail;
 		c->st.traced = true;
 		c->st.mapped = tm_ring_mapped(c->ring);
+		/* a CPU the user's affinity (taskset, cpuset) leaves out stays theirs */
+		c->st.pinned = opts->pin && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &allowed);
 	}
 	return rec;
 fail:
 	tm_recorder_destroy(rec);
 	return NULL;
+}
+
+/* The CPU's thread, on that CPU when pinned; 0 or an errno. */
+static int rec_thread_create(struct tm_rec_cpu *c)
+{
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int err;
+
+	if (!c->st.pinned)
+		return pthread_create(&c->thread, NULL, rec_thread, c);
+	CPU_ZERO(&set);
+	CPU_SET(c->cpu, &set);
+	err = pthread_attr_init(&attr);
+	if (!err)
+		err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (!err)
+		err = pthread_create(&c->thread, &attr, rec_thread, c);
+	pthread_attr_destroy(&attr);
+	if (err == EINVAL) {
+		/* the CPU went offline or out of our cpuset meanwhile: unpinned */
+		c->st.pinned = false;
+		err = pthread_create(&c->thread, NULL, rec_thread, c);
+	}
+	return err;
 }
 
 int tm_recorder_start(struct tm_recorder *rec, pid_t *tids, size_t *ntids)
@@ -293,7 +324,7 @@ int tm_recorder_start(struct tm_recorder *rec, pid_t *tids, size_t *ntids)
 
 		if (!c->ring)
 			continue;
-		err = pthread_create(&c->thread, NULL, rec_thread, c);
+		err = rec_thread_create(c);
 		if (err)
 			break;
 		c->started = true;

@@ -43,11 +43,18 @@ struct tm_recorder_opts {
 	 * such round, so no record stays in our memory only for longer; 0: never.
 	 */
 	unsigned int	partial_ms;
+	/*
+	 * Run each CPU's thread on that CPU (where tracemap may run at all).
+	 * The kernel walks every record of a sub-buffer at GET_READER; on the
+	 * CPU that wrote them the walk and the copies hit its own cache.
+	 */
+	bool		pin;
 };
 
 struct tm_cpu_record_stats {
 	bool		traced;
 	bool		mapped;
+	bool		pinned;		/* the thread runs on this CPU only */
 	uint64_t	pages;
 	uint64_t	raw_bytes;
 	uint64_t	lost_pages;	/* pages flagged MISSED_EVENTS */
