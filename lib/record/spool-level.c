@@ -105,6 +105,48 @@ double tm_level_cost(const struct tm_level_policy *p, int step)
 	return 0;
 }
 
+/* Writeback costs about what write(2)'s copy did: the price counts both. */
+#define TM_LEVEL_WRITEBACK	2.0
+
+/* Bytes written per raw byte at a step: measured, else what a neighbour step suggests. */
+static double step_ratio(const struct tm_level_policy *p, int step)
+{
+	if (p->ratio[step])
+		return p->ratio[step];
+	if (tm_level_of_step(p, step) <= tm_codec_min_level())
+		return 1.0;		/* zstd's lowest level: raw blocks, near enough */
+	for (int s = 0; s < TM_LEVEL_STEPS; s++)
+		if (p->ratio[s] && tm_level_of_step(p, s) > tm_codec_min_level())
+			return p->ratio[s];
+	return 0;
+}
+
+double tm_level_price(const struct tm_level_policy *p, int step)
+{
+	double cost = tm_level_cost(p, step);
+
+	if (!cost)
+		return 0;
+	return cost + TM_LEVEL_WRITEBACK * p->write_cost * step_ratio(p, step);
+}
+
+void tm_level_written(struct tm_level_policy *p, size_t raw, size_t written, uint64_t write_ns)
+{
+	if (!raw || !written)
+		return;
+	p->ratio[p->step] = (double)written / (double)raw;
+	p->write_cost = p->write_cost ? (p->write_cost + (double)write_ns / written) / 2 :
+					(double)write_ns / written;
+}
+
+/* Is a step known to cost more than a slower one? Then the slower one goes. */
+static bool dearer(const struct tm_level_policy *p, int step, int slower)
+{
+	double a = tm_level_price(p, step), b = tm_level_price(p, slower);
+
+	return a && b && a >= b;
+}
+
 /* The step the fill alone picks (the thresholds of tm-spool.h). */
 static void step_from_fill(struct tm_level_policy *p, unsigned int fill, unsigned int last)
 {
@@ -128,7 +170,7 @@ static void step_from_fill(struct tm_level_policy *p, unsigned int fill, unsigne
 /* Would a chunk of raw bytes at this step leave the ring past FILL_HIGH? */
 static bool projected_over(const struct tm_level_policy *p, int step, size_t raw)
 {
-	double cost = tm_level_cost(p, step);
+	double cost = tm_level_price(p, step);
 
 	if (!p->rate || !cost)
 		return false;
@@ -155,11 +197,15 @@ int tm_level_pick(struct tm_level_policy *p, size_t raw)
 	p->probe = !p->begun && p->step < 1 && relative_cost(p->level) >= 4;
 	if (p->probe)
 		p->step = 1;
-	while (p->step < TM_LEVEL_STEPS - 1 && projected_over(p, p->step, raw)) {
+	while (p->step < TM_LEVEL_STEPS - 1 && projected_over(p, p->step, raw) &&
+	       !dearer(p, p->step + 1, p->step)) {
 		p->step++;
 		p->calm = 0;
 		vetoed = true;
 	}
+	/* a faster step whose bytes cost more than its speed saves helps nobody */
+	while (p->step > 0 && dearer(p, p->step, p->step - 1))
+		p->step--;
 	p->vetoed += vetoed;
 	return tm_level_of_step(p, p->step);
 }

@@ -30,6 +30,9 @@ struct tm_level_policy {
 	uint64_t	win_ns;			/* the rate's current window began then, */
 	double		win_written;		/* when this much had been written; 0: not begun */
 	double		cost[TM_LEVEL_STEPS];	/* ns per raw byte at each step; 0: unknown */
+	/* what the bytes a step produces cost (the spool's write(2), then writeback) */
+	double		write_cost;		/* ns per byte written; 0: unknown */
+	double		ratio[TM_LEVEL_STEPS];	/* bytes written per raw byte; 0: unknown */
 	uint32_t	vetoed;			/* chunks made faster by the projection */
 	uint32_t	stopped;		/* chunks stopped part way, done again faster */
 	bool		begun;			/* a chunk was compressed */
@@ -47,6 +50,17 @@ TM_HIDDEN void tm_level_sample(struct tm_level_policy *p, const struct tm_ring_f
 			       uint64_t now_ns);
 /* ns per raw byte expected at a step: measured, or scaled from a measured step; 0: unknown. */
 TM_HIDDEN double tm_level_cost(const struct tm_level_policy *p, int step);
+/*
+ * ns per raw byte a step costs the machine: compressing (tm_level_cost())
+ * plus writing what it produces, twice (write(2)'s copy into the page
+ * cache, then writeback's); 0: unknown. A faster level that writes more
+ * can cost more than it saves: on trace pages zstd's lowest level is ten
+ * times the bytes of -1 at about the speed of level 1 (docs/PERFORMANCE.md).
+ */
+TM_HIDDEN double tm_level_price(const struct tm_level_policy *p, int step);
+/* The chunk picked last became written bytes, whose write(2) took write_ns. */
+TM_HIDDEN void tm_level_written(struct tm_level_policy *p, size_t raw, size_t written,
+				uint64_t write_ns);
 /* The level for the next chunk of raw bytes; the chunk's step is p->step. */
 TM_HIDDEN int tm_level_pick(struct tm_level_policy *p, size_t raw);
 /*

@@ -195,6 +195,7 @@ static ssize_t spool_compress(struct tm_spool *s, size_t raw)
 static int spool_flush(struct tm_spool *s)
 {
 	size_t raw = s->npages * s->opts.page_size, pages = s->npages;
+	uint64_t start;
 	ssize_t n;
 	int level;
 
@@ -213,8 +214,10 @@ static int spool_flush(struct tm_spool *s)
 	}
 	tm_put32(s->out, (uint32_t)n);
 	tm_put32(s->out + 4, (uint32_t)raw);
+	start = s->opts.clock_ns();
 	if (spool_write(s, s->out, TM_DAT_CHUNK_HDR_LEN + n, pages))
 		return -1;
+	tm_level_written(&s->lp, raw, TM_DAT_CHUNK_HDR_LEN + n, s->opts.clock_ns() - start);
 	s->stats.chunks++;
 	return 0;
 }

@@ -434,6 +434,30 @@ TM_TEST(spool_level_projection_goes_back_up_only_when_the_slow_level_fits)
 }
 
 /*
+ * Byte pricing. Level 1 (1 ms a MiB) writes 3% of the raw bytes; zstd's
+ * lowest level (a fifth of that time) writes all of them. With writes
+ * measured at 1 ns a byte, a full ring's chunk goes at -1, not the lowest
+ * level: 2 ms a MiB of writing and writeback cost more than compression
+ * saves. At 0.1 ns a byte the lowest level is the cheapest, and is taken.
+ */
+TM_TEST(spool_level_price_counts_the_bytes_a_faster_level_writes)
+{
+	struct sim s = { .now = MS, .rate = 10, .ms = { 1, 1, 1 } };
+
+	tm_level_init(&s.p, 1, true);
+	sim_wait(&s, 20, 100);
+	TM_CHECK_INT(sim_chunk(&s, 100, 100), 1);
+	tm_level_written(&s.p, MIB, MIB * 3 / 100, MIB * 3 / 100);
+	TM_CHECK(tm_level_price(&s.p, 2) > tm_level_price(&s.p, 0));
+	TM_CHECK_INT(sim_chunk(&s, 930, 930), TM_SPOOL_FAST_LEVEL);
+
+	tm_level_init(&s.p, 1, true);
+	TM_CHECK_INT(sim_chunk(&s, 100, 100), 1);
+	tm_level_written(&s.p, MIB, MIB * 3 / 100, MIB * 3 / 1000);
+	TM_CHECK_INT(sim_chunk(&s, 930, 930), tm_codec_min_level());
+}
+
+/*
  * The probe's -1 is no fall-behind: at a calm fill the next chunk is at the
  * chosen level again, not after FILL_CALM chunks (which the record summary
  * counted as chunks where the compressor fell behind).
