@@ -10,9 +10,27 @@ report_counts() {
 	"$TRACEMAP" report --json "$1" | jq -r .event | sort | uniq -c | awk '{print $1, $2}' | sort -k2
 }
 
-# The decoded Perfetto trace as text (protoc fails on anything malformed).
-pf_decode() {
+# The Perfetto trace as protoc decodes it with trace.proto (protoc fails on anything
+# malformed): compact_sched as it is, described generic events as bare numbers.
+pf_decode_raw() {
 	protoc --proto_path="$TM_ROOT/lib/out" --decode=perfetto.protos.Trace "$TM_PROTO" <"$1"
+}
+
+# The decoded Perfetto trace as trace_processor reads it: described generic events
+# decoded by the descriptors the trace carries (a member named like the event),
+# compact_sched written out as the sched_switch / sched_waking events it stands for.
+pf_decode() {
+	local dir
+	dir=$(mktemp -d "${TM_TMP:-/tmp}/pfdec.XXXXXX") || return 1
+	pf_decode_raw "$1" >"$dir/raw.txt" &&
+		perl "$TM_ROOT/tests/pf-expand.pl" --proto "$TM_PROTO" <"$dir/raw.txt" \
+			>"$dir/trace.proto" &&
+		protoc --proto_path="$dir" --decode=perfetto.protos.Trace "$dir/trace.proto" \
+			<"$1" >"$dir/typed.txt" &&
+		perl "$TM_ROOT/tests/pf-expand.pl" --compact <"$dir/typed.txt"
+	local rc=$?
+	rm -rf "$dir"
+	return $rc
 }
 
 # pf_convert FILE TXT: FILE converted to Perfetto, decoded into TXT.
@@ -176,4 +194,29 @@ pf_processes() {
 		in_p && /^      cmdline: / { name = $2; gsub(/"/, "", name) }
 		in_p && /^    \}$/ { print pid, name; in_p = 0 }
 	' "$1"
+}
+
+# "ts cpu pid event fields..." of every sched_switch and sched_waking of a decoded and
+# expanded trace (pf_decode), sorted: what trace_processor would read.
+pf_sched_tuples() {
+	awk '
+		/^  ftrace_events \{$/ { cpu = "" }
+		/^    cpu: / { cpu = $2 }
+		/^    event \{$/ { ts = pid = kind = v = "" }
+		/^      timestamp: / { ts = $2 }
+		/^      pid: / { pid = $2 }
+		/^      (sched_switch|sched_waking) \{$/ { kind = $1; next }
+		kind != "" && /^        [a-z_]+: / {
+			val = $0; sub(/^ *[a-z_]+: /, "", val); gsub(/"/, "", val); v = v " " val
+		}
+		kind != "" && /^      \}$/ { print ts, cpu, pid, kind v; kind = "" }
+	' "$1" | sort
+}
+
+# The same from report --json (files with sched events in one buffer).
+report_sched_tuples() {
+	"$TRACEMAP" report --json "$1" | jq -r 'select(.event == "sched_switch" or
+		.event == "sched_waking") |
+		[.timestamp_ns, .cpu, .pid, .event] + (.fields | to_entries | map(.value)) |
+		map(tostring) | join(" ")' | sort
 }
