@@ -384,13 +384,27 @@ static void put_generic_field(struct tm_pf_events *m, struct tm_buf *b,
 	pb_close(b, at);
 }
 
+static bool read_comm(struct tm_pf_events *m, const struct tep_format_field *f,
+		      const struct tm_event_rec *rec, char comm[16])
+{
+	const uint8_t *p;
+	uint32_t len;
+
+	if (!tm_field_bytes(m->tep, f, rec->data, rec->size, &p, &len))
+		return false;
+	len = tm_field_strlen(p, len);
+	if (len > 15)
+		len = 15;
+	memcpy(comm, p, len);
+	comm[len] = '\0';
+	return true;
+}
+
 /* The pids and names the event carries, for the ProcessTree. */
 static int see_tasks(struct tm_pf_events *m, const struct pf_plan *pl, int32_t common_pid,
 		     const struct tm_event_rec *rec)
 {
-	const uint8_t *p;
 	char comm[16];
-	uint32_t len;
 	uint64_t v;
 	int i;
 
@@ -400,18 +414,15 @@ static int see_tasks(struct tm_pf_events *m, const struct pf_plan *pl, int32_t c
 		if (!tm_field_num(m->tep, pl->names[i][0], rec->data, rec->size, &v))
 			continue;
 		comm[0] = '\0';
-		if (pl->names[i][1] &&
-		    tm_field_bytes(m->tep, pl->names[i][1], rec->data, rec->size, &p, &len))
-			snprintf(comm, sizeof(comm), "%.*s", (int)tm_field_strlen(p, len), p);
+		if (pl->names[i][1])
+			read_comm(m, pl->names[i][1], rec, comm);
 		if (tm_pf_tasks_see(m->tasks, (int32_t)v, comm))
 			return -1;
 	}
 	/* task_rename without a pid field: the task renamed itself */
 	if (pl->fill_pid && !pl->names[0][0] && pl->names[0][1] &&
-	    tm_field_bytes(m->tep, pl->names[0][1], rec->data, rec->size, &p, &len)) {
-		snprintf(comm, sizeof(comm), "%.*s", (int)tm_field_strlen(p, len), p);
+	    read_comm(m, pl->names[0][1], rec, comm))
 		return tm_pf_tasks_see(m->tasks, common_pid, comm);
-	}
 	return 0;
 }
 
@@ -459,22 +470,6 @@ static bool read_num(struct tm_pf_events *m, const struct tep_format_field *f,
 		     const struct tm_event_rec *rec, int64_t *v)
 {
 	return tm_field_num(m->tep, f, rec->data, rec->size, (uint64_t *)v);
-}
-
-static bool read_comm(struct tm_pf_events *m, const struct tep_format_field *f,
-		      const struct tm_event_rec *rec, char comm[16])
-{
-	const uint8_t *p;
-	uint32_t len;
-
-	if (!tm_field_bytes(m->tep, f, rec->data, rec->size, &p, &len))
-		return false;
-	len = tm_field_strlen(p, len);
-	if (len > 15)
-		len = 15;
-	memcpy(comm, p, len);
-	comm[len] = '\0';
-	return true;
 }
 
 bool tm_pf_sched_get(struct tm_pf_events *m, const struct tm_event_rec *rec,

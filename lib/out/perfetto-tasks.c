@@ -90,7 +90,11 @@ int tm_pf_tasks_see(struct tm_pf_tasks *t, int32_t pid, const char *comm)
 		t->n++;
 	}
 	if (comm && *comm) {
-		snprintf(k->comm, sizeof(k->comm), "%s", comm);
+		/* once per event naming a task: no printf */
+		size_t n = strnlen(comm, sizeof(k->comm) - 1);
+
+		memcpy(k->comm, comm, n);
+		k->comm[n] = '\0';
 		k->named = true;
 	}
 	return 0;
