@@ -49,7 +49,7 @@ DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
 		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh \
 		   bash-completion kernelshark xvfb x11-utils
 
-.PHONY: all deps check fuzz fuzz-long demo install clean asan
+.PHONY: all deps check check-vm fuzz fuzz-long demo install clean asan
 
 all: tracemap
 
@@ -124,6 +124,12 @@ check: deps
 	@$(MAKE) --no-print-directory all asan $(BUILD)/unit-tests $(FUZZ_TARGETS) \
 		$(BUILD)/tm-mutate $(BUILD)/tm-zombie
 	@bash tests/run-all.sh
+
+# The guest tests (tests/vm/, not part of check): Debian's 6.1 kernel under QEMU (TCG,
+# 2 vCPUs) with an initramfs of this build, where function tracing runs and the
+# ring buffer has no mapping; installs QEMU and busybox-static, downloads the kernel.
+check-vm: all
+	@bash tests/vm/run.sh
 
 # libFuzzer targets (clang): fuzz-reader (the trace.dat reader), fuzz-report
 # (the whole report path), seeded with the fixtures and the findings, and the

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@ enum {
 	OPT_DURATION,
 	OPT_UPROBE,
 	OPT_REUSE,
+	OPT_MAX_GRAPH_DEPTH,
+	OPT_FUNC_STACK,
 };
 
 static const struct argp_option capture_options[] = {
@@ -41,6 +44,18 @@ static const struct argp_option capture_options[] = {
 	{ "stacktrace", 'T', NULL, 0, "a kernel stack trace with every event (the instance's "
 	  "stacktrace option)", 1 },
 	{ "cpumask", 'M', "CPUMASK", 0, "trace only the CPUs of the hex mask (e.g. 3)", 1 },
+	{ "tracer", 'p', "TRACER", 0, "run TRACER: function, function_graph, nop (see "
+	  "tracemap list -t; top level where the kernel allows it only there)", 1 },
+	{ "ftrace-filter", 'l', "FUNC", 0, "with -p: trace only FUNC (set_ftrace_filter; globs "
+	  "like 'vfs_*'; repeatable)", 1 },
+	{ "ftrace-notrace", 'n', "FUNC", 0, "with -p: do not trace FUNC (set_ftrace_notrace; "
+	  "repeatable)", 1 },
+	{ "graph-function", 'g', "FUNC", 0, "with -p function_graph: graph only FUNC and what "
+	  "it calls (set_graph_function; repeatable)", 1 },
+	{ "max-graph-depth", OPT_MAX_GRAPH_DEPTH, "N", 0, "with -p function_graph: graph "
+	  "calls only N deep (max_graph_depth)", 1 },
+	{ "func-stack", OPT_FUNC_STACK, NULL, 0, "with -p function: a kernel stack trace with "
+	  "every function traced (func_stack_trace; use -l)", 1 },
 	{ NULL, 0, NULL, 0, "Buffer:", 2 },
 	{ "buffer-size", 'b', "KB", 0, "per-CPU ring buffer size in KiB", 2 },
 	{ "subbuf-size", OPT_SUBBUF, "KB", 0, "sub-buffer (page) size in KiB", 2 },
@@ -152,11 +167,37 @@ static void add_trigger(struct argp_state *state, struct capture_opts *o, const 
 	ev->triggers[ev->nr_triggers++] = t;
 }
 
+/* Append str to the NULL-terminated list *v of *n strings. */
+static void add_str(struct argp_state *state, const char ***v, size_t *n, const char *str)
+{
+	*v = grow(state, *v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = str;
+	(*v)[*n] = NULL;
+}
+
 static void add_option(struct argp_state *state, struct capture_opts *o, const char *opt)
 {
-	o->options = grow(state, o->options, o->nr_options + 1, sizeof(*o->options));
-	o->options[o->nr_options++] = opt;
-	o->options[o->nr_options] = NULL;
+	add_str(state, &o->options, &o->nr_options, opt);
+}
+
+/* The function filters need a tracer, -g and the depth function_graph, --func-stack function. */
+static void check_tracer(struct argp_state *state, struct capture_opts *o)
+{
+	const char *t = o->tracer ? o->tracer : "";
+	bool graph = !strcmp(t, "function_graph");
+
+	if (o->nr_filter_funcs && !*t)
+		argp_error(state, "-l needs -p TRACER (function or function_graph)");
+	if (o->nr_notrace_funcs && !*t)
+		argp_error(state, "-n needs -p TRACER (function or function_graph)");
+	if (o->nr_graph_funcs && !graph)
+		argp_error(state, "-g needs -p function_graph");
+	if (o->max_graph_depth >= 0 && !graph)
+		argp_error(state, "--max-graph-depth needs -p function_graph");
+	if (o->func_stack && strcmp(t, "function"))
+		argp_error(state, "--func-stack needs -p function");
+	if (o->func_stack)
+		add_option(state, o, "func_stack_trace");
 }
 
 static error_t capture_parse(int key, char *arg, struct argp_state *state)
@@ -178,6 +219,14 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case 'c': o->children = true; break;
 	case 'O': add_option(state, o, arg); break;
 	case 'T': add_option(state, o, "stacktrace"); break;
+	case 'p': o->tracer = arg; break;
+	case 'l': add_str(state, &o->filter_funcs, &o->nr_filter_funcs, arg); break;
+	case 'n': add_str(state, &o->notrace_funcs, &o->nr_notrace_funcs, arg); break;
+	case 'g': add_str(state, &o->graph_funcs, &o->nr_graph_funcs, arg); break;
+	case OPT_MAX_GRAPH_DEPTH:
+		o->max_graph_depth = arg_long(state, "max graph depth", arg, 0, 1L << 20);
+		break;
+	case OPT_FUNC_STACK: o->func_stack = true; break;
 	case OPT_UPROBE:
 		if (tm_uprobe_spec_check(arg))
 			argp_error(state, "%s", tm_last_error());
@@ -207,6 +256,7 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "-c needs -F or -P");
 		if (o->reuse_instance && !o->instance)
 			argp_error(state, "--reuse-instance needs -B NAME");
+		check_tracer(state, o);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -242,6 +292,7 @@ void capture_opts_init(struct capture_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->wakeup_percent = -1;
+	o->max_graph_depth = -1;
 }
 
 void capture_opts_free(struct capture_opts *o)
@@ -252,4 +303,7 @@ void capture_opts_free(struct capture_opts *o)
 	free(o->pids);
 	free(o->options);
 	free(o->uprobes);
+	free(o->filter_funcs);
+	free(o->notrace_funcs);
+	free(o->graph_funcs);
 }

@@ -116,6 +116,13 @@ int capture_open(struct capture *r, const struct capture_opts *o, const char *su
 		.name = o->instance,
 		.reuse = o->reuse_instance,
 		.name_events = o->name_events,
+		.tracer = {
+			.name = o->tracer,
+			.filter = o->filter_funcs,
+			.notrace = o->notrace_funcs,
+			.graph = o->graph_funcs,
+			.max_graph_depth = (int)o->max_graph_depth,
+		},
 	};
 	const char *tracefs;
 
@@ -153,9 +160,14 @@ static int open_recorder(struct capture *r, const struct capture_sink *s)
 		cmd_fail(r->sub);
 		return -1;
 	}
-	if (r->o->verbose) {
+	if (r->o->verbose && tm_session_top_level(r->sess))
+		cmd_err(r->sub, "tracer %s runs only at the top level on this kernel: recording "
+			"there (every top-level file tracemap changes is restored at exit), "
+			"sub-buffer %zu bytes", r->o->tracer, tm_session_page_size(r->sess));
+	else if (r->o->verbose)
 		cmd_err(r->sub, "instance %s, sub-buffer %zu bytes", tm_session_name(r->sess),
 			   tm_session_page_size(r->sess));
+	if (r->o->verbose) {
 		for (int cpu = 0; cpu < r->ncpus; cpu++) {
 			const char *why = tm_recorder_fallback_reason(r->rec, cpu);
 

@@ -41,6 +41,15 @@ struct capture_opts {
 	const char		**uprobes;	/* --uprobe specs */
 	size_t			nr_uprobes;
 	bool			name_events;	/* stream: the events that rename tasks too */
+	const char		*tracer;	/* -p TRACER, NULL: events only */
+	const char		**filter_funcs;	/* -l, NULL-terminated */
+	size_t			nr_filter_funcs;
+	const char		**notrace_funcs;	/* -n */
+	size_t			nr_notrace_funcs;
+	const char		**graph_funcs;	/* -g */
+	size_t			nr_graph_funcs;
+	long			max_graph_depth;	/* -1: leave the kernel's */
+	bool			func_stack;	/* --func-stack */
 	/*
 	 * The last option argument parsed (the caller's own options too): tells
 	 * a trailing "--" (a usage error) from an option whose value is "--".

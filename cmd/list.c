@@ -2,6 +2,7 @@
 /* list.c - `tracemap list`: print events, systems, clocks, tracers, options or a format. */
 #include <argp.h>
 #include <regex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,11 +18,12 @@ enum list_what {
 	LIST_TRACERS,
 	LIST_OPTIONS,
 	LIST_FORMAT,
+	LIST_FUNCTIONS,
 };
 
 struct list_opts {
 	enum list_what what;
-	const char *pattern;	/* -e REGEX or the bare argument */
+	const char *pattern;	/* -e or -f REGEX, or the bare argument */
 	const char *event;	/* -F EVENT */
 	const char *instance;	/* -B NAME, NULL for the top level */
 };
@@ -36,33 +38,41 @@ static const struct argp_option options[] = {
 	{ "options", 'o', NULL, 0, "Tracing options as NAME VALUE lines (VALUE 0 or 1)", 0 },
 	{ "format", 'F', "EVENT", 0,
 	  "The format of EVENT (SYSTEM:EVENT, or EVENT if one system has it)", 0 },
+	{ "functions", 'f', "REGEX", OPTION_ARG_OPTIONAL,
+	  "Functions the function tracers can trace (available_filter_functions, "
+	  "always the top level's), only those matching REGEX if given", 0 },
 	{ "instance", 'B', "NAME", 0, "Read instance NAME instead of the top level", 0 },
 	{ 0 }
 };
 
 static const char doc[] =
 	"List what the kernel's tracefs offers; changes nothing.\v"
-	"Selectors -e -s -c -t -o -F are mutually exclusive; without one, events are listed. "
-	"A bare argument is the -e REGEX.";
+	"Selectors -e -s -c -t -o -F -f are mutually exclusive; without one, events are listed. "
+	"A bare argument is the -e REGEX (with -f: the -f REGEX).";
 
 static const char examples[] =
 	"  tracemap list -e sched:sched_switch\n"
 	"  tracemap list -e '^irq:'\n"
 	"  tracemap list -F sched_switch\n"
+	"  tracemap list -f '^vfs_'\n"
 	"  tracemap list -c -B myinstance\n";
 
 static void set_what(struct argp_state *state, struct list_opts *o, enum list_what what)
 {
 	if (o->what != LIST_DEFAULT && o->what != what)
-		argp_error(state, "choose one of -e, -s, -c, -t, -o, -F");
+		argp_error(state, "choose one of -e, -s, -c, -t, -o, -F, -f");
 	o->what = what;
 }
 
-static void set_pattern(struct argp_state *state, struct list_opts *o, const char *arg)
+/* The REGEX of -e, of -f, or the bare argument (of -f when -f is given). */
+static void set_pattern(struct argp_state *state, struct list_opts *o, const char *arg,
+			enum list_what what)
 {
 	if (o->pattern)
-		argp_error(state, "only one event REGEX may be given");
-	set_what(state, o, LIST_EVENTS);
+		argp_error(state, "only one REGEX may be given");
+	if (what == LIST_EVENTS && o->what == LIST_FUNCTIONS)
+		what = LIST_FUNCTIONS;
+	set_what(state, o, what);
 	o->pattern = arg;
 }
 
@@ -74,7 +84,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'e':
 		set_what(state, o, LIST_EVENTS);
 		if (arg)
-			set_pattern(state, o, arg);
+			set_pattern(state, o, arg, LIST_EVENTS);
+		return 0;
+	case 'f':
+		set_what(state, o, LIST_FUNCTIONS);
+		if (arg)
+			set_pattern(state, o, arg, LIST_FUNCTIONS);
 		return 0;
 	case 's': set_what(state, o, LIST_SYSTEMS); return 0;
 	case 'c': set_what(state, o, LIST_CLOCKS); return 0;
@@ -88,7 +103,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->instance = arg;
 		return 0;
 	case ARGP_KEY_ARG:
-		set_pattern(state, o, arg);
+		set_pattern(state, o, arg, LIST_EVENTS);
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -108,7 +123,8 @@ static void print_strv(char **v)
 		puts(*v);
 }
 
-static int list_events(const char *dir, const char *pattern)
+/* Events of dir, or (functions) the traceable functions of tracefs dir. */
+static int list_matching(const char *dir, const char *pattern, bool functions)
 {
 	regex_t re;
 	char **v;
@@ -124,7 +140,10 @@ static int list_events(const char *dir, const char *pattern)
 			return TM_EXIT_USAGE;
 		}
 	}
-	v = tm_list_events(dir, pattern ? &re : NULL);
+	if (functions)
+		v = tm_list_functions(dir, pattern ? &re : NULL);
+	else
+		v = tm_list_events(dir, pattern ? &re : NULL);
 	if (pattern)
 		regfree(&re);
 	if (!v)
@@ -175,12 +194,14 @@ static int list_strv(const char *dir, enum list_what what)
 	return TM_EXIT_OK;
 }
 
-static int list_run(const struct list_opts *o, const char *dir)
+static int list_run(const struct list_opts *o, const char *tracefs, const char *dir)
 {
 	switch (o->what) {
 	case LIST_DEFAULT:
 	case LIST_EVENTS:
-		return list_events(dir, o->pattern);
+		return list_matching(dir, o->pattern, false);
+	case LIST_FUNCTIONS:
+		return list_matching(tracefs, o->pattern, true);
 	case LIST_CLOCKS:
 		return list_clocks(dir);
 	case LIST_FORMAT:
@@ -205,7 +226,7 @@ int cmd_list(int argc, char **argv)
 	dir = tm_list_instance_dir(tracefs, o.instance);
 	if (!dir)
 		return cmd_fail("list");
-	ret = list_run(&o, dir);
+	ret = list_run(&o, tracefs, dir);
 	free(dir);
 	if (fflush(stdout) && ret == TM_EXIT_OK) {
 		cmd_err("list", "write standard output: %m");

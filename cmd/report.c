@@ -70,6 +70,9 @@ static const struct argp_option options[] = {
 	{ "latency", 'l', NULL, 0,
 	  "Latency format: comm cut to 8 columns, CPU without brackets, then the flags "
 	  "(irqs-off, need-resched, hard/softirq, preempt and migrate-disable depth)", 0 },
+	{ "option", 'O', "[PLUGIN:]NAME[=VALUE]", 0,
+	  "A plugin option as trace-cmd's -O: function's parent, indent, offset; "
+	  "fgraph:tailprint, fgraph:depth (function_graph); repeatable", 0 },
 	{ "quiet", 'q', NULL, 0, "No warnings, no progress line", 0 },
 	{ "first-event", OPT_FIRST, NULL, 0, "Print the time of the first event of each CPU", 0 },
 	{ "last-event", OPT_LAST, NULL, 0, "Print the time of the last event of each CPU", 0 },
@@ -92,7 +95,8 @@ static const char examples[] =
 	"  tracemap report trace.dat\n"
 	"  tracemap report -t --cpu 0 -F 'sched_switch: next_pid != 0' trace.dat\n"
 	"  tracemap report --json trace.dat | jq -r .event | sort | uniq -c\n"
-	"  tracemap report --stat trace.dat\n";
+	"  tracemap report --stat trace.dat\n"
+	"  tracemap report -O fgraph:tailprint graph.dat\n";
 
 /* "0,2-3" into the mask; false on a malformed list. */
 static bool parse_cpu_list(const char *s, uint64_t *mask)
@@ -139,6 +143,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'R': o->print.raw = true; return 0;
 	case 'l': o->print.latency = true; return 0;
 	case 'q': o->quiet = true; return 0;
+	case 'O':
+		if (tm_print_plugin_option(&o->print, arg))
+			argp_failure(state, TM_EXIT_FAIL, 0, "%s", tm_last_error());
+		return 0;
 	case 'v': o->invert_next = true; return 0;
 	case 'E': o->mode = MODE_LIST_EVENTS; return 0;
 	case OPT_STAT: o->mode = MODE_STAT; return 0;
@@ -330,7 +338,8 @@ static int print_events(struct tm_dat *dat, const struct report_opts *o, struct 
 	struct tm_evout *out = NULL;
 	int ret = TM_EXIT_FAIL;
 
-	if (setup_filter(tep, o, &run.filter))
+	/* the printer filters: function_graph looks at the next record first */
+	if (setup_filter(tep, o, &print.filter))
 		goto out;
 	print.wall_clock = tm_dat_has_date(dat);
 	status.written = status_file_written;
@@ -347,7 +356,7 @@ out:
 	if (ret != TM_EXIT_OK)
 		cmd_fail("report");
 	tm_evout_free(out);
-	tm_filter_free(run.filter);
+	tm_filter_free(print.filter);
 	return ret;
 }
 

@@ -53,25 +53,28 @@ _tracemap_help_options()
 _tracemap_fallback_options()
 {
 	case $1 in
-	record)	echo "ALL -e -f -R -T --uprobe -o -b --subbuf-size -C -M -P -F -c -O" \
+	record)	echo "ALL -e -f -R -T --uprobe -p -l -n -g --max-graph-depth --func-stack" \
+		     "-o -b --subbuf-size -C -M -P -F -c -O" \
 		     "--wakeup-percent -q -v --no-mmap -B --reuse-instance --file-version" \
 		     "--compression --compression-level --fixed-level --date --duration" \
 		     "--fail-on-loss --flight --switch-output --max-files --trigger --post" \
 		     "--max-dumps --flush-interval --help"
-		echo "ARG -e -f -R --uprobe -o -b --subbuf-size -C -M -P -O --wakeup-percent -B" \
-		     "--file-version --compression --compression-level --duration --flight" \
-		     "--switch-output --max-files --trigger --post --max-dumps --flush-interval" ;;
-	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -l -q --first-event --last-event" \
+		echo "ARG -e -f -R --uprobe -p -l -n -g --max-graph-depth -o -b --subbuf-size" \
+		     "-C -M -P -O --wakeup-percent -B --file-version --compression" \
+		     "--compression-level --duration --flight --switch-output --max-files" \
+		     "--trigger --post --max-dumps --flush-interval" ;;
+	report)	echo "ALL -i -t -N --cpu -F -v -E --stat -R -l -O -q --first-event --last-event" \
 		     "--json --compat --help"
-		echo "ARG -i --cpu -F --first-event --last-event --compat" ;;
+		echo "ARG -i --cpu -F -O --first-event --last-event --compat" ;;
 	convert) echo "ALL -i -o --to -N -q --help"
 		echo "ARG -i -o --to" ;;
-	stream)	echo "ALL -e -f -R -T --uprobe -b --subbuf-size -C -M -P -F -c -O" \
+	stream)	echo "ALL -e -f -R -T --uprobe -p -l -n -g --max-graph-depth --func-stack" \
+		     "-b --subbuf-size -C -M -P -F -c -O" \
 		     "--wakeup-percent -q -v --no-mmap -B --reuse-instance --duration --json" \
 		     "--compat --help"
-		echo "ARG -e -f -R --uprobe -b --subbuf-size -C -M -P -O --wakeup-percent -B" \
-		     "--duration --compat" ;;
-	list)	echo "ALL -e -s -c -t -o -F -B --help"
+		echo "ARG -e -f -R --uprobe -p -l -n -g --max-graph-depth -b --subbuf-size" \
+		     "-C -M -P -O --wakeup-percent -B --duration --compat" ;;
+	list)	echo "ALL -e -s -c -t -o -F -f -B --help"
 		echo "ARG -F -B" ;;
 	reset)	echo "ALL -s --stale --help"
 		echo "ARG" ;;
@@ -177,6 +180,13 @@ _tracemap_option_value()
 		_tracemap_reply "$cur" "$(_tracemap_triggers)" ;;
 	record:--uprobe|stream:--uprobe)
 		_tracemap_files "$cur" ;;
+	record:-p|record:--tracer|stream:-p|stream:--tracer)
+		_tracemap_reply "$cur" "$("$bin" list -t 2>/dev/null)" ;;
+	record:-l|record:--ftrace-filter|record:-n|record:--ftrace-notrace|record:-g|\
+	record:--graph-function|stream:-l|stream:--ftrace-filter|stream:-n|\
+	stream:--ftrace-notrace|stream:-g|stream:--graph-function|list:-f|list:--functions)
+		# nothing where the kernel refuses function tracing (list -f fails)
+		_tracemap_reply "$cur" "$("$bin" list -f 2>/dev/null | sed 's/ .*//')" ;;
 	record:--switch-output)
 		_tracemap_reply "$cur" "signal 100M 1G 30s 10m 1h" ;;
 	record:--flight)

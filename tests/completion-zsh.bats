@@ -57,7 +57,7 @@ complete() {
 	wait_screen '^zsh> ?$'
 }
 
-@test "zsh: subcommands, options, events, clocks, instances, files, COMMAND after --" {
+@test "zsh: subcommands, options, events, clocks, tracers, instances, files, COMMAND after --" {
 	complete 'tracemap recor' '^zsh> tracemap record ?$'
 	complete 'tracemap reco' 'recover'
 	complete 'tracemap recover zfix' '^zsh> tracemap recover zfixture.dat ?$'
@@ -74,6 +74,8 @@ complete() {
 	complete 'tracemap record --switch-output si' '^zsh> tracemap record --switch-output signal ?$'
 	complete 'tracemap record --trigger sched:sched_proc' '^zsh> tracemap record --trigger sched:sched_process_'
 	complete 'tracemap report --compat 3.' '3\.1'
+	complete 'tracemap record -p fun' '^zsh> tracemap record -p function'
+	complete 'tracemap stream --max-gr' '^zsh> tracemap stream --max-graph-depth='
 	complete 'tracemap report zfix' '^zsh> tracemap report zfixture.dat ?$'
 	complete 'tracemap record -e sched -- ech' '^zsh> tracemap record -e sched -- echo ?$'
 }

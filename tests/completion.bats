@@ -76,6 +76,21 @@ subcommands() {
 	[ "$REPLY_SORTED" = "$(sorted 3.1 3.4)" ]
 }
 
+@test "completion: -p offers the kernel's tracers; the function options and list -f are offered" {
+	complete_words record -p ""
+	[ "$REPLY_SORTED" = "$(tracemap list -t | LC_ALL=C sort)" ]
+	complete_words stream --tracer ""
+	[ "$REPLY_SORTED" = "$(tracemap list -t | LC_ALL=C sort)" ]
+	complete_words record --max-gr
+	[ "$REPLY_SORTED" = "--max-graph-depth" ]
+	complete_words stream --func-s
+	[ "$REPLY_SORTED" = "--func-stack" ]
+	complete_words stream --ftrace-
+	[ "$REPLY_SORTED" = "$(sorted --ftrace-filter --ftrace-notrace)" ]
+	complete_words list --fu
+	[ "$REPLY_SORTED" = "--functions" ]
+}
+
 @test "completion: record --switch-output and --flight offer values, extract its options" {
 	complete_words record --switch-output si
 	[ "$REPLY_SORTED" = "signal" ]

@@ -166,9 +166,10 @@ events_digest() {
 @test "list: every selector leaves tracefs unchanged, down to each event's enable and filter" {
 	local before
 	before=$(events_digest)
-	for sel in -e -s -c -t -o "-F sched:sched_switch" "-e sched"; do
+	for sel in -e -s -c -t -o "-F sched:sched_switch" "-e sched" -f; do
+		# -f fails where the kernel refuses function tracing: still no change
 		# shellcheck disable=SC2086
-		"$TRACEMAP" list $sel > /dev/null
+		"$TRACEMAP" list $sel > /dev/null || [ "$sel" = -f ]
 	done
 	[ "$(events_digest)" = "$before" ]
 	tm_state_check
@@ -177,10 +178,10 @@ events_digest() {
 @test "list: opens nothing in tracefs for writing and creates or removes nothing" {
 	tm_need strace command -v strace
 	local sel log=$TM_TMP/strace.log
-	for sel in -e -s -c -t -o "-F sched_switch"; do
+	for sel in -e -s -c -t -o "-F sched_switch" "-f vfs_"; do
 		# shellcheck disable=SC2086
 		ASAN_OPTIONS=detect_leaks=0 strace -f -qq -o "$log" -e trace=open,openat,openat2,mkdir,mkdirat,rmdir,unlink,unlinkat,mount,truncate \
-			"$TRACEMAP" list $sel > /dev/null
+			"$TRACEMAP" list $sel > /dev/null || [[ $sel == -f* ]]
 		# a write-mode open of a tracefs file, or any directory change there
 		if grep -E "\"${TRACEFS}[^\"]*\", [^)]*(O_WRONLY|O_RDWR|O_CREAT|O_TRUNC)|(mkdir|rmdir|unlink|mount|truncate)[a-z]*\(" "$log"; then
 			echo "list $sel wrote to tracefs" >&2
@@ -189,4 +190,29 @@ events_digest() {
 		# the trace really went through tracefs
 		grep -q "\"$TRACEFS" "$log"
 	done
+}
+
+@test "list: -f prints the traceable functions, or the kernel's refusal in one line" {
+	local f=$TRACEFS/available_filter_functions
+	if ! head -c1 "$f" >/dev/null 2>&1; then
+		run --separate-stderr "$TRACEMAP" list -f vfs_read
+		tm_status 1
+		[[ $stderr == "tracemap list: open $f: Operation not permitted" ]] ||
+			{ echo "$stderr" >&2; return 1; }
+		return
+	fi
+	run "$TRACEMAP" list -f '^vfs_read$'
+	tm_status 0
+	[ "$output" = vfs_read ]
+	run "$TRACEMAP" list -f
+	[ "${#lines[@]}" -eq "$(wc -l <"$f")" ]
+}
+
+@test "list: -f with a bare REGEX after -f filters the functions, two selectors are refused" {
+	run "$TRACEMAP" list -f -t
+	tm_status 2
+	[[ $output == *"choose one of -e, -s, -c, -t, -o, -F, -f"* ]]
+	run "$TRACEMAP" list -f '('
+	tm_status 2
+	[[ $output == *"invalid REGEX '('"* ]]
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 # record-triggers.bats - what the kernel refuses in the private instance (filters,
-# triggers) reaches the user with the kernel's reason from error_log; -R event
-# triggers run in the private instance and go with it.
+# triggers, tracers, functions) reaches the user with the kernel's reason; -R event
+# triggers run in the private instance and go with it; the usage rules of -p and
+# its function filters. The function tracers themselves are proven in the QEMU
+# guest (make check-vm, tests/vm/guest-tests.sh): this kernel refuses them.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -106,18 +108,81 @@ one_line_error() {
 		{ echo "$stderr" >&2; return 1; }
 }
 
-@test "record -e ftrace:function: the function tracer's events are refused plainly" {
-	# what this kernel does with the function tracer in an instance of our own
-	local inst=$TRACEFS/instances/tmfunc-$$ why=
+@test "record -e ftrace:function: the function tracer's events point to -p" {
+	one_line_error record -e ftrace:function -o "$TM_TMP/x.dat" --duration 1
+	[ "$stderr" = "tracemap record: 'ftrace:function' events come from the function tracer, not from an event to enable: record them with -p function (or -p function_graph)" ] ||
+		{ echo "$stderr" >&2; return 1; }
+}
+
+# The kernel's errno text for current_tracer=function in a scratch instance ("" if allowed).
+function_refusal() {
+	local inst=$TRACEFS/instances/tmfunc-$$ why=""
 	mkdir "$inst"
-	if ! echo function 2>/dev/null >"$inst/current_tracer"; then
-		why="kernel refuses (current_tracer=function: Operation not permitted)"
-	fi
+	why=$(python3 -c 'import os, sys
+try:
+    fd = os.open(sys.argv[1], os.O_WRONLY | os.O_TRUNC)
+    os.write(fd, b"function")
+    os.close(fd)
+except OSError as e:
+    print(e.strerror)' "$inst/current_tracer")
 	echo nop >"$inst/current_tracer"
 	rmdir "$inst"
-	one_line_error record -e ftrace:function -o "$TM_TMP/x.dat" --duration 1
-	[[ $stderr == "tracemap record: 'ftrace:function' events come from the function tracer, "* ]] ||
+	echo "$why"
+}
+
+@test "record -p function: a kernel that refuses the tracer says so in one line" {
+	local why
+	why=$(function_refusal)
+	if [ -z "$why" ]; then
+		# this kernel allows it: the recording has function events of cat
+		run "$TRACEMAP" record -q -p function -l 'vfs_read*' -o "$TM_TMP/f.dat" -- \
+			cat /etc/hostname
+		tm_status 0
+		run "$TRACEMAP" report "$TM_TMP/f.dat"
+		[[ $output == *"function:"*"vfs_read"* ]]
+		return
+	fi
+	one_line_error record -p function -o "$TM_TMP/x.dat" --duration 1
+	[[ $stderr == "tracemap record: the kernel refused tracer 'function' ("*"/instances/tracemap-"*"/current_tracer: $why)" ]] ||
 		{ echo "$stderr" >&2; return 1; }
-	[[ $stderr == *"tracemap records trace events only"* ]]
-	[ -z "$why" ] || [[ $stderr == *"$why"* ]] || { echo "$stderr" >&2; return 1; }
+	one_line_error stream -p function -l vfs_read --duration 1
+	[[ $stderr == "tracemap stream: the kernel refused tracer 'function' ("*"/set_ftrace_filter: $why)" ]] ||
+		{ echo "$stderr" >&2; return 1; }
+}
+
+@test "record -p: a tracer the kernel does not have names available_tracers" {
+	one_line_error record -p nosuch_tracer -o "$TM_TMP/x.dat" --duration 1
+	[[ $stderr == "tracemap record: unknown tracer 'nosuch_tracer' (not in $TRACEFS/available_tracers; see tracemap list -t)" ]] ||
+		{ echo "$stderr" >&2; return 1; }
+}
+
+@test "record -p nop: events recorded in the instance, the top level untouched" {
+	run "$TRACEMAP" record -q -p nop -e sched:sched_switch -o "$TM_TMP/n.dat" -- sleep 0.2
+	tm_status 0
+	run "$TRACEMAP" report "$TM_TMP/n.dat"
+	[[ $output == *"sched_switch:"* ]]
+	[ "$(cat "$TRACEFS/current_tracer")" = nop ]
+}
+
+@test "record/stream: the function filters need their tracer (usage errors)" {
+	local sub
+	for sub in record stream; do
+		run "$TRACEMAP" "$sub" -l vfs_read --duration 1
+		tm_status 2
+		[[ $output == *"-l needs -p TRACER (function or function_graph)"* ]]
+		run "$TRACEMAP" "$sub" -n vfs_read --duration 1
+		tm_status 2
+		[[ $output == *"-n needs -p TRACER"* ]]
+		run "$TRACEMAP" "$sub" -p function -g do_sys_openat2 --duration 1
+		tm_status 2
+		[[ $output == *"-g needs -p function_graph"* ]]
+		run "$TRACEMAP" "$sub" -p function --max-graph-depth 2 --duration 1
+		tm_status 2
+		[[ $output == *"--max-graph-depth needs -p function_graph"* ]]
+		run "$TRACEMAP" "$sub" -p function_graph --max-graph-depth x --duration 1
+		tm_status 2
+		run "$TRACEMAP" "$sub" -p function_graph --func-stack --duration 1
+		tm_status 2
+		[[ $output == *"--func-stack needs -p function"* ]]
+	done
 }

@@ -112,16 +112,116 @@ static bool nonzero_divisor(const char *p, const char *end)
 	return value != 0 && value <= INT64_MAX;
 }
 
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* p past "REC->name" (not a longer name), or NULL. */
+static const char *skip_field(const char *p, const char *end, const char *name, size_t len)
+{
+	if ((size_t)(end - p) < 5 + len || memcmp(p, "REC->", 5) || memcmp(p + 5, name, len))
+		return NULL;
+	p += 5 + len;
+	return p < end && is_ident(*p) ? NULL : p;
+}
+
+/* The field a divisor at p names ("REC->name", behind parentheses): its length, or 0. */
+static size_t divisor_field(const char *p, const char *end, const char **name)
+{
+	size_t len = 0;
+
+	while ((p = skip_blanks(p, end)) < end && *p == '(')
+		p++;
+	if ((size_t)(end - p) <= 5 || memcmp(p, "REC->", 5))
+		return 0;
+	*name = p += 5;
+	while (p + len < end && is_ident(p[len]))
+		len++;
+	return len;
+}
+
+/*
+ * Does the argument at a read "REC->name == 0 ? X :" with that ':' before
+ * the division at q? libtraceevent evaluates one branch of a ?: only, so
+ * the division runs only where the field is not 0: 6.1's thermal and
+ * devfreq formats guard "(100 * REC->busy_time) / REC->total_time" so.
+ */
+static bool zero_guarded(const char *a, const char *q, const char *name, size_t len)
+{
+	const char *p = a;
+	int open = 0, d;
+
+	while ((p = skip_blanks(p, q)) < q && *p == '(') {
+		open++;
+		p++;
+	}
+	p = skip_field(p, q, name, len);
+	if (!p)
+		return false;
+	p = skip_blanks(p, q);
+	while (p < q && *p == ')') {
+		open--;
+		p = skip_blanks(p + 1, q);
+	}
+	if (q - p < 2 || memcmp(p, "==", 2))
+		return false;
+	p = skip_blanks(p + 2, q);
+	if (p >= q || *p != '0' || (p + 1 < q && is_ident(p[1])))
+		return false;
+	p = skip_blanks(p + 1, q);
+	while (p < q && *p == ')') {
+		open--;
+		p = skip_blanks(p + 1, q);
+	}
+	if (open < 0 || p >= q || *p != '?')
+		return false;
+	/*
+	 * The first branch without a ?: or string of its own, then the division
+	 * in the second, inside the parentheses the ?: is in (d: depth below them).
+	 */
+	for (d = 0, p++; p < q && *p != '?' && *p != '"' && !(*p == ':' && !d); p++) {
+		d += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		if (d < 0)
+			return false;
+	}
+	if (p >= q || *p != ':')
+		return false;
+	for (d = 0, p++; p < q; p++) {
+		d += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		if (d < 0)
+			return false;	/* the ?: ended before the division */
+	}
+	return true;
+}
+
+/* The division at q (divisor after it) is safe: a constant, or a field guarded by arg a. */
+static bool safe_divisor(const char *a, const char *q, const char *end)
+{
+	const char *name;
+	size_t len;
+
+	if (nonzero_divisor(q + 1, end))
+		return true;
+	len = divisor_field(q + 1, end, &name);
+	return len && zero_guarded(a, q, name, len);
+}
+
 /*
  * libtraceevent evaluates "left / right" and "left % right" without a zero
  * check (eval_num_arg(), consolidate_op_arg()): SIGFPE when an event whose
  * print fmt divides by zero is printed. Kernel formats divide by constants
- * (2,323 formats of 6.18: sizeof() and numbers); anything else in a '/' or
+ * (2,323 formats of 6.18: sizeof() and numbers), or by a field in the
+ * second branch of "REC->f == 0 ? ... :" (6.1); anything else in a '/' or
  * '%' operator outside the format's strings is refused.
  */
 static bool divides_by_nonconstant(const char *p, const char *end)
 {
+	const char *arg = p;	/* the print argument p is in */
 	bool in_str = false;
+	int depth = 0;
 
 	for (; p < end; p++) {
 		if (in_str) {
@@ -133,7 +233,13 @@ static bool divides_by_nonconstant(const char *p, const char *end)
 		}
 		if (*p == '"')
 			in_str = true;
-		else if ((*p == '/' || *p == '%') && !nonzero_divisor(p + 1, end))
+		else if (*p == '(')
+			depth++;
+		else if (*p == ')')
+			depth--;
+		else if (*p == ',' && depth == 0)
+			arg = p + 1;
+		else if ((*p == '/' || *p == '%') && !safe_divisor(arg, p, end))
 			return true;
 	}
 	return false;

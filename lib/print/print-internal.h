@@ -79,6 +79,47 @@ TM_HIDDEN char *tm_sched_states(const struct tep_event *ev);
 TM_HIDDEN void tm_sched_switch_text(struct trace_seq *s, struct tep_event *ev,
 				    const char *states, struct tep_record *r);
 
+/* ---- print-funcgraph.c: function_graph as trace-cmd prints it ---- */
+
+#define TM_FGRAPH_BUFFERS	64	/* buffers whose entries may be held (the printer's) */
+
+enum {
+	TM_FGRAPH_NONE,
+	TM_FGRAPH_ENTRY,
+	TM_FGRAPH_EXIT,
+};
+
+struct tm_event_rec;
+struct tm_fgraph;
+
+/*
+ * The function_graph text of tep's funcgraph events with o's options, or
+ * NULL: errno 0 when it does not apply (no such events, -R, JSON, -N, a
+ * format without the kernel's fields), ENOMEM.
+ */
+TM_HIDDEN struct tm_fgraph *tm_fgraph_new(struct tep_handle *tep, const struct tm_print_opts *o);
+TM_HIDDEN void tm_fgraph_free(struct tm_fgraph *g);
+/* TM_FGRAPH_ENTRY or _EXIT for those events' ids, else TM_FGRAPH_NONE (g may be NULL). */
+TM_HIDDEN int tm_fgraph_kind(const struct tm_fgraph *g, int type);
+/*
+ * Before anything else of rec (of event type, task pid) is printed or
+ * filtered: when its buffer holds an entry, rec decides it. 1: rec is that
+ * entry's return, the held line in b is now the leaf and rec is not to be
+ * printed; 0: go on; -1: out of memory.
+ */
+TM_HIDDEN int tm_fgraph_next(struct tm_fgraph *g, struct tm_fastbuf *b,
+			     const struct tm_event_rec *rec, int type, int pid);
+/* An entry's text and newline into b, held until its buffer's next record; -1: ENOMEM. */
+TM_HIDDEN int tm_fgraph_entry_text(struct tm_fgraph *g, struct tm_fastbuf *b,
+				   const struct tm_event_rec *rec, int pid);
+/* A return's text ("+ 35.594 us  |        }"), no newline; -1: ENOMEM. */
+TM_HIDDEN int tm_fgraph_exit_text(const struct tm_fgraph *g, struct tm_fastbuf *b,
+				  const uint8_t *data, uint32_t size);
+/* An entry is held: b must keep its text (g may be NULL). */
+TM_HIDDEN bool tm_fgraph_holding(const struct tm_fgraph *g);
+/* Held entries stay as printed, "name() {" (a flush: no next record to wait for). */
+TM_HIDDEN void tm_fgraph_release(struct tm_fgraph *g);
+
 /* A counter bumped whenever a task got a new name; valid while ev lives. */
 TM_HIDDEN const uint64_t *tm_events_names_gen(const struct tm_events *ev);
 

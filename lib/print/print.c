@@ -109,6 +109,7 @@ struct tm_printer {
 	struct tm_secs_cache	secs;		/* the time column's seconds */
 	bool			common_ready;	/* type_at and pid_at are set */
 	struct common_at	type_at, pid_at;
+	struct tm_fgraph	*fg;		/* function_graph's text, or NULL */
 };
 
 /* trace-cmd prints seconds for these clocks and raw counts for the others. */
@@ -152,7 +153,9 @@ struct tm_printer *tm_printer_new(const struct tm_events *ev, const struct tm_pr
 	p->comms = calloc(TM_COMM_CACHE, sizeof(*p->comms));
 	if (want_lat)
 		p->lat = tm_latency_new(tep);
-	if (!p->comms || (want_lat && !p->lat)) {
+	errno = 0;
+	p->fg = tm_fgraph_new(tep, opts);
+	if (!p->comms || (want_lat && !p->lat) || (!p->fg && errno)) {
 		tm_latency_free(p->lat);
 		free(p->comms);
 		free(p);
@@ -186,6 +189,7 @@ void tm_printer_free(struct tm_printer *p)
 	tm_latency_free(p->lat);
 	free(p->comms);
 	tm_printer_flush(p);
+	tm_fgraph_free(p->fg);
 	free(p->obuf.buf);
 	free(p->scratch.buf);
 	trace_seq_destroy(&p->seq);
@@ -424,6 +428,8 @@ static int write_obuf(struct tm_printer *p)
 
 int tm_printer_flush(struct tm_printer *p)
 {
+	/* a held function_graph entry stays "name() {": no next record now */
+	tm_fgraph_release(p->fg);
 	if (p->obuf.len && write_obuf(p)) {
 		p->obuf.len = 0;
 		return tm_fail(errno, "write output");
@@ -432,11 +438,16 @@ int tm_printer_flush(struct tm_printer *p)
 	return 0;
 }
 
-/* After each record: hand the buffer to out once it is large. */
+/* A held function_graph entry keeps the output in memory up to this much. */
+#define TM_OBUF_HOLD_MAX	(64 * TM_OBUF_FLUSH)
+
+/* After each record: hand the buffer to out once it is large (and holds no entry). */
 static int end_record(struct tm_printer *p)
 {
 	p->count++;
-	if (p->obuf.len >= TM_OBUF_FLUSH && tm_printer_flush(p))
+	if (p->obuf.len >= TM_OBUF_FLUSH &&
+	    (!tm_fgraph_holding(p->fg) || p->obuf.len >= TM_OBUF_HOLD_MAX) &&
+	    tm_printer_flush(p))
 		return -1;
 	return ferror(p->out) ? tm_fail(errno, "write output") : 0;
 }
@@ -640,6 +651,42 @@ static int print_info(struct tm_printer *p, struct tep_record *r, struct fast_sl
 	return put_info(p, p->seq.buffer, p->seq.len);
 }
 
+/* function_graph's entry or return, or any other event's text. */
+static int print_body(struct tm_printer *p, struct tep_record *r, const struct tm_event_rec *rec,
+		      struct fast_slot *slot, int kind)
+{
+	int ret = 0;
+
+	if (kind == TM_FGRAPH_ENTRY)
+		ret = tm_fgraph_entry_text(p->fg, &p->obuf, rec, rec_pid(p, r));
+	else if (kind == TM_FGRAPH_EXIT)
+		ret = tm_fgraph_exit_text(p->fg, &p->obuf, rec->data, rec->size) ||
+		      put_out(p, "\n", 1);
+	else
+		return print_info(p, r, slot);
+	return ret ? tm_fail(ENOMEM, "output buffer") : 0;
+}
+
+/*
+ * function_graph: rec may be the return of an entry its buffer holds (1:
+ * then it is not printed). -F filters apply after that look, as trace-cmd's.
+ */
+static int skip_record(struct tm_printer *p, struct tep_record *r,
+		       const struct tm_event_rec *rec, int *kind)
+{
+	int type, ret;
+
+	*kind = TM_FGRAPH_NONE;
+	if (p->fg) {
+		type = rec_type(p, r);
+		ret = tm_fgraph_next(p->fg, &p->obuf, rec, type, rec_pid(p, r));
+		if (ret)
+			return ret < 0 ? tm_fail(ENOMEM, "output buffer") : 1;
+		*kind = tm_fgraph_kind(p->fg, type);
+	}
+	return p->opts.filter && !tm_filter_pass(p->opts.filter, rec);
+}
+
 int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
 {
 	struct tep_record r = {
@@ -651,12 +698,16 @@ int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
 	};
 	struct fast_slot *slot;
 	char *o, *line;
+	int kind, skip;
 
 	if (*p->names_gen != p->names_seen) {
 		/* a reload renamed tasks: the cached task columns are stale */
 		p->names_seen = *p->names_gen;
 		p->comm_gen++;
 	}
+	skip = skip_record(p, &r, rec, &kind);
+	if (skip)
+		return skip < 0 ? -1 : 0;
 	if (p->opts.json)
 		return print_json(p, &r, rec);
 	/* prefix, drop notice, task, name: each bounded to 256 bytes */
@@ -673,7 +724,7 @@ int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
 	*o++ = ':';
 	o = put_head(o, slot);
 	p->obuf.len += (size_t)(o - line);
-	if (print_info(p, &r, slot))
+	if (print_body(p, &r, rec, slot, kind))
 		return -1;
 	return end_record(p);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * instance-restore.c - the settings of an instance tracemap records through but did
- * not create (--reuse-instance): each file's text before the first change,
- * written back in reverse order at the end.
+ * not create (--reuse-instance), or of the top level where a tracer runs only
+ * there: each file's text before the first change, written back in reverse
+ * order at the end.
  */
 #include <errno.h>
 #include <limits.h>
@@ -78,26 +79,40 @@ static int journal_clock(const char *dir, const char *text)
 	return tm_file_write(dir, "trace_clock", clock);
 }
 
-/* set_event: cleared when opened for writing, then each line appended. */
-static int journal_set_event(const char *dir, char *text)
+/*
+ * set_event and the function lists: cleared when opened for writing, then
+ * each line appended; "#### all functions enabled ####" and the like are
+ * what an empty function list reads as.
+ */
+static int journal_lines(const char *dir, const char *rel, char *text)
 {
 	char *save = NULL, *line;
 
-	if (tm_file_write(dir, "set_event", ""))
+	if (tm_file_write(dir, rel, ""))
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (tm_file_append(dir, "set_event", line))
+		if (line[0] != '#' && tm_file_append(dir, rel, line))
 			return -1;
 	return 0;
 }
 
-/* pid lists: written whole, one line each becomes a space-separated list. */
+/* pid lists: written whole, one line each becomes a space-separated list ("no pid": none). */
 static int journal_pids(const char *dir, const char *rel, char *text)
 {
+	if (!strncmp(text, "no pid", 6))
+		return tm_file_write(dir, rel, "");
 	for (char *p = text; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
 	return tm_file_write(dir, rel, text);
+}
+
+static bool is_one_of(const char *s, const char * const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -110,13 +125,17 @@ static bool ends_with(const char *s, const char *suffix)
 /* Write one saved text back, in the form its file takes. */
 static int journal_put(const char *dir, struct tm_journal_entry *e)
 {
+	static const char * const lines[] = { "set_event", "set_ftrace_filter",
+		"set_ftrace_notrace", "set_graph_function", "set_graph_notrace", NULL };
+	static const char * const pids[] = { "set_event_pid", "set_event_notrace_pid",
+		"set_ftrace_pid", "set_ftrace_notrace_pid", NULL };
 	char *nl;
 
 	if (!strcmp(e->rel, "trace_clock"))
 		return journal_clock(dir, e->text);
-	if (!strcmp(e->rel, "set_event"))
-		return journal_set_event(dir, e->text);
-	if (!strcmp(e->rel, "set_event_pid") || !strcmp(e->rel, "set_event_notrace_pid"))
+	if (is_one_of(e->rel, lines))
+		return journal_lines(dir, e->rel, e->text);
+	if (is_one_of(e->rel, pids))
 		return journal_pids(dir, e->rel, e->text);
 	if (ends_with(e->rel, "/filter") && !strncmp(e->text, "none", 4))
 		return tm_file_write(dir, e->rel, "0");

@@ -252,24 +252,11 @@ static bool ev_is_tracer_event(const char *spec)
 	       (!strcmp(ev, "function") || !strncmp(ev, "funcgraph_", 10));
 }
 
-/*
- * Say plainly why: tracemap records trace events, not tracers, and where the
- * kernel refuses function tracing (EPERM in some VMs) say that too. The
- * instance is ours: trying its current_tracer changes nothing elsewhere.
- */
-static int ev_tracer_refusal(const char *dir, const char *spec)
+/* Say plainly why, and what records them. */
+static int ev_tracer_refusal(const char *spec)
 {
-	if (tm_file_write(dir, "current_tracer", "function")) {
-		int err = errno;
-
-		return tm_failx(EINVAL, "'%s' events come from the function tracer, which this "
-				"kernel refuses (current_tracer=function: %s); tracemap records "
-				"trace events only", spec, strerror(err));
-	}
-	tm_file_write(dir, "current_tracer", "nop");
-	return tm_failx(EINVAL, "'%s' events come from the function tracer, not from an "
-			"event to enable; tracemap records trace events only (see tracemap "
-			"list -e)", spec);
+	return tm_failx(EINVAL, "'%s' events come from the function tracer, not from an event "
+			"to enable: record them with -p function (or -p function_graph)", spec);
 }
 
 /*
@@ -334,7 +321,7 @@ static int ev_apply(const char *dir, const struct tm_event_spec *spec, char ***s
 	if (ret)
 		return -1;
 	if (!m.matched && ev_is_tracer_event(spec->event))
-		return ev_tracer_refusal(dir, spec->event);
+		return ev_tracer_refusal(spec->event);
 	if (!m.matched)
 		return tm_failx(ENOENT, "unknown event '%s' (no event matches it; see tracemap list -e)",
 				spec->event);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "session-events.h"
+#include "tracer.h"
 #include "uprobe.h"
 #include "tracefs-internal.h"
 #include "long/long-internal.h"
@@ -23,6 +24,8 @@ struct tm_session {
 	char			**systems;	/* of the enabled events, NULL-terminated */
 	struct tm_uprobes	*uprobes;	/* global: removed after the instance */
 	char			**quiet;	/* events enabled only to follow task names */
+	bool			top;		/* the tracer runs only at the top level: there */
+	bool			ftrace_pids;	/* a tracer: pids go to set_ftrace_pid too */
 };
 
 int tm_session_set(struct tm_session *s, const char *rel, const char *text)
@@ -136,7 +139,13 @@ static int sess_configure(struct tm_session *s, const struct tm_session_opts *o)
 	if (o->name_events &&
 	    tm_sess_enable_name_events(s->dir, &s->systems, &s->quiet, s->journal))
 		return -1;
+	s->ftrace_pids = o->tracer.name && strcmp(o->tracer.name, "nop");
 	if (o->nr_pids && tm_session_add_pids(s, o->pids, o->nr_pids))
+		return -1;
+	if (o->tracer.name && o->follow_children &&
+	    tm_session_set(s, "options/function-fork", "1"))
+		return -1;
+	if (o->tracer.name && tm_tracer_apply(s->dir, s->journal, &o->tracer))
 		return -1;
 	return tm_instance_page_size(s->dir, &s->page_size);
 }
@@ -175,6 +184,40 @@ static int sess_make_instance(struct tm_session *s, const struct tm_session_opts
 	return s->journal ? 0 : -1;
 }
 
+/*
+ * A tracer the kernel allows only at the top level: our instance goes, and
+ * the recording runs at the top level with every file saved before it changes.
+ */
+static int sess_move_top(struct tm_session *s, const struct tm_session_opts *o)
+{
+	if (o->name)
+		return tm_failx(EINVAL, "tracer '%s' runs only at the top level on this kernel, "
+				"not in instance %s (without -B tracemap records there)",
+				o->tracer.name, o->name);
+	if (tm_dir_remove(s->dir, "instance", 0))
+		return -1;
+	s->created = false;
+	s->name[0] = '\0';
+	snprintf(s->dir, sizeof(s->dir), "%s", s->tracefs);
+	if (tm_tracer_top_free(s->tracefs, o->tracer.name))
+		return -1;
+	s->top = true;
+	s->journal = tm_journal_new(s->dir);
+	return s->journal ? 0 : -1;
+}
+
+/* Where the tracer runs: the instance made for it, or (moved) the top level. */
+static int sess_place_tracer(struct tm_session *s, const struct tm_session_opts *o)
+{
+	bool top;
+
+	if (!o->tracer.name)
+		return 0;
+	if (tm_tracer_place(s->tracefs, s->dir, &o->tracer, o->options, &top))
+		return -1;
+	return top ? sess_move_top(s, o) : 0;
+}
+
 struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts)
 {
 	struct tm_session *s = calloc(1, sizeof(*s));
@@ -190,7 +233,7 @@ struct tm_session *tm_session_create(const char *tracefs, const struct tm_sessio
 		tm_fail(ENOMEM, "session");
 		goto fail;
 	}
-	if (sess_make_instance(s, opts))
+	if (sess_make_instance(s, opts) || sess_place_tracer(s, opts))
 		goto fail;
 	if (opts->nr_uprobes) {
 		char group[64];
@@ -264,6 +307,11 @@ const char *tm_session_dir(const struct tm_session *s)
 	return s->dir;
 }
 
+bool tm_session_top_level(const struct tm_session *s)
+{
+	return s->top;
+}
+
 size_t tm_session_page_size(const struct tm_session *s)
 {
 	return s->page_size;
@@ -298,14 +346,27 @@ static int sess_pids(struct tm_session *s, const char *file, const pid_t *pids, 
 	return ret;
 }
 
+/* With a tracer, its functions follow the pid lists too (set_ftrace_pid, ..._notrace_pid). */
+static int sess_ftrace_pids(struct tm_session *s, const char *file, const pid_t *pids, size_t n)
+{
+	char path[PATH_MAX];
+
+	if (!s->ftrace_pids || tm_path(path, sizeof(path), "%s/%s", s->dir, file) ||
+	    access(path, F_OK))
+		return 0;
+	return sess_pids(s, file, pids, n);
+}
+
 int tm_session_add_pids(struct tm_session *s, const pid_t *pids, size_t n)
 {
-	return sess_pids(s, "set_event_pid", pids, n);
+	return sess_pids(s, "set_event_pid", pids, n) ?:
+	       sess_ftrace_pids(s, "set_ftrace_pid", pids, n);
 }
 
 int tm_session_add_notrace_pids(struct tm_session *s, const pid_t *pids, size_t n)
 {
-	return sess_pids(s, "set_event_notrace_pid", pids, n);
+	return sess_pids(s, "set_event_notrace_pid", pids, n) ?:
+	       sess_ftrace_pids(s, "set_ftrace_notrace_pid", pids, n);
 }
 
 int tm_session_start(struct tm_session *s)

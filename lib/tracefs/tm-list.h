@@ -25,6 +25,12 @@ char **tm_list_systems(const char *dir);
 char **tm_list_events(const char *dir, const regex_t *filter);
 /* Clocks of <dir>/trace_clock; *current gets the index of the selected one (-1 if none). */
 char **tm_list_clocks(const char *dir, int *current);
+/*
+ * The lines of <tracefs>/available_filter_functions ("name" or "name [module]"),
+ * only those filter matches when filter is not NULL (top level only: the
+ * functions are the kernel's, not an instance's).
+ */
+char **tm_list_functions(const char *tracefs, const regex_t *filter);
 /* Tracers of <dir>/available_tracers. */
 char **tm_list_tracers(const char *dir);
 /* Options of <dir>/options as "NAME VALUE" lines (VALUE is the file's content, 0 or 1). */

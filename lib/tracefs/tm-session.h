@@ -20,6 +20,18 @@ struct tm_event_spec {
 	size_t		nr_triggers;
 };
 
+/*
+ * -p TRACER and its function filters (tracer.c). Each list is NULL-terminated
+ * (NULL: leave the file alone); entries are function names or globs.
+ */
+struct tm_tracer_opts {
+	const char		*name;		/* current_tracer (function, ...), NULL: none */
+	const char * const	*filter;	/* set_ftrace_filter (-l) */
+	const char * const	*notrace;	/* set_ftrace_notrace (-n) */
+	const char * const	*graph;		/* set_graph_function (-g) */
+	int			max_graph_depth;	/* max_graph_depth, -1: leave */
+};
+
 struct tm_session_opts {
 	unsigned long		buffer_kb;	/* per-CPU buffer_size_kb, 0 = kernel default */
 	unsigned long		subbuf_kb;	/* buffer_subbuf_size_kb, 0 = default_subbuf_kb */
@@ -39,6 +51,7 @@ struct tm_session_opts {
 	bool			reuse;		/* name may exist: record through it, restore it */
 	bool			name_events;	/* also sched_process_exec, task_rename,
 						 * task_newtask: see tm_session_quiet_events() */
+	struct tm_tracer_opts	tracer;		/* tracer.name NULL: events only */
 };
 
 /*
@@ -66,6 +79,16 @@ struct tm_session;
  * error_log. Each uprobe spec becomes an event of group tracemap_<pid> in
  * uprobe_events (SYMBOL looked up in PATH with libelf), enabled in the
  * instance like an -e event.
+ *
+ * With opts->tracer.name, the filters are written and the tracer set last.
+ * The instance's available_tracers lists only the tracers the kernel allows
+ * in an instance (function_graph is not there before 6.x): when the tracer,
+ * or a file or option the tracer options need, exists only at the top level,
+ * the instance is removed and the whole recording runs at the top level
+ * (tm_session_top_level()), each top-level file saved before its first
+ * change and written back by tm_session_remove(); refused (EBUSY) when the
+ * top level runs another tracer, or (EINVAL) with opts->name. A tracer or
+ * function the kernel refuses fails with the kernel's errno in one line.
  */
 struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts);
 /*
@@ -83,10 +106,12 @@ int tm_session_remove(struct tm_session *s, int wait_ms);
 int tm_session_destroy(struct tm_session *s);
 /* The tracefs directory the session was created under. */
 const char *tm_session_tracefs(const struct tm_session *s);
-/* The instance name, "tracemap-<pid>" or the one asked for. */
+/* The instance name, "tracemap-<pid>" or the one asked for; "" at the top level. */
 const char *tm_session_name(const struct tm_session *s);
-/* The instance directory, <tracefs>/instances/<name>. */
+/* The instance directory, <tracefs>/instances/<name> (tracefs at the top level). */
 const char *tm_session_dir(const struct tm_session *s);
+/* True when the tracer made the session record at the top level (see tm_session_create()). */
+bool tm_session_top_level(const struct tm_session *s);
 /* Sub-buffer size in bytes as the kernel uses it. */
 size_t tm_session_page_size(const struct tm_session *s);
 /*

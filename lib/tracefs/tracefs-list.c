@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* tracefs-list.c - read-only listing of an instance's events, systems, clocks, tracers, options. */
+/*
+ * tracefs-list.c - read-only listing of an instance's events, systems, clocks, tracers,
+ * options, and of the functions the function tracers can trace.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -241,6 +244,28 @@ char **tm_list_clocks(const char *dir, int *current)
 		}
 	}
 	return s.v;
+}
+
+char **tm_list_functions(const char *tracefs, const regex_t *filter)
+{
+	struct tm_strv s = { 0 };
+	char path[PATH_MAX], *buf, *line, *save = NULL;
+	bool ok = true;
+
+	if (pathf(path, "%s/available_filter_functions", tracefs))
+		return NULL;
+	buf = tm_read_file(path, NULL);
+	if (!buf)
+		return NULL;
+	for (line = strtok_r(buf, "\n", &save); line && ok; line = strtok_r(NULL, "\n", &save))
+		if (!filter || !regexec(filter, line, 0, NULL, 0))
+			ok = !strv_add(&s, strdup(line));
+	free(buf);
+	if (ok && strv_finish(&s))
+		return s.v;
+	tm_fail(ENOMEM, "read %s", path);
+	tm_strv_free(s.v);
+	return NULL;
 }
 
 char **tm_list_tracers(const char *dir)

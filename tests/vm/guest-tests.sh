@@ -1,0 +1,164 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# guest-tests.sh - the guest test list (busybox sh, run by tests/vm/init in /tmp).
+. /tm/guest-lib.sh
+
+case_boot() {
+	grep -q function_graph $T/available_tracers
+}
+
+# 6.1 cannot map the ring buffer: every CPU reads pages with read(2).
+case_read_path() {
+	snap_top >/tmp/top.before
+	timeout -s KILL 60 tracemap record -v -e sched -o /tmp/sched.dat -- sleep 0.5 2>/tmp/err
+	cat /tmp/err
+	grep -q 'cpu0: read() path' /tmp/err
+	grep -q 'cpu1: read() path' /tmp/err
+	! grep -q 'mmap path' /tmp/err
+	tracemap report /tmp/sched.dat >/tmp/r.txt
+	grep -q 'sched_switch:' /tmp/r.txt
+	same_top /tmp/top.before
+}
+
+case_read_report() {
+	same_report /tmp/sched.dat
+	[ "$(wc -l </tmp/tc.txt)" -gt 10 ]
+}
+
+case_read_stream() {
+	snap_top >/tmp/top.before
+	timeout -s KILL 60 tracemap stream -e sched -- sleep 0.5 >/tmp/s.txt 2>/tmp/err
+	cat /tmp/err
+	grep -q 'sched_switch:' /tmp/s.txt
+	same_top /tmp/top.before
+}
+
+# A one-line failure: exit status 1 and exactly one line on stderr (in /tmp/err).
+one_line_error() {
+	if "$@" 2>/tmp/err; then
+		echo "exit 0: expected a failure"
+		return 1
+	fi
+	cat /tmp/err
+	[ "$(wc -l </tmp/err)" -eq 1 ]
+}
+
+# The function names of the function events of trace-cmd's report of $1 into /tmp/funcs.
+functions_of() {
+	trace-cmd report "$1" | awk '/ function: / { print $NF }' >/tmp/funcs
+}
+
+# The function tracer runs in tracemap's instance; -l and -n shape what it records.
+case_function() {
+	snap_top >/tmp/top.before
+	timeout -s KILL 60 tracemap record -v -p function -l 'vfs_*' -n vfs_read \
+		-o /tmp/func.dat -- cat /init >/dev/null 2>/tmp/err
+	cat /tmp/err
+	grep -q 'instance tracemap-' /tmp/err
+	functions_of /tmp/func.dat
+	sort /tmp/funcs | uniq -c
+	grep -qx vfs_open /tmp/funcs
+	! grep -v '^vfs_' /tmp/funcs
+	! grep -qx vfs_read /tmp/funcs
+	same_top /tmp/top.before
+}
+
+case_function_report() {
+	same_report /tmp/func.dat
+	same_report /tmp/func.dat -N
+}
+
+# With --func-stack, each function event is followed by a kernel stack.
+case_func_stack() {
+	snap_top >/tmp/top.before
+	timeout -s KILL 60 tracemap record -q -p function -l vfs_open --func-stack \
+		-o /tmp/stack.dat -- cat /init >/dev/null
+	trace-cmd report /tmp/stack.dat >/tmp/r.txt
+	grep -A1 ' function: *vfs_open' /tmp/r.txt | grep -q 'kernel_stack:'
+	same_top /tmp/top.before
+}
+
+# function_graph is refused in an instance on 6.1: the recording runs at the top level,
+# events (-e) and options (-O) too.
+case_graph() {
+	snap_top >/tmp/top.before
+	timeout -s KILL 60 tracemap record -v -p function_graph -g do_sys_openat2 \
+		--max-graph-depth 2 -O funcgraph-proc -e sched:sched_switch -o /tmp/graph.dat \
+		-- cat /init >/dev/null 2>/tmp/err
+	cat /tmp/err
+	grep -q 'tracer function_graph runs only at the top level' /tmp/err
+	trace-cmd report -N /tmp/graph.dat >/tmp/r.txt
+	grep -q 'sched_switch:' /tmp/r.txt
+	grep -q 'funcgraph_entry: *--> do_sys_openat2 (0)$' /tmp/r.txt
+	grep -q 'funcgraph_entry: *--> .* (1)$' /tmp/r.txt
+	! grep -E 'funcgraph_entry: *--> .* \(([2-9]|[0-9][0-9]+)\)$' /tmp/r.txt
+	same_top /tmp/top.before
+}
+
+case_graph_report() {
+	same_report /tmp/graph.dat -N
+}
+
+# Another tracer at the top level (blk: cheap to set) is left alone: one line, no change.
+case_graph_busy() {
+	echo blk >$T/current_tracer
+	snap_top >/tmp/top.before
+	one_line_error timeout -s KILL 60 tracemap record -p function_graph -o /tmp/x.dat -- true
+	grep -q 'current_tracer is in use (not nop)' /tmp/err
+	same_top /tmp/top.before
+	echo nop >$T/current_tracer
+}
+
+# A function the kernel refuses at the top level: its refusal, every file restored.
+case_graph_refused() {
+	snap_top >/tmp/top.before
+	one_line_error timeout -s KILL 60 tracemap record -p function_graph -g nosuch_func \
+		-o /tmp/x.dat -- true
+	grep -q "set_graph_function: the kernel refused 'nosuch_func'" /tmp/err
+	one_line_error timeout -s KILL 60 tracemap record -B mine -p function_graph \
+		-o /tmp/x.dat -- true
+	grep -q "runs only at the top level on this kernel, not in instance mine" /tmp/err
+	[ ! -e /tmp/x.dat ]
+	same_top /tmp/top.before
+}
+
+# Until SIGTERM: funcgraph events on stdout, every top-level file restored. -l keeps
+# the kernel from patching every function (20 s under TCG; case_graph does that).
+case_graph_stream() {
+	snap_top >/tmp/top.before
+	timeout -s KILL 90 tracemap stream -p function_graph -l do_sys_openat2 -l 'getname*' \
+		>/tmp/s.txt &
+	bg=$!
+	wait_top_tracing function_graph
+	cat /init >/dev/null
+	sleep 0.5
+	signal_tracemap TERM $bg
+	wait $bg
+	grep -q 'funcgraph_entry:.*do_sys_openat2' /tmp/s.txt
+	! grep -v -e do_sys_openat2 -e getname /tmp/s.txt
+	same_top /tmp/top.before
+}
+
+case_list_functions() {
+	[ "$(tracemap list -f '^vfs_read$')" = vfs_read ]
+	[ "$(tracemap list -f | wc -l)" = "$(wc -l <$T/available_filter_functions)" ]
+}
+
+t "guest: the 6.1 kernel offers function_graph" case_boot
+t "record on 6.1: the read() path on every CPU, sched events" case_read_path
+t "record on 6.1: report --compat=3.1 equals trace-cmd 3.1.6's" case_read_report
+t "stream on 6.1: sched events through read()" case_read_stream
+t "record -p function -l 'vfs_*' -n vfs_read: in the instance, only those functions" \
+	case_function
+t "record -p function: report (and -N) equals trace-cmd 3.1.6's" case_function_report
+t "record -p function --func-stack: a kernel stack after each function" case_func_stack
+t "record -p function_graph -g --max-graph-depth 2 -e: top level, depth < 2, restored" \
+	case_graph
+t "record -p function_graph: report -N equals trace-cmd 3.1.6's" case_graph_report
+t "record -p function_graph: another top-level tracer is refused, left alone" case_graph_busy
+t "record -p function_graph: refused -g and -B are one line, top level restored" \
+	case_graph_refused
+t "stream -p function_graph -l: those functions until SIGTERM, top level restored" \
+	case_graph_stream
+t "list -f: the kernel's available_filter_functions" case_list_functions
+summary
