@@ -303,6 +303,7 @@ static int write_bundle(struct perfetto_output *po, int slot)
 		.named_clock = c->named,
 		.clock = (uint32_t)c->id,
 		.seq = (uint32_t)buf + 1,
+		.ksyms = tm_pf_events_ksyms(po->events),
 	};
 
 	if (!pb || (!tm_pf_bundle_count(pb) && !tm_pf_bundle_has_lost(pb)))

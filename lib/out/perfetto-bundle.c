@@ -53,7 +53,9 @@ struct tm_pf_bundle {
 	uint64_t		last_switch_ts;
 	struct tm_pf_desc	**desc;		/* descriptors its events need */
 	size_t			ndesc, cap_desc;
+	struct tm_pf_refs	refs;		/* kernel symbols its events use */
 	struct tm_buf		head, tail;	/* scratch for writing */
+	struct tm_buf		interned;	/* TracePacket.interned_data */
 };
 
 struct tm_pf_bundle *tm_pf_bundle_new(void)
@@ -79,6 +81,8 @@ void tm_pf_bundle_free(struct tm_pf_bundle *pb)
 	tm_buf_free(&pb->comms);
 	tm_buf_free(&pb->head);
 	tm_buf_free(&pb->tail);
+	tm_buf_free(&pb->refs.addrs);
+	tm_buf_free(&pb->interned);
 	free(pb->desc);
 	free(pb);
 }
@@ -211,7 +215,9 @@ int tm_pf_bundle_add(struct tm_pf_bundle *pb, struct tm_pf_events *m, struct tm_
 			return tm_fail(ENOMEM, "Perfetto bundle");
 		return see_compact(tasks, &s) ? -1 : 1;
 	}
-	if (tm_pf_event_put(m, rec, &pb->events, &d) || (d && need_desc(pb, d)))
+	if (!pb->refs.serial)
+		pb->refs.serial = tm_pf_ksyms_serial(tm_pf_events_ksyms(m));
+	if (tm_pf_event_put(m, rec, &pb->events, &d, &pb->refs) || (d && need_desc(pb, d)))
 		return -1;
 	return is_sched;
 }
@@ -246,6 +252,8 @@ static void reset(struct tm_pf_bundle *pb)
 	pb->sw_ts = pb->wk_ts = 0;
 	pb->lost = false;
 	pb->ndesc = 0;
+	pb->refs.addrs.len = 0;
+	pb->refs.serial = 0;
 }
 
 /*
@@ -288,6 +296,9 @@ int tm_pf_bundle_write(struct tm_pf_bundle *pb, const struct tm_pf_bundle_head *
 	size_t tn = 0;
 
 	put_tail(pb, h);
+	pb->interned.len = 0;
+	if (h->ksyms && pb->refs.addrs.len)
+		tm_pf_ksyms_put(h->ksyms, h->seq, &pb->refs.addrs, &pb->interned);
 	bundle = pb->tail.len + pb->events.len;
 	if (pb->n) {
 		trailer[tn++] = 8 << 3;		/* TracePacket.timestamp */
@@ -295,18 +306,20 @@ int tm_pf_bundle_write(struct tm_pf_bundle *pb, const struct tm_pf_bundle_head *
 	}
 	trailer[tn++] = 10 << 3;		/* trusted_packet_sequence_id */
 	tn += pb_put_varint_at(trailer + tn, h->seq);
-	packet = 1 + pb_varint_size(bundle) + bundle + tn;
+	packet = 1 + pb_varint_size(bundle) + bundle + pb->interned.len + tn;
 	hd->len = 0;
 	pb_tag(hd, 1, PB_LEN);			/* Trace.packet */
 	pb_varint(hd, packet);
 	pb_tag(hd, 1, PB_LEN);			/* TracePacket.ftrace_events */
 	pb_varint(hd, bundle);
-	if (hd->err || pb->tail.err)
+	if (hd->err || pb->tail.err || pb->interned.err)
 		return tm_fail(ENOMEM, "Perfetto bundle");
 	if (fwrite_unlocked(hd->data, 1, hd->len, f) != hd->len ||
 	    fwrite_unlocked(pb->tail.data, 1, pb->tail.len, f) != pb->tail.len ||
 	    (pb->events.len &&
 	     fwrite_unlocked(pb->events.data, 1, pb->events.len, f) != pb->events.len) ||
+	    (pb->interned.len &&
+	     fwrite_unlocked(pb->interned.data, 1, pb->interned.len, f) != pb->interned.len) ||
 	    fwrite_unlocked(trailer, 1, tn, f) != tn)
 		return tm_fail(errno, "write output");
 	reset(pb);

@@ -56,6 +56,21 @@ static const char *const typed_events[][2] = {
 	{ "irq", "irq_handler_entry" },		{ "irq", "irq_handler_exit" },
 	{ "irq", "softirq_entry" },		{ "irq", "softirq_exit" },
 	{ "power", "cpu_frequency" },		{ "power", "cpu_idle" },
+	{ "ftrace", "funcgraph_entry" },	{ "ftrace", "funcgraph_exit" },
+	{ "raw_syscalls", "sys_enter" },	{ "raw_syscalls", "sys_exit" },
+	{ "workqueue", "workqueue_execute_start" }, { "workqueue", "workqueue_execute_end" },
+	{ "signal", "signal_generate" },	{ "signal", "signal_deliver" },
+	{ "sched", "sched_blocked_reason" },	{ "sched", "sched_process_exec" },
+	{ "sched", "sched_process_wait" },	{ "sched", "sched_migrate_task" },
+};
+
+/*
+ * The typed fields trace_processor reads as a kernel symbol's iid
+ * (ftrace_parser.cc: kKernelFunctionFields, ParseFuncgraphEntry/Exit).
+ */
+static const char *const ksym_fields[][2] = {
+	{ "funcgraph_entry", "func" },		{ "funcgraph_exit", "func" },
+	{ "workqueue_execute_start", "function" }, { "sched_blocked_reason", "caller" },
 };
 
 /* The task names typed events carry: event, pid field, comm field. */
@@ -73,6 +88,8 @@ enum pf_kind { PF_TYPED, PF_DESCRIBED, PF_GENERIC };
 struct pf_field {
 	uint32_t			id;
 	ProtobufCType			type;
+	bool				repeated;	/* an array's elements, one field each */
+	bool				ksym;		/* a kernel function: its symbol's iid */
 	const struct tep_format_field	*tf;
 };
 
@@ -101,6 +118,7 @@ struct tm_pf_events {
 	uint32_t		next_generic;	/* next described event's field number */
 	struct pf_sched_fields	sw, wk;
 	struct tm_buf		scratch;
+	struct tm_pf_ksyms	*ksyms;
 };
 
 static void sched_fields(struct tep_handle *tep, struct pf_sched_fields *s, const char *name,
@@ -127,9 +145,15 @@ struct tm_pf_events *tm_pf_events_new(struct tep_handle *tep, struct tm_pf_tasks
 	static const char *const wk[] = { "comm", "pid", "prio", "target_cpu", NULL, NULL, NULL };
 	struct tm_pf_events *m = calloc(1, sizeof(*m));
 
-	if (m)
+	if (m) {
 		m->plans = calloc(PF_EVENT_IDS, sizeof(*m->plans));
-	if (!m || !m->plans) {
+		m->ksyms = tm_pf_ksyms_new(tep);
+	}
+	if (!m || !m->plans || !m->ksyms) {
+		if (m) {
+			free(m->plans);
+			tm_pf_ksyms_free(m->ksyms);
+		}
 		free(m);
 		tm_fail(ENOMEM, "Perfetto event table");
 		return NULL;
@@ -156,7 +180,13 @@ void tm_pf_events_free(struct tm_pf_events *m)
 		}
 	free(m->plans);
 	tm_buf_free(&m->scratch);
+	tm_pf_ksyms_free(m->ksyms);
 	free(m);
+}
+
+struct tm_pf_ksyms *tm_pf_events_ksyms(struct tm_pf_events *m)
+{
+	return m->ksyms;
 }
 
 static bool is_typed(const struct tep_event *ev)
@@ -176,12 +206,37 @@ static bool is_scalar(const struct tep_format_field *tf)
 	return tf->size == 1 || tf->size == 2 || tf->size == 4 || tf->size == 8;
 }
 
-/* A proto field can take a format field: strings from strings, numbers from scalars. */
+/* A fixed array of numbers (sys_enter's args). */
+static bool is_num_array(const struct tep_format_field *tf)
+{
+	if (tm_field_is_string(tf) || !(tf->flags & TEP_FIELD_IS_ARRAY) ||
+	    (tf->flags & TEP_FIELD_IS_DYNAMIC))
+		return false;
+	return tf->elementsize == 1 || tf->elementsize == 2 || tf->elementsize == 4 ||
+	       tf->elementsize == 8;
+}
+
+/*
+ * A proto field can take a format field: strings from strings, numbers from
+ * scalars, a repeated number from an array of numbers.
+ */
 static bool field_fits(const ProtobufCFieldDescriptor *pd, const struct tep_format_field *tf)
 {
 	if (pd->type == PROTOBUF_C_TYPE_STRING)
-		return tm_field_is_string(tf);
+		return pd->label != PROTOBUF_C_LABEL_REPEATED && tm_field_is_string(tf);
+	if (pd->label == PROTOBUF_C_LABEL_REPEATED)
+		return is_num_array(tf);
 	return is_scalar(tf);
+}
+
+static bool is_ksym(const struct tep_event *ev, const char *field)
+{
+	size_t i;
+
+	for (i = 0; i < TM_ARRAY_SIZE(ksym_fields); i++)
+		if (!strcmp(ev->name, ksym_fields[i][0]) && !strcmp(field, ksym_fields[i][1]))
+			return true;
+	return false;
 }
 
 static void plan_names(struct pf_plan *pl)
@@ -211,9 +266,13 @@ static int plan_typed(struct pf_plan *pl, const ProtobufCFieldDescriptor *member
 	for (i = 0; i < md->n_fields; i++) {
 		tf = tep_find_field(pl->ev, md->fields[i].name);
 		if (tf && field_fits(&md->fields[i], tf)) {
-			pl->fields[pl->nfields].id = md->fields[i].id;
-			pl->fields[pl->nfields].type = md->fields[i].type;
-			pl->fields[pl->nfields++].tf = tf;
+			struct pf_field *f = &pl->fields[pl->nfields++];
+
+			f->id = md->fields[i].id;
+			f->type = md->fields[i].type;
+			f->repeated = md->fields[i].label == PROTOBUF_C_LABEL_REPEATED;
+			f->ksym = f->type == PROTOBUF_C_TYPE_UINT64 && is_ksym(pl->ev, tf->name);
+			f->tf = tf;
 		} else if (!tf && !strcmp(pl->ev->name, "task_rename") &&
 			   !strcmp(md->fields[i].name, "pid")) {
 			pl->fill_pid = md->fields[i].id;
@@ -330,25 +389,45 @@ static void put_array(struct tm_pf_events *m, struct tm_buf *b, uint32_t id,
 		b->err = s->err;
 }
 
+/* A repeated number: one field per array element (proto2's unpacked encoding). */
+static void put_repeated(struct tm_pf_events *m, struct tm_buf *b, const struct pf_field *f,
+			 const struct tm_event_rec *rec)
+{
+	int es = f->tf->elementsize;
+	const uint8_t *p;
+	uint32_t len, i;
+
+	if (!tm_field_bytes(m->tep, f->tf, rec->data, rec->size, &p, &len))
+		return;
+	for (i = 0; i + (uint32_t)es <= len; i += (uint32_t)es)
+		pb_uint(b, f->id, tep_read_number(m->tep, p + i, es));
+}
+
 /* One format field as proto field id of the given type. */
-static void put_field(struct tm_pf_events *m, struct tm_buf *b, const struct pf_field *f,
-		      const struct tm_event_rec *rec)
+static int put_field(struct tm_pf_events *m, struct tm_buf *b, const struct pf_field *f,
+		     const struct tm_event_rec *rec, struct tm_pf_refs *refs)
 {
 	const uint8_t *p;
 	uint32_t len;
 	uint64_t v;
 
+	if (f->repeated) {
+		put_repeated(m, b, f, rec);
+		return 0;
+	}
 	if (f->type == PROTOBUF_C_TYPE_STRING) {
 		if (!tm_field_bytes(m->tep, f->tf, rec->data, rec->size, &p, &len))
-			return;
+			return 0;
 		if (tm_field_is_string(f->tf))
 			pb_bytes(b, f->id, p, tm_field_strlen(p, len));
 		else
 			put_array(m, b, f->id, f->tf, p, len);
-		return;
+		return 0;
 	}
 	if (!tm_field_num(m->tep, f->tf, rec->data, rec->size, &v))
-		return;
+		return 0;
+	if (f->ksym && refs && tm_pf_ksyms_ref(m->ksyms, v, refs->serial, &refs->addrs, &v))
+		return -1;
 	switch (f->type) {
 	case PROTOBUF_C_TYPE_INT32:
 	case PROTOBUF_C_TYPE_ENUM:
@@ -364,6 +443,7 @@ static void put_field(struct tm_pf_events *m, struct tm_buf *b, const struct pf_
 		break;
 	}
 	pb_uint(b, f->id, v);
+	return 0;
 }
 
 /* A GenericFtraceEvent field: name and a string, signed or unsigned value. */
@@ -379,7 +459,7 @@ static void put_generic_field(struct tm_pf_events *m, struct tm_buf *b,
 		pb_uint(b, tm_field_is_signed(tf) ? GF_INT : GF_UINT, v);
 	} else {
 		f.id = GF_STR;
-		put_field(m, b, &f, rec);
+		put_field(m, b, &f, rec, NULL);
 	}
 	pb_close(b, at);
 }
@@ -427,7 +507,7 @@ static int see_tasks(struct tm_pf_events *m, const struct pf_plan *pl, int32_t c
 }
 
 int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec, struct tm_buf *b,
-		    struct tm_pf_desc **desc)
+		    struct tm_pf_desc **desc, struct tm_pf_refs *refs)
 {
 	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
 	struct pf_plan *pl = plan_for(m, tep_data_type(m->tep, &r));
@@ -449,7 +529,8 @@ int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec, stru
 			put_generic_field(m, b, tf, rec);
 	} else {
 		for (i = 0; i < pl->nfields; i++)
-			put_field(m, b, &pl->fields[i], rec);
+			if (put_field(m, b, &pl->fields[i], rec, refs))
+				return -1;
 		/*
 		 * Some kernels' task_rename has no pid field: the task renames
 		 * itself. trace_processor renames the thread

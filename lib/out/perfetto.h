@@ -20,7 +20,14 @@
 struct tep_handle;
 struct tm_event_rec;
 struct tm_pf_events;
+struct tm_pf_ksyms;
 struct tm_pf_tasks;
+
+/* The kernel symbols one bundle's events refer to (perfetto-ksyms.c). */
+struct tm_pf_refs {
+	struct tm_buf	addrs;		/* uint64_t each, once per bundle */
+	uint32_t	serial;		/* the bundle's, from tm_pf_ksyms_serial() */
+};
 
 /* A described generic event's GenericEventDescriptor, written once per trace. */
 struct tm_pf_desc {
@@ -50,7 +57,9 @@ TM_HIDDEN void tm_pf_events_free(struct tm_pf_events *m);
  * -1 when out of memory (message set).
  */
 TM_HIDDEN int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec,
-			      struct tm_buf *b, struct tm_pf_desc **desc);
+			      struct tm_buf *b, struct tm_pf_desc **desc, struct tm_pf_refs *refs);
+/* The symbol table the events' function addresses are interned in. */
+TM_HIDDEN struct tm_pf_ksyms *tm_pf_events_ksyms(struct tm_pf_events *m);
 /* True when rec is a sched_switch or sched_waking with every field compact_sched needs. */
 TM_HIDDEN bool tm_pf_sched_get(struct tm_pf_events *m, const struct tm_event_rec *rec,
 			       struct tm_pf_sched *s);
@@ -81,10 +90,30 @@ struct tm_pf_bundle_head {
 	bool		pair;
 	int64_t		pair_ts;
 	uint32_t	seq;
+	struct tm_pf_ksyms *ksyms;	/* the events' symbols, NULL: none */
 };
 /* Write the bundle as one TracePacket to f and empty it. */
 TM_HIDDEN int tm_pf_bundle_write(struct tm_pf_bundle *pb, const struct tm_pf_bundle_head *h,
 				 FILE *f);
+
+/* Kernel symbols interned per packet sequence (perfetto-ksyms.c). */
+TM_HIDDEN struct tm_pf_ksyms *tm_pf_ksyms_new(struct tep_handle *tep);
+TM_HIDDEN void tm_pf_ksyms_free(struct tm_pf_ksyms *k);
+/* A new serial for a bundle that starts: its references are listed afresh. */
+TM_HIDDEN uint32_t tm_pf_ksyms_serial(struct tm_pf_ksyms *k);
+/*
+ * *value: the iid of the symbol at addr, listed in refs for the bundle of
+ * serial; the address itself when the file's kallsyms does not name it.
+ * -1 when out of memory.
+ */
+TM_HIDDEN int tm_pf_ksyms_ref(struct tm_pf_ksyms *k, uint64_t addr, uint32_t serial,
+			      struct tm_buf *refs, uint64_t *value);
+/*
+ * TracePacket.interned_data into b with the symbols of refs that sequence
+ * seq has not had yet (sequence_flags on its first such packet).
+ */
+TM_HIDDEN void tm_pf_ksyms_put(struct tm_pf_ksyms *k, uint32_t seq, const struct tm_buf *refs,
+			       struct tm_buf *b);
 
 /* The tasks the events mention and their names (perfetto-tasks.c). */
 TM_HIDDEN struct tm_pf_tasks *tm_pf_tasks_new(void);

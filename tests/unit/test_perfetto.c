@@ -215,7 +215,7 @@ TM_TEST(perfetto_task_rename_without_pid_field_renames_the_common_pid)
 	rec.size = sizeof(data);
 	m = tasks ? tm_pf_events_new(tep, tasks) : NULL;
 	/* one FtraceEventBundle.event field: tag 0x12, a one-byte length, the event */
-	if (m && !tm_pf_event_put(m, &rec, &b, &desc) && b.len > 2 && b.data[0] == 0x12 &&
+	if (m && !tm_pf_event_put(m, &rec, &b, &desc, NULL) && b.len > 2 && b.data[0] == 0x12 &&
 	    b.data[1] == b.len - 2)
 		fe = perfetto__protos__ftrace_event__unpack(NULL, b.len - 2, b.data + 2);
 	TM_REQUIRE(fe);
