@@ -95,3 +95,24 @@ out_listed() {
 	grep -q '^        oldcomm: "sh"$' "$TM_TMP/ren"
 	grep -q '^        newcomm: "tm-renamed"$' "$TM_TMP/ren"
 }
+
+@test "convert-record: syscalls, signals and workqueue events become typed messages with report's values" {
+	timeout -s KILL 60 "$TRACEMAP" record -q -e raw_syscalls -e signal \
+		-e workqueue:workqueue_execute_start -e workqueue:workqueue_execute_end \
+		-o "$TM_TMP/s.dat" -- sh -c 'sleep 5 & kill $!; wait; sync; sleep 0.2'
+	check_perfetto_counts "$TM_TMP/s.dat"
+	! grep -Eq '^      event_name: "(sys_enter|sys_exit|signal_generate)"' "$TM_TMP/t.txt" ||
+		return 1
+	# sys_enter's args as numbers (SysEnterFtraceEvent.args), no text
+	check_typed "$TM_TMP/s.dat" "$TM_TMP/t.txt" sys_enter id args
+	check_typed "$TM_TMP/s.dat" "$TM_TMP/t.txt" sys_exit id ret
+	check_typed "$TM_TMP/s.dat" "$TM_TMP/t.txt" signal_generate sig code comm pid group result
+	check_typed "$TM_TMP/s.dat" "$TM_TMP/t.txt" signal_deliver sig code sa_flags
+	# workqueue_execute_start's function is an interned symbol's iid, so only work
+	# compares; execute_end carries the address as it is
+	if "$TRACEMAP" report "$TM_TMP/s.dat" | grep -q ' workqueue_execute_end: '; then
+		check_typed "$TM_TMP/s.dat" "$TM_TMP/t.txt" workqueue_execute_start work
+		check_typed "$TM_TMP/s.dat" "$TM_TMP/t.txt" workqueue_execute_end work function
+		grep -q '^    kernel_symbols {$' "$TM_TMP/t.txt"
+	fi
+}

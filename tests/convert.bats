@@ -64,6 +64,38 @@ fixtures() {
 	diff -u "$TM_TMP/want" "$TM_TMP/got"
 }
 
+@test "convert: sched_process_exec/wait and sched_migrate_task are typed, with report's fields" {
+	"$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o "$TM_TMP/s.pftrace"
+	pf_decode "$TM_TMP/s.pftrace" >"$TM_TMP/s.txt"
+	check_typed "$FIXTURES/sched-v6.dat" "$TM_TMP/s.txt" sched_process_exec filename pid old_pid
+	check_typed "$FIXTURES/sched-v6.dat" "$TM_TMP/s.txt" sched_process_wait comm pid prio
+	check_typed "$FIXTURES/sched-v6.dat" "$TM_TMP/s.txt" sched_migrate_task \
+		comm pid prio orig_cpu dest_cpu
+}
+
+@test "convert: function_graph is typed funcgraph_entry/exit, func named as report names it" {
+	local f
+	for f in tc-funcgraph tm-funcgraph; do
+		"$TRACEMAP" convert "$TM_ROOT/tests/fixtures-vm/$f.dat" -o "$TM_TMP/g.pftrace"
+		pf_decode "$TM_TMP/g.pftrace" >"$TM_TMP/g.txt"
+		check_typed "$TM_ROOT/tests/fixtures-vm/$f.dat" "$TM_TMP/g.txt" funcgraph_entry depth
+		check_typed "$TM_ROOT/tests/fixtures-vm/$f.dat" "$TM_TMP/g.txt" funcgraph_exit \
+			depth overrun calltime rettime
+		# func is an iid of the packet sequence's InternedData.kernel_symbols
+		# (trace_processor: InternedKernelSymbolOrFallback): the name report -R prints
+		pf_ksym_names "$TM_TMP/g.txt" >"$TM_TMP/got"
+		report_ksym_names "$TM_ROOT/tests/fixtures-vm/$f.dat" >"$TM_TMP/want"
+		[ "$(wc -l <"$TM_TMP/want")" -ge 300 ]
+		diff -u "$TM_TMP/want" "$TM_TMP/got" | head -n 20 >&2
+		cmp -s "$TM_TMP/want" "$TM_TMP/got" || { echo "in $f" >&2; return 1; }
+		# each symbol once per sequence; the sequence's first interning packet
+		# clears its incremental state, as traced_probes' does
+		pf_decode_raw "$TM_TMP/g.pftrace" >"$TM_TMP/raw.txt"
+		[ "$(grep -c '^  sequence_flags: 1$' "$TM_TMP/raw.txt")" -eq 1 ]
+		! grep '^      iid: ' "$TM_TMP/raw.txt" | sort | uniq -d | grep . || return 1
+	done
+}
+
 @test "convert: compact_sched carries sched_switch and sched_waking, each with report's fields" {
 	local f n full compact
 	for f in sched-v6 sched-v7-zstd lost-v6 lost-v7-zstd upstream/tc334-sched; do
