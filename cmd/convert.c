@@ -51,8 +51,10 @@ static const struct argp_option options[] = {
 
 static const char doc[] =
 	"Convert trace.dat files (tracemap's or trace-cmd's, v6 or v7) for trace viewers.\v"
-	"Perfetto output keeps every event: sched, task, irq, power and print events as "
-	"Perfetto's typed messages, all others as generic events with every field; plus "
+	"Perfetto output keeps every event: sched_switch and sched_waking in Perfetto's "
+	"compact_sched form; sched, task, irq, power, print, syscall, signal, workqueue and "
+	"function_graph events as Perfetto's typed messages (kernel functions as interned "
+	"symbols); all others as described generic events with every field; plus "
 	"thread names from the saved cmdlines, the trace clock, lost-event flags and the "
 	"kernel's per-CPU buffer statistics. Chrome JSON has one slice per stretch a task "
 	"ran on a CPU (from sched_switch), on its task's row and on a row per CPU, and an "

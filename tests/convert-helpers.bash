@@ -10,9 +10,27 @@ report_counts() {
 	"$TRACEMAP" report --json "$1" | jq -r .event | sort | uniq -c | awk '{print $1, $2}' | sort -k2
 }
 
-# The decoded Perfetto trace as text (protoc fails on anything malformed).
-pf_decode() {
+# The Perfetto trace as protoc decodes it with trace.proto (protoc fails on anything
+# malformed): compact_sched as it is, described generic events as bare numbers.
+pf_decode_raw() {
 	protoc --proto_path="$TM_ROOT/lib/out" --decode=perfetto.protos.Trace "$TM_PROTO" <"$1"
+}
+
+# The decoded Perfetto trace as trace_processor reads it: described generic events
+# decoded by the descriptors the trace carries (a member named like the event),
+# compact_sched written out as the sched_switch / sched_waking events it stands for.
+pf_decode() {
+	local dir
+	dir=$(mktemp -d "${TM_TMP:-/tmp}/pfdec.XXXXXX") || return 1
+	pf_decode_raw "$1" >"$dir/raw.txt" &&
+		perl "$TM_ROOT/tests/pf-expand.pl" --proto "$TM_PROTO" <"$dir/raw.txt" \
+			>"$dir/trace.proto" &&
+		protoc --proto_path="$dir" --decode=perfetto.protos.Trace "$dir/trace.proto" \
+			<"$1" >"$dir/typed.txt" &&
+		perl "$TM_ROOT/tests/pf-expand.pl" --compact <"$dir/typed.txt"
+	local rc=$?
+	rm -rf "$dir"
+	return $rc
 }
 
 # pf_convert FILE TXT: FILE converted to Perfetto, decoded into TXT.
@@ -196,4 +214,114 @@ if data.count(uname + b"\0") != 1:
     sys.exit("%s: UNAME text found %d times" % (src, data.count(uname + b"\0")))
 open(dst, "wb").write(data.replace(uname + b"\0", b" ".join(words) + b"\0"))
 PY
+}
+
+# "ts cpu pid event fields..." of every sched_switch and sched_waking of a decoded and
+# expanded trace (pf_decode), sorted: what trace_processor would read.
+pf_sched_tuples() {
+	awk '
+		/^  ftrace_events \{$/ { cpu = "" }
+		/^    cpu: / { cpu = $2 }
+		/^    event \{$/ { ts = pid = kind = v = "" }
+		/^      timestamp: / { ts = $2 }
+		/^      pid: / { pid = $2 }
+		/^      (sched_switch|sched_waking) \{$/ { kind = $1; next }
+		kind != "" && /^        [a-z_]+: / {
+			val = $0; sub(/^ *[a-z_]+: /, "", val); gsub(/"/, "", val); v = v " " val
+		}
+		kind != "" && /^      \}$/ { print ts, cpu, pid, kind v; kind = "" }
+	' "$1" | sort
+}
+
+# The same from report --json (files with sched events in one buffer).
+report_sched_tuples() {
+	"$TRACEMAP" report --json "$1" | jq -r 'select(.event == "sched_switch" or
+		.event == "sched_waking") |
+		[.timestamp_ns, .cpu, .pid, .event] + (.fields | to_entries | map(.value)) |
+		map(tostring) | join(" ")' | sort
+}
+
+# pf_typed TXT EVENT FIELD...: "ts pid field=value ..." of every EVENT typed message
+# (a member named EVENT) in a decoded trace; repeated fields joined by commas.
+pf_typed() {
+	local txt=$1 ev=$2
+	shift 2
+	awk -v ev="$ev" -v want="$*" '
+		BEGIN { n = split(want, w, " ") }
+		/^    event \{$/ { ts = ""; pid = ""; on = 0; delete v }
+		/^      timestamp: / { ts = $2 }
+		/^      pid: / { pid = $2 }
+		$0 == "      " ev " {" { on = 1; next }
+		on && /^        [a-z_]+: / {
+			k = $1; sub(/:$/, "", k); x = $0; sub(/^ *[a-z_]+: /, "", x); gsub(/"/, "", x)
+			if (k in v) v[k] = v[k] "," x; else v[k] = x
+		}
+		on && /^      \}$/ {
+			s = ts " " pid
+			for (i = 1; i <= n; i++) s = s " " w[i] "=" ((w[i] in v) ? v[w[i]] : "")
+			print s; on = 0
+		}' "$txt" | sort
+}
+
+# report_typed DAT EVENT FIELD...: the same lines from report --json (arrays joined
+# by commas).
+report_typed() {
+	local dat=$1 ev=$2 q='"\(.timestamp_ns) \(.pid)' f
+	shift 2
+	for f in "$@"; do
+		q="$q $f=\(.fields.$f | if type == \"array\" then map(tostring) | join(\",\") else . end)"
+	done
+	"$TRACEMAP" report --json "$dat" | jq -r "select(.event == \"$ev\") | $q\"" | sort
+}
+
+big_round() {
+	perl -pe 's/(?<![\d.])(\d{16,})(?![\d.])/sprintf("%.15e", $1)/ge'
+}
+
+# check_typed DAT TXT EVENT FIELD...: DAT's EVENT records are typed messages in TXT
+# (decoded), none generic, each with report's field values.
+check_typed() {
+	local dat=$1 txt=$2 ev=$3
+	shift 3
+	# jq reads numbers as doubles: both sides compare 64-bit values at that precision
+	report_typed "$dat" "$ev" "$@" | big_round >"$TM_TMP/want.$ev"
+	pf_typed "$txt" "$ev" "$@" | big_round >"$TM_TMP/got.$ev"
+	[ -s "$TM_TMP/want.$ev" ] || { echo "no $ev in $dat" >&2; return 1; }
+	diff -u "$TM_TMP/want.$ev" "$TM_TMP/got.$ev" | head -n 20 >&2
+	cmp -s "$TM_TMP/want.$ev" "$TM_TMP/got.$ev"
+}
+
+# pf_ksym_names TXT: "ts event name" of every funcgraph event in a decoded trace, its
+# func looked up in the InternedData.kernel_symbols before it on its sequence (the
+# iid itself when none names it, as trace_processor falls back to the number).
+pf_ksym_names() {
+	awk '
+		/^packet \{$/ { nb = 0; nsym = 0; seq = "" }
+		/^  trusted_packet_sequence_id: / { seq = $2 }
+		/^      iid: / { iid[++nsym] = $2 }
+		/^      str: / { s = $0; sub(/^ *str: "/, "", s); sub(/"$/, "", s); str[nsym] = s }
+		/^      timestamp: / { ts = $2 }
+		/^      funcgraph_(entry|exit) \{$/ { ev = $1; next }
+		ev != "" && /^        func: / { evs[++nb] = ts " " ev " " $2; ev = "" }
+		/^\}$/ {
+			for (i = 1; i <= nsym; i++) sym[seq, iid[i]] = str[i]
+			for (i = 1; i <= nb; i++) {
+				split(evs[i], p, " ")
+				print p[1], p[2], ((seq, p[3]) in sym) ? sym[seq, p[3]] : p[3]
+			}
+		}' "$1" | perl -lane '$F[2] = sprintf("%#x", $F[2]) if $F[2] =~ /^\d+$/; print "@F"' |
+		sort
+}
+
+# report_ksym_names DAT: the same from `report -R -t`: the function name it prints.
+report_ksym_names() {
+	"$TRACEMAP" report -R -t "$1" | awk '
+		match($0, / [0-9]+\.[0-9]+: funcgraph_(entry|exit): +func=[^ ]+/) {
+			s = substr($0, RSTART + 1, RLENGTH - 1)
+			split(s, h, " +")
+			ts = h[1]; sub(/:$/, "", ts); sub(/\./, "", ts); sub(/^0+/, "", ts)
+			ev = h[2]; sub(/:$/, "", ev)
+			fn = h[3]; sub(/^func=/, "", fn)
+			print ts, ev, fn
+		}' | sort
 }

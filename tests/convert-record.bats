@@ -153,6 +153,22 @@ json_marks() {
 	[ "$(grep -c ' sched_switch$' "$TM_TMP/want")" -eq 1 ]
 }
 
+# The ftrace bundle packets of a decoded trace whose machine_id is $2.
+pf_bundles_of_machine() {
+	awk -v m="$2" '
+		/^packet \{$/ { b = 0; id = 0 }
+		/^  ftrace_events \{$/ { b = 1 }
+		/^  machine_id: / { id = $2 }
+		/^\}$/ && b && id == m { n++ }
+		END { print n + 0 }' "$1"
+}
+
+# The ftrace bundle packets of one file converted alone.
+pf_decode_bundles() {
+	"$TRACEMAP" convert -q "$1" -o "$TM_TMP/alone.pftrace"
+	pf_decode "$TM_TMP/alone.pftrace" | grep -c '^  ftrace_events {$'
+}
+
 # A v6 recording with --date of a fork load, into $1.
 record_dated() {
 	timeout -s KILL 60 "$TRACEMAP" record -q --date --file-version 6 -e sched -o "$1" -- \
@@ -170,6 +186,10 @@ record_dated() {
 	[ "$(grep -c '^  system_info {' "$TM_TMP/ab.txt")" -eq 2 ]
 	[ "$(grep -c '^  machine_id: 1$' "$TM_TMP/ab.txt")" -gt 2 ]
 	! grep -q '^  machine_id: [02-9]' "$TM_TMP/ab.txt" || return 1
+	# the second machine's events too: as many ftrace bundles with machine_id 1 as b has
+	[ "$(pf_bundles_of_machine "$TM_TMP/ab.txt" 1)" -gt 0 ]
+	[ "$(pf_bundles_of_machine "$TM_TMP/ab.txt" 1)" -eq \
+	  "$(pf_decode_bundles "$TM_TMP/b.dat")" ]
 	# report's events of each file, per type
 	{ report_counts "$TM_TMP/a.dat"; report_counts "$TM_TMP/b.dat"; } |
 		awk '{ n[$2] += $1 } END { for (k in n) print n[k], k }' | sort -k2 >"$TM_TMP/want"
@@ -195,4 +215,23 @@ record_dated() {
 	tm_status 1
 	[[ $output == "tracemap convert: $TM_TMP/c.dat: no DATE option (record --date): files of different machines ("* ]]
 	[ ! -e "$TM_TMP/ac.pftrace" ]
+@test "convert-record: syscalls, signals and workqueue events become typed messages with report's values" {
+	timeout -s KILL 60 "$TRACEMAP" record -q -e raw_syscalls -e signal \
+		-e workqueue:workqueue_execute_start -e workqueue:workqueue_execute_end \
+		-o "$TM_TMP/s.dat" -- sh -c 'sleep 5 & kill $!; wait; sync; sleep 0.2'
+	check_perfetto_counts "$TM_TMP/s.dat"
+	local generic='^      event_name: "(sys_enter|sys_exit|signal_generate)"'
+	! grep -Eq "$generic" "$TM_TMP/t.txt" || return 1
+	# sys_enter's args as numbers (SysEnterFtraceEvent.args), no text
+	check_typed "$TM_TMP/s.dat" "$TM_TMP/t.txt" sys_enter id args
+	check_typed "$TM_TMP/s.dat" "$TM_TMP/t.txt" sys_exit id ret
+	check_typed "$TM_TMP/s.dat" "$TM_TMP/t.txt" signal_generate sig code comm pid group result
+	check_typed "$TM_TMP/s.dat" "$TM_TMP/t.txt" signal_deliver sig code sa_flags
+	# workqueue_execute_start's function is an interned symbol's iid, so only work
+	# compares; execute_end carries the address as it is
+	if "$TRACEMAP" report "$TM_TMP/s.dat" | grep -q ' workqueue_execute_end: '; then
+		check_typed "$TM_TMP/s.dat" "$TM_TMP/t.txt" workqueue_execute_start work
+		check_typed "$TM_TMP/s.dat" "$TM_TMP/t.txt" workqueue_execute_end work function
+		grep -q '^    kernel_symbols {$' "$TM_TMP/t.txt"
+	fi
 }

@@ -37,16 +37,98 @@ fixtures() {
 	check_perfetto_fields "$FIXTURES/lost-v6.dat"
 }
 
-@test "convert: typed messages for Perfetto's events, generic ones carry every field" {
+@test "convert: typed messages for Perfetto's events, described generic events carry every field" {
 	"$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o "$TM_TMP/s.pftrace"
 	pf_decode "$TM_TMP/s.pftrace" >"$TM_TMP/s.txt"
 	grep -q '^      sched_switch {' "$TM_TMP/s.txt"
 	grep -q '^      sched_waking {' "$TM_TMP/s.txt"
 	grep -q '^      print {' "$TM_TMP/s.txt"
 	grep -q 'buf: "fixture-marker-cpu1\\n"' "$TM_TMP/s.txt"
-	! grep -q 'event_name: "sched_switch"' "$TM_TMP/s.txt" || return 1
-	# sched_stat_runtime has no typed message: comm, pid, runtime as generic fields
-	grep -A12 'event_name: "sched_stat_runtime"' "$TM_TMP/s.txt" | grep -q 'name: "runtime"'
+	# no event goes by name: each has a typed message or a descriptor
+	pf_decode_raw "$TM_TMP/s.pftrace" >"$TM_TMP/raw.txt"
+	! grep -q 'event_name:' "$TM_TMP/raw.txt" || return 1
+	grep -q '^    generic_event_descriptors {$' "$TM_TMP/raw.txt"
+	# each descriptor once in the trace, with its field number from 65536 on
+	grep '^      field_id: ' "$TM_TMP/raw.txt" | sort | uniq -d | grep . && return 1
+	grep '^      field_id: ' "$TM_TMP/raw.txt" | awk '$2 < 65536 { exit 1 }'
+	# sched_stat_runtime has no typed message: comm, pid, runtime by its descriptor,
+	# every one with report's values
+	"$TRACEMAP" report --json "$FIXTURES/sched-v6.dat" |
+		jq -r 'select(.event == "sched_stat_runtime") |
+			"\(.timestamp_ns) \(.fields.comm) \(.fields.pid) \(.fields.runtime)"' |
+		sort >"$TM_TMP/want"
+	awk '/^      timestamp: / { ts = $2 } /^      sched_stat_runtime \{$/ { r = 1; v = ""; next }
+		r && /^        [a-z]+: / { x = $2; gsub(/"/, "", x); v = v " " x }
+		r && /^      \}$/ { print ts v; r = 0 }' "$TM_TMP/s.txt" | sort >"$TM_TMP/got"
+	[ -s "$TM_TMP/want" ]
+	diff -u "$TM_TMP/want" "$TM_TMP/got"
+}
+
+@test "convert: sched_process_exec/wait and sched_migrate_task are typed, with report's fields" {
+	"$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o "$TM_TMP/s.pftrace"
+	pf_decode "$TM_TMP/s.pftrace" >"$TM_TMP/s.txt"
+	check_typed "$FIXTURES/sched-v6.dat" "$TM_TMP/s.txt" sched_process_exec filename pid old_pid
+	check_typed "$FIXTURES/sched-v6.dat" "$TM_TMP/s.txt" sched_process_wait comm pid prio
+	check_typed "$FIXTURES/sched-v6.dat" "$TM_TMP/s.txt" sched_migrate_task \
+		comm pid prio orig_cpu dest_cpu
+}
+
+@test "convert: function_graph is typed funcgraph_entry/exit, func named as report names it" {
+	local f
+	for f in tc-funcgraph tm-funcgraph; do
+		"$TRACEMAP" convert "$TM_ROOT/tests/fixtures-vm/$f.dat" -o "$TM_TMP/g.pftrace"
+		pf_decode "$TM_TMP/g.pftrace" >"$TM_TMP/g.txt"
+		check_typed "$TM_ROOT/tests/fixtures-vm/$f.dat" "$TM_TMP/g.txt" funcgraph_entry depth
+		check_typed "$TM_ROOT/tests/fixtures-vm/$f.dat" "$TM_TMP/g.txt" funcgraph_exit \
+			depth overrun calltime rettime
+		# func is an iid of the packet sequence's InternedData.kernel_symbols
+		# (trace_processor: InternedKernelSymbolOrFallback): the name report -R prints
+		pf_ksym_names "$TM_TMP/g.txt" >"$TM_TMP/got"
+		report_ksym_names "$TM_ROOT/tests/fixtures-vm/$f.dat" >"$TM_TMP/want"
+		[ "$(wc -l <"$TM_TMP/want")" -ge 300 ]
+		diff -u "$TM_TMP/want" "$TM_TMP/got" | head -n 20 >&2
+		cmp -s "$TM_TMP/want" "$TM_TMP/got" || { echo "in $f" >&2; return 1; }
+		# each symbol once per sequence; the sequence's first interning packet
+		# clears its incremental state, as traced_probes' does
+		pf_decode_raw "$TM_TMP/g.pftrace" >"$TM_TMP/raw.txt"
+		[ "$(grep -c '^  sequence_flags: 1$' "$TM_TMP/raw.txt")" -eq 1 ]
+		! grep '^      iid: ' "$TM_TMP/raw.txt" | sort | uniq -d | grep . || return 1
+	done
+}
+
+@test "convert: compact_sched carries sched_switch and sched_waking, each with report's fields" {
+	local f n full compact
+	for f in sched-v6 sched-v7-zstd lost-v6 lost-v7-zstd upstream/tc334-sched; do
+		f=$FIXTURES/$f.dat
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/c.pftrace"
+		pf_decode_raw "$TM_TMP/c.pftrace" >"$TM_TMP/raw.txt"
+		compact=$(grep -c '^      switch_timestamp: ' "$TM_TMP/raw.txt" || true)
+		full=$(grep -c '^      sched_switch {$' "$TM_TMP/raw.txt" || true)
+		# full events only where trace_processor could not infer prev_*: a CPU's
+		# first switch, after a loss, a task renamed by exec while it ran
+		[ "$compact" -gt "$full" ] || { echo "$f: $compact compact, $full full" >&2; return 1; }
+		grep -q '^      waking_timestamp: ' "$TM_TMP/raw.txt"
+		# every switch and waking, with pid, prios, prev_state, comms, target CPU as
+		# report prints them, when read back as trace_processor does
+		pf_decode "$TM_TMP/c.pftrace" >"$TM_TMP/c.txt"
+		pf_sched_tuples "$TM_TMP/c.txt" >"$TM_TMP/got"
+		report_sched_tuples "$f" >"$TM_TMP/want"
+		n=$(wc -l <"$TM_TMP/want")
+		[ "$n" -gt 100 ] || { echo "$f: $n sched events" >&2; return 1; }
+		diff -u "$TM_TMP/want" "$TM_TMP/got" | head -n 20 >&2
+		cmp -s "$TM_TMP/want" "$TM_TMP/got" || { echo "in $f" >&2; return 1; }
+	done
+}
+
+@test "convert: a sched trace takes at most 30 bytes an event in Perfetto" {
+	local f n size
+	for f in sched-v6 sched-v7-zstd; do
+		f=$FIXTURES/$f.dat
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/s.pftrace"
+		n=$("$TRACEMAP" report --json "$f" | wc -l)
+		size=$(stat -c %s "$TM_TMP/s.pftrace")
+		[ "$size" -le $((n * 30)) ] || { echo "$f: $size bytes, $n events" >&2; return 1; }
+	done
 }
 
 @test "convert: lost pages flag their bundles, CPU stats become FtraceStats" {

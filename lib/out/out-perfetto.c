@@ -15,19 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pb-write.h"
 #include "perfetto.h"
 #include "tm-evout.h"
 
 #define PF_BUNDLE_EVENTS	1024
 #define PF_MAX_SLOTS		(64 * 4096)	/* buffers x CPUs */
-
-/* The open bundle of one CPU of one buffer. */
-struct pf_bundle {
-	struct tm_arena			arena;	/* its events, reset after each write */
-	Perfetto__Protos__FtraceEvent	**ev;
-	size_t				n;
-	bool				lost;	/* data was lost before its first event */
-};
 
 /* How a buffer's trace clock is told to Perfetto. */
 struct pf_clock {
@@ -47,11 +40,12 @@ struct perfetto_output {
 	uint64_t			first_ts;
 	struct tm_evout_info		info;
 	struct pf_clock			*clocks;	/* per buffer */
-	struct pf_bundle		**bundles;	/* [buf * ncpus + cpu] */
+	struct tm_pf_bundle		**bundles;	/* [buf * ncpus + cpu] */
 	int				ncpus;
 	int				nslots;
 	bool				started;	/* the opening packets are out */
 	int64_t				last_pair;	/* ftrace_timestamp of the last pair */
+	int				sched_buf;	/* the buffer in compact_sched, -1: none yet */
 	uint8_t				*pack;
 	size_t				pack_cap;
 };
@@ -109,18 +103,6 @@ static struct pf_clock clock_of(const char *name, bool ts_in_ns)
 
 /* ---- packets ---- */
 
-static size_t put_varint(uint8_t *o, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		o[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	o[n++] = (uint8_t)v;
-	return n;
-}
-
 /* One `Trace.packet` field: tag, length, the packed TracePacket. */
 static int write_packet(struct perfetto_output *po, Perfetto__Protos__TracePacket *pkt)
 {
@@ -137,7 +119,7 @@ static int write_packet(struct perfetto_output *po, Perfetto__Protos__TracePacke
 		po->pack_cap = len + 11;
 	}
 	po->pack[0] = 0x0a;	/* field 1, length-delimited */
-	hdr = 1 + put_varint(po->pack + 1, len);
+	hdr = 1 + pb_put_varint_at(po->pack + 1, len);
 	perfetto__protos__trace_packet__pack(pkt, po->pack + hdr);
 	if (fwrite_unlocked(po->pack, 1, hdr + len, po->f) != hdr + len)
 		return tm_fail(errno, "write output");
@@ -299,54 +281,44 @@ static int start(struct perfetto_output *po, uint64_t ts)
  * before the first): such a value moves on by 1, the pair saying the same.
  */
 static void pair_bundle(struct perfetto_output *po, struct pf_clock *c,
-			Perfetto__Protos__FtraceEventBundle *b)
+			struct tm_pf_bundle_head *h, uint64_t first)
 {
-	int64_t t = (int64_t)b->event[0]->timestamp;
+	int64_t t = (int64_t)first;
 
 	if (!c->pair || c->paired)
 		return;
 	if (t == po->last_pair)
 		t++;
-	b->has_ftrace_timestamp = b->has_boot_timestamp = 1;
-	b->ftrace_timestamp = b->boot_timestamp = t;
+	h->pair = true;
+	h->pair_ts = t;
 	c->paired = true;
 	po->last_pair = t;
 }
 
 static int write_bundle(struct perfetto_output *po, int slot)
 {
-	Perfetto__Protos__FtraceEventBundle b = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
-	struct pf_bundle *pb = po->bundles[slot];
+	struct tm_pf_bundle *pb = po->bundles[slot];
 	int buf = slot / po->ncpus;
 	struct pf_clock *c = &po->clocks[buf];
-	Perfetto__Protos__TracePacket pkt;
-	int ret;
+	struct tm_pf_bundle_head h = {
+		.cpu = (uint32_t)(slot % po->ncpus),
+		.named_clock = c->named,
+		.clock = (uint32_t)c->id,
+		.seq = (uint32_t)buf + 1,
+		.ksyms = tm_pf_events_ksyms(po->events),
+		.machine = po->info.machine > 0 ? (uint32_t)po->info.machine : 0,
+	};
 
-	if (!pb || (!pb->n && !pb->lost))
+	if (!pb || (!tm_pf_bundle_count(pb) && !tm_pf_bundle_has_lost(pb)))
 		return 0;
-	b.has_cpu = 1;
-	b.cpu = (uint32_t)(slot % po->ncpus);
-	b.n_event = pb->n;
-	b.event = pb->ev;
-	b.has_lost_events = b.lost_events = pb->lost;
-	b.has_ftrace_clock = c->named;
-	b.ftrace_clock = c->id;
-	if (pb->n)
-		pair_bundle(po, c, &b);
-	packet_init(&pkt, (uint32_t)buf + 1, pb->n ? pb->ev[0]->timestamp : 0);
-	pkt.has_timestamp = pb->n > 0;
-	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
-	pkt.ftrace_events = &b;
-	ret = write_packet(po, &pkt);
-	pb->n = 0;
-	pb->lost = false;
-	tm_arena_reset(&pb->arena);
-	return ret;
+	if (tm_pf_bundle_count(pb))
+		pair_bundle(po, c, &h, tm_pf_bundle_first_ts(pb));
+	return tm_pf_bundle_write(pb, &h, po->f);
 }
 
-static struct pf_bundle *bundle_of(struct perfetto_output *po, int buf, int cpu, int *slot)
+static struct tm_pf_bundle *bundle_of(struct perfetto_output *po, int buf, int cpu, int *slot)
 {
-	struct pf_bundle *pb;
+	struct tm_pf_bundle *pb;
 
 	if (buf < 0 || buf >= po->info.nbuffers || cpu < 0 || cpu >= po->ncpus) {
 		tm_failx(EINVAL, "record of buffer %d CPU %d outside the file's %d CPUs", buf, cpu,
@@ -357,14 +329,7 @@ static struct pf_bundle *bundle_of(struct perfetto_output *po, int buf, int cpu,
 	pb = po->bundles[*slot];
 	if (pb)
 		return pb;
-	pb = calloc(1, sizeof(*pb));
-	if (pb)
-		pb->ev = calloc(PF_BUNDLE_EVENTS, sizeof(*pb->ev));
-	if (!pb || !pb->ev) {
-		free(pb);
-		tm_fail(ENOMEM, "Perfetto bundle");
-		return NULL;
-	}
+	pb = tm_pf_bundle_new();
 	po->bundles[*slot] = pb;
 	return pb;
 }
@@ -372,21 +337,21 @@ static struct pf_bundle *bundle_of(struct perfetto_output *po, int buf, int cpu,
 /* A loss on a CPU: what came before goes out, the next bundle says so. */
 static int mark_lost(struct perfetto_output *po, int buf, int cpu)
 {
-	struct pf_bundle *pb;
+	struct tm_pf_bundle *pb;
 	int slot;
 
 	pb = bundle_of(po, buf, cpu, &slot);
-	if (!pb || (pb->n && write_bundle(po, slot)))
+	if (!pb || (tm_pf_bundle_count(pb) && write_bundle(po, slot)))
 		return -1;
-	pb->lost = true;
+	tm_pf_bundle_lost(pb);
 	return 0;
 }
 
 static int pf_event(struct tm_evout *out, const struct tm_event_rec *rec)
 {
 	struct perfetto_output *po = to_pf(out);
-	struct pf_bundle *pb;
-	int slot;
+	struct tm_pf_bundle *pb;
+	int slot, ret;
 
 	if (!po->started && start(po, rec->ts))
 		return -1;
@@ -395,10 +360,17 @@ static int pf_event(struct tm_evout *out, const struct tm_event_rec *rec)
 	pb = bundle_of(po, rec->buffer, rec->cpu, &slot);
 	if (!pb)
 		return -1;
-	pb->ev[pb->n] = tm_pf_event(po->events, &pb->arena, rec);
-	if (!pb->ev[pb->n] || tm_pf_tasks_see(po->tasks, pb->ev[pb->n]))
+	/*
+	 * trace_processor keeps one scheduling state per CPU for the whole
+	 * trace: compact_sched for the first buffer with sched events only.
+	 */
+	ret = tm_pf_bundle_add(pb, po->events, po->tasks, rec,
+			       po->sched_buf < 0 || po->sched_buf == rec->buffer);
+	if (ret < 0)
 		return -1;
-	if (++pb->n == PF_BUNDLE_EVENTS)
+	if (ret && po->sched_buf < 0)
+		po->sched_buf = rec->buffer;
+	if (tm_pf_bundle_count(pb) == PF_BUNDLE_EVENTS)
 		return write_bundle(po, slot);
 	return 0;
 }
@@ -510,8 +482,8 @@ static int pf_begin(struct tm_evout *out, const struct tm_evout_info *info)
 		return tm_failx(EINVAL, "%d buffers of %d CPUs: too many for one trace",
 				info->nbuffers, po->ncpus);
 	po->nslots = info->nbuffers * po->ncpus;
-	po->events = tm_pf_events_new(info->tep);
 	po->tasks = tm_pf_tasks_new();
+	po->events = po->tasks ? tm_pf_events_new(info->tep, po->tasks) : NULL;
 	po->clocks = calloc((size_t)info->nbuffers, sizeof(*po->clocks));
 	po->bundles = calloc((size_t)po->nslots, sizeof(*po->bundles));
 	if (!po->events || !po->tasks || !po->clocks || !po->bundles)
@@ -548,13 +520,8 @@ static void pf_free(struct tm_evout *out)
 	struct perfetto_output *po = to_pf(out);
 	int slot;
 
-	for (slot = 0; po->bundles && slot < po->nslots; slot++) {
-		if (!po->bundles[slot])
-			continue;
-		tm_arena_free(&po->bundles[slot]->arena);
-		free(po->bundles[slot]->ev);
-		free(po->bundles[slot]);
-	}
+	for (slot = 0; po->bundles && slot < po->nslots; slot++)
+		tm_pf_bundle_free(po->bundles[slot]);
 	free(po->bundles);
 	free(po->clocks);
 	free(po->pack);
@@ -581,5 +548,6 @@ struct tm_evout *tm_evout_perfetto_new(FILE *f)
 	}
 	po->base.ops = &perfetto_ops;
 	po->f = f;
+	po->sched_buf = -1;
 	return &po->base;
 }

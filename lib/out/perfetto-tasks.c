@@ -76,7 +76,7 @@ static int grow(struct tm_pf_tasks *t)
 }
 
 /* pid seen; comm (NULL: none) is the name an event gives it. */
-static int see(struct tm_pf_tasks *t, int32_t pid, const char *comm)
+int tm_pf_tasks_see(struct tm_pf_tasks *t, int32_t pid, const char *comm)
 {
 	struct pf_task *k;
 
@@ -90,37 +90,14 @@ static int see(struct tm_pf_tasks *t, int32_t pid, const char *comm)
 		t->n++;
 	}
 	if (comm && *comm) {
-		snprintf(k->comm, sizeof(k->comm), "%s", comm);
+		/* once per event naming a task: no printf */
+		size_t n = strnlen(comm, sizeof(k->comm) - 1);
+
+		memcpy(k->comm, comm, n);
+		k->comm[n] = '\0';
 		k->named = true;
 	}
 	return 0;
-}
-
-int tm_pf_tasks_see(struct tm_pf_tasks *t, const Perfetto__Protos__FtraceEvent *ev)
-{
-	int r = see(t, (int32_t)ev->pid, NULL);
-
-	switch (ev->event_case) {
-	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH:
-		return r || see(t, ev->sched_switch->prev_pid, ev->sched_switch->prev_comm) ||
-		       see(t, ev->sched_switch->next_pid, ev->sched_switch->next_comm) ? -1 : 0;
-	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKEUP:
-		return r || see(t, ev->sched_wakeup->pid, ev->sched_wakeup->comm) ? -1 : 0;
-	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING:
-		return r || see(t, ev->sched_waking->pid, ev->sched_waking->comm) ? -1 : 0;
-	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKEUP_NEW:
-		return r || see(t, ev->sched_wakeup_new->pid, ev->sched_wakeup_new->comm) ?
-		       -1 : 0;
-	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK:
-		return r || see(t, ev->task_newtask->pid, ev->task_newtask->comm) ? -1 : 0;
-	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME:
-		return r || see(t, ev->task_rename->pid, ev->task_rename->newcomm) ? -1 : 0;
-	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FORK:
-		return r || see(t, ev->sched_process_fork->child_pid,
-				ev->sched_process_fork->child_comm) ? -1 : 0;
-	default:
-		return r;
-	}
 }
 
 /* Names from saved_cmdlines ("pid comm" lines) for the pids seen that no event named. */

@@ -18,6 +18,7 @@
 #include "tm_test.h"
 #include "dat/dat-internal.h"
 #include "out/perfetto.h"
+#include "util/buf.h"
 
 /*
  * Hands a file's records to the Perfetto output with the instance buffer's
@@ -157,27 +158,16 @@ static const char *task_name(const struct tm_pf_tasks *tasks, int32_t pid)
 
 TM_TEST(perfetto_task_names_from_events_outrank_saved_cmdlines)
 {
-	Perfetto__Protos__SchedSwitchFtraceEvent sw = PERFETTO__PROTOS__SCHED_SWITCH_FTRACE_EVENT__INIT;
-	Perfetto__Protos__FtraceEvent ev = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
 	static const char cmdlines[] = "5 old\n7 seven\n8 eight\n";
 	struct tm_pf_tasks *tasks = tm_pf_tasks_new();
 
 	TM_REQUIRE(tasks);
 	/* pid 5 runs as "new" (exec'd since its saved cmdline), then idle 0 runs */
-	ev.has_pid = 1;
-	ev.pid = 5;
-	ev.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH;
-	ev.sched_switch = &sw;
-	sw.has_prev_pid = sw.has_next_pid = 1;
-	sw.prev_pid = 5;
-	sw.prev_comm = "new";
-	sw.next_pid = 0;
-	sw.next_comm = "swapper/0";
-	TM_CHECK_INT(tm_pf_tasks_see(tasks, &ev), 0);
+	TM_CHECK_INT(tm_pf_tasks_see(tasks, 5, NULL), 0);
+	TM_CHECK_INT(tm_pf_tasks_see(tasks, 5, "new"), 0);
+	TM_CHECK_INT(tm_pf_tasks_see(tasks, 0, "swapper/0"), 0);
 	/* pid 7 only as the common pid of an event without names */
-	ev.pid = 7;
-	ev.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT__NOT_SET;
-	TM_CHECK_INT(tm_pf_tasks_see(tasks, &ev), 0);
+	TM_CHECK_INT(tm_pf_tasks_see(tasks, 7, NULL), 0);
 	tm_pf_tasks_cmdlines(tasks, cmdlines, sizeof(cmdlines) - 1);
 	TM_CHECK_INT(tm_pf_tasks_count(tasks), 2);
 	TM_CHECK_STR(task_name(tasks, 5), "new");
@@ -205,8 +195,10 @@ TM_TEST(perfetto_task_rename_without_pid_field_renames_the_common_pid)
 	struct tep_handle *tep = tep_alloc();
 	struct tm_event_rec rec = { .ts = 1000 };
 	Perfetto__Protos__FtraceEvent *fe = NULL;
+	struct tm_pf_tasks *tasks = tm_pf_tasks_new();
 	struct tm_pf_events *m = NULL;
-	struct tm_arena a = { 0 };
+	struct tm_pf_desc *desc = NULL;
+	struct tm_buf b = { 0 };
 	uint8_t data[44] = { 0 };
 	uint16_t id = 77;
 	int32_t pid = 4242;
@@ -221,17 +213,23 @@ TM_TEST(perfetto_task_rename_without_pid_field_renames_the_common_pid)
 	memcpy(data + 24, "new", 3);
 	rec.data = data;
 	rec.size = sizeof(data);
-	m = tm_pf_events_new(tep);
-	if (m)
-		fe = tm_pf_event(m, &a, &rec);
+	m = tasks ? tm_pf_events_new(tep, tasks) : NULL;
+	/* one FtraceEventBundle.event field: tag 0x12, a one-byte length, the event */
+	if (m && !tm_pf_event_put(m, &rec, &b, &desc, NULL) && b.len > 2 && b.data[0] == 0x12 &&
+	    b.data[1] == b.len - 2)
+		fe = perfetto__protos__ftrace_event__unpack(NULL, b.len - 2, b.data + 2);
 	TM_REQUIRE(fe);
+	TM_CHECK(!desc);
+	TM_CHECK_STR(task_name(tasks, 4242), "new");
 	TM_CHECK_INT(fe->event_case, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME);
 	if (fe->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME) {
 		TM_CHECK(fe->task_rename->has_pid);
 		TM_CHECK_INT(fe->task_rename->pid, 4242);
 		TM_CHECK_STR(fe->task_rename->newcomm, "new");
 	}
-	tm_arena_free(&a);
+	perfetto__protos__ftrace_event__free_unpacked(fe, NULL);
+	tm_buf_free(&b);
 	tm_pf_events_free(m);
+	tm_pf_tasks_free(tasks);
 	tep_free(tep);
 }
