@@ -177,6 +177,49 @@ static bool projected_over(const struct tm_level_policy *p, int step, size_t raw
 	return p->fill + p->rate * cost * (double)raw >= TM_SPOOL_FILL_HIGH;
 }
 
+static bool projection_known(const struct tm_level_policy *p)
+{
+	return p->rate && tm_level_price(p, 0);
+}
+
+/* The fill expected once a chunk of raw bytes at a step is written. */
+static double projected_fill(const struct tm_level_policy *p, int step, size_t raw)
+{
+	return p->fill + p->rate * tm_level_price(p, step) * (double)raw;
+}
+
+/*
+ * With the rate and the costs known, the projection alone picks: the
+ * slowest step whose chunk leaves the ring below FILL_HIGH. When none does
+ * (the ring is late, not the compressor slow: a reader not scheduled for a
+ * while finds it full), the slowest step within TM_LEVEL_GROWTH_MIN of the
+ * lowest projected fill: a faster level that saves the ring less than that
+ * only writes more bytes (perf bench messaging, 200 tasks a CPU beside the
+ * reader: files 3.9x trace-cmd's when the fill alone stepped down).
+ */
+static int projected_step(struct tm_level_policy *p, size_t raw)
+{
+	double best = 1e300;
+	int step, prev = p->step;
+
+	for (step = 0; step < TM_LEVEL_STEPS; step++) {
+		if (step && dearer(p, step, step - 1))
+			break;
+		if (projected_fill(p, step, raw) < TM_SPOOL_FILL_HIGH)
+			goto out;
+		if (projected_fill(p, step, raw) < best)
+			best = projected_fill(p, step, raw);
+	}
+	for (step = 0; step < TM_LEVEL_STEPS - 1; step++)
+		if (projected_fill(p, step, raw) <= best + TM_LEVEL_GROWTH_MIN)
+			break;
+out:
+	p->step = step;
+	p->calm = 0;
+	p->vetoed += step > prev;
+	return step;
+}
+
 int tm_level_pick(struct tm_level_policy *p, size_t raw)
 {
 	unsigned int last = p->last_fill;
@@ -189,6 +232,10 @@ int tm_level_pick(struct tm_level_policy *p, size_t raw)
 	}
 	if (p->probe)		/* the probe's step said nothing about the fill */
 		p->step = 0;
+	if (p->begun && projection_known(p)) {
+		p->probe = false;
+		return tm_level_of_step(p, projected_step(p, raw));
+	}
 	step_from_fill(p, p->fill, last);
 	/*
 	 * A slow level's first chunk at -1 instead: a cost to scale the slower

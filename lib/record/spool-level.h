@@ -42,6 +42,11 @@ struct tm_level_policy {
 TM_HIDDEN void tm_level_init(struct tm_level_policy *p, int level, bool adaptive);
 /* The level of a step (clamped to zstd's range through tm_codec_min_level()). */
 TM_HIDDEN int tm_level_of_step(const struct tm_level_policy *p, int step);
+/*
+ * A faster step must keep the ring at least this much emptier (per mille,
+ * projected) than a slower one to be taken when no step fits.
+ */
+#define TM_LEVEL_GROWTH_MIN	10.0
 /* The rate is measured over windows of at least this long. */
 #define TM_LEVEL_RATE_WINDOW_NS	(10 * 1000 * 1000)
 

@@ -435,14 +435,15 @@ TM_TEST(spool_level_projection_goes_back_up_only_when_the_slow_level_fits)
 
 /*
  * Byte pricing. Level 1 (1 ms a MiB) writes 3% of the raw bytes; zstd's
- * lowest level (a fifth of that time) writes all of them. With writes
- * measured at 1 ns a byte, a full ring's chunk goes at -1, not the lowest
- * level: 2 ms a MiB of writing and writeback cost more than compression
- * saves. At 0.1 ns a byte the lowest level is the cheapest, and is taken.
+ * lowest level (a fifth of that time) writes all of them. Data comes at 200
+ * per mille a ms. With writes measured at 1 ns a byte, a full ring's chunk
+ * goes at -1, not the lowest level: 2 ms a MiB of writing and writeback cost
+ * more than compression saves. At 0.1 ns a byte the lowest level is the
+ * cheapest, and is taken.
  */
 TM_TEST(spool_level_price_counts_the_bytes_a_faster_level_writes)
 {
-	struct sim s = { .now = MS, .rate = 10, .ms = { 1, 1, 1 } };
+	struct sim s = { .now = MS, .rate = 200, .ms = { 1, 1, 1 } };
 
 	tm_level_init(&s.p, 1, true);
 	sim_wait(&s, 20, 100);
@@ -454,6 +455,28 @@ TM_TEST(spool_level_price_counts_the_bytes_a_faster_level_writes)
 	tm_level_init(&s.p, 1, true);
 	TM_CHECK_INT(sim_chunk(&s, 100, 100), 1);
 	tm_level_written(&s.p, MIB, MIB * 3 / 100, MIB * 3 / 1000);
+	TM_CHECK_INT(sim_chunk(&s, 930, 930), tm_codec_min_level());
+}
+
+/*
+ * A late reader is no slow compressor: data comes at 0.5 per mille a ms and
+ * a level-1 chunk takes 1 ms (0.5 per mille), so a ring found 930 per mille
+ * full (the reader was not scheduled) keeps level 1: no faster level would
+ * keep it 10 per mille emptier. At 50 a ms the same fill sends the chunk to
+ * the lowest level, as before.
+ */
+TM_TEST(spool_level_a_late_reader_keeps_the_level)
+{
+	struct sim s = { .now = MS, .rate = 0.5, .ms = { 1, 1, 1 } };
+
+	tm_level_init(&s.p, 1, true);
+	sim_wait(&s, 40, 100);
+	TM_CHECK_INT(sim_chunk(&s, 100, 100), 1);
+	sim_wait(&s, 40, 930);
+	TM_CHECK_INT(sim_chunk(&s, 930, 930), 1);
+	TM_CHECK_INT(sim_chunk(&s, 930, 930), 1);
+	s.rate = 50;
+	sim_wait(&s, 40, 930);
 	TM_CHECK_INT(sim_chunk(&s, 930, 930), tm_codec_min_level());
 }
 
