@@ -22,6 +22,14 @@ static uint64_t spool_monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static uint64_t spool_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 struct tm_spool {
 	struct tm_spool_opts	opts;
 	char			*path;
@@ -80,6 +88,8 @@ struct tm_spool *tm_spool_create(const char *path, const struct tm_spool_opts *o
 		return NULL;
 	}
 	s->opts = *opts;
+	if (!s->opts.cpu_ns)
+		s->opts.cpu_ns = s->opts.clock_ns ?: spool_thread_cpu_ns;
 	if (!s->opts.clock_ns)
 		s->opts.clock_ns = spool_monotonic_ns;
 	tm_level_init(&s->lp, opts->level, opts->adaptive);
@@ -168,7 +178,7 @@ static bool spool_go_on(void *ctx, size_t done)
  */
 static ssize_t spool_compress(struct tm_spool *s, size_t raw)
 {
-	uint64_t start = s->opts.clock_ns();
+	uint64_t start = s->opts.cpu_ns();
 	void *dst = s->out + TM_DAT_CHUNK_HDR_LEN;
 	size_t cap = s->out_cap - TM_DAT_CHUNK_HDR_LEN;
 	ssize_t n;
@@ -176,16 +186,16 @@ static ssize_t spool_compress(struct tm_spool *s, size_t raw)
 
 	if (!tm_level_may_stop(&s->lp)) {
 		n = tm_codec_compress(s->codec, dst, cap, s->chunk, raw);
-		tm_level_done(&s->lp, raw, start, s->opts.clock_ns());
+		tm_level_done(&s->lp, raw, start, s->opts.cpu_ns());
 		return n;
 	}
 	n = tm_codec_compress_steps(s->codec, dst, cap, s->chunk, raw, TM_SPOOL_STEP_BYTES,
 				    spool_go_on, s);
 	if (n != TM_CODEC_STOPPED) {
-		tm_level_done(&s->lp, raw, start, s->opts.clock_ns());
+		tm_level_done(&s->lp, raw, start, s->opts.cpu_ns());
 		return n;
 	}
-	level = tm_level_stopped(&s->lp, s->step_done, start, s->opts.clock_ns());
+	level = tm_level_stopped(&s->lp, s->step_done, start, s->opts.cpu_ns());
 	spool_count_level(s, level);
 	tm_codec_set_level(s->codec, level);
 	return tm_codec_compress(s->codec, dst, cap, s->chunk, raw);
@@ -214,10 +224,10 @@ static int spool_flush(struct tm_spool *s)
 	}
 	tm_put32(s->out, (uint32_t)n);
 	tm_put32(s->out + 4, (uint32_t)raw);
-	start = s->opts.clock_ns();
+	start = s->opts.cpu_ns();
 	if (spool_write(s, s->out, TM_DAT_CHUNK_HDR_LEN + n, pages))
 		return -1;
-	tm_level_written(&s->lp, raw, TM_DAT_CHUNK_HDR_LEN + n, s->opts.clock_ns() - start);
+	tm_level_written(&s->lp, raw, TM_DAT_CHUNK_HDR_LEN + n, s->opts.cpu_ns() - start);
 	s->stats.chunks++;
 	return 0;
 }

@@ -82,6 +82,14 @@ struct tm_spool_opts {
 	const struct tm_chunk_sink *sink;	/* NULL: a spool file; else chunks go there */
 	uint64_t		(*clock_ns)(void);	/* NULL: CLOCK_MONOTONIC (tests pass their own) */
 	/*
+	 * What compressing and writing a chunk cost, in the thread's CPU time:
+	 * a reader the scheduler keeps waiting (200 busy tasks a CPU beside it)
+	 * takes hundreds of ms of wall time for a 1 ms chunk at any level, and
+	 * a wall-clock cost would blame the level. NULL: the thread's CPU
+	 * clock, or clock_ns when a test passes that.
+	 */
+	uint64_t		(*cpu_ns)(void);
+	/*
 	 * A chunk is written once its first page is this old, full or not, so
 	 * that a killed recorder loses at most that much of what it read
 	 * (tm_spool_tick()); 0: only full chunks are written.
