@@ -215,6 +215,8 @@ record_dated() {
 	tm_status 1
 	[[ $output == "tracemap convert: $TM_TMP/c.dat: no DATE option (record --date): files of different machines ("* ]]
 	[ ! -e "$TM_TMP/ac.pftrace" ]
+}
+
 @test "convert-record: syscalls, signals and workqueue events become typed messages with report's values" {
 	timeout -s KILL 60 "$TRACEMAP" record -q -e raw_syscalls -e signal \
 		-e workqueue:workqueue_execute_start -e workqueue:workqueue_execute_end \
