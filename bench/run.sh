@@ -12,7 +12,8 @@
 #                                     options, e.g. --variant s16='./tracemap --subbuf-size 16'
 # LOADS="msg pipe sys" (default) picks loads; sys1 is sys with one dd only (on CPU 0),
 # which leaves the recorder a CPU: the adaptive zstd level's demonstration load.
-# Prints one table (medians, min-max); raw rows go to bench/out/results.tsv.
+# Prints one table (medians, min-max) and the same-repetition ratios to trace-cmd
+# with the worst repetition beside the median; raw rows go to bench/out/results.tsv.
 set -u
 cd "$(dirname "$0")/.."
 TRACEFS=/sys/kernel/tracing
@@ -187,6 +188,7 @@ function med(a, n,   i, j, t) {
 	v[k, 11, n[k]] = $5 > 0 ? $4 * 1e9 / $5 : -1
 	v[k, 12, n[k]] = $5 > 0 ? $7 / $5 : -1
 	rep_ns[$1, $2, $3] = v[k, 11, n[k]]; rep_b[$1, $2, $3] = v[k, 12, n[k]]; reps[$3] = 1
+	rep_lost[$1, $2, $3] = $5 + $6 > 0 ? 100 * $6 / ($5 + $6) : 0
 	keys[k] = 1; load[k] = $1; rec[k] = $2
 }
 END {
@@ -218,8 +220,11 @@ END {
 			(lo[11] >= 0 ? sprintf("%.0f-%.0f", lo[11], hi[11]) : ""),
 			(lo[12] >= 0 ? sprintf("%.2f-%.2f", lo[12], hi[12]) : "")
 	}
-	# same-repetition ratios to trace-cmd: CPU per event, file bytes per event, file size
-	printf "\nratio to trace-cmd, same repetition (median, min-max): ns/event; bytes/event\n"
+	# same-repetition ratios to trace-cmd: CPU per event, file bytes per event; and the
+	# loss. Users meet the worst repetition: it is printed beside the median.
+	printf "\nratio to trace-cmd, same repetition: median, worst and best repetition\n"
+	printf "%-5s %-16s %-32s %-32s %s\n", "load", "recorder", "ns/event", "bytes/event",
+		"lost% (median, worst)"
 	for (i = 1; i <= seen; i++) {
 		if (!(i in idx)) continue
 		k = idx[i]
@@ -233,12 +238,18 @@ END {
 			m1++
 			x[m1] = rep_ns[rk] / rep_ns[tk]
 			y[m1] = rep_b[rk] / rep_b[tk]
+			z[m1] = rep_lost[rk]
 		}
 		if (!m1) continue
-		xl = yl = 1e30; xh = yh = -1
-		for (r = 1; r <= m1; r++) { if (x[r] < xl) xl = x[r]; if (x[r] > xh) xh = x[r]; if (y[r] < yl) yl = y[r]; if (y[r] > yh) yh = y[r] }
-		printf "%-5s %-16s %5.2fx (%.2f-%.2f)   %5.2fx (%.2f-%.2f)\n", load[k], rec[k],
-			med(x, m1), xl, xh, med(y, m1), yl, yh
+		xl = yl = 1e30; xh = yh = zh = -1
+		for (r = 1; r <= m1; r++) {
+			if (x[r] < xl) xl = x[r]; if (x[r] > xh) xh = x[r]
+			if (y[r] < yl) yl = y[r]; if (y[r] > yh) yh = y[r]
+			if (z[r] > zh) zh = z[r]
+		}
+		printf "%-5s %-16s %-32s %-32s %.3f%%, %.3f%%\n", load[k], rec[k],
+			sprintf("%.2fx, worst %.2fx, best %.2fx", med(x, m1), xh, xl),
+			sprintf("%.2fx, worst %.2fx, best %.2fx", med(y, m1), yh, yl), med(z, m1), zh
 	}
 }' "$OUT/results.tsv"
 }
