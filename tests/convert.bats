@@ -443,6 +443,78 @@ report_cpu_runs() {
 	done
 }
 
+# chrome_fgraph_names JSON: "ns event name" of each function_graph slice event, as
+# report_ksym_names prints its record: a B at its entry, an E or the end of an X at
+# its exit (ns from the microseconds with three decimals).
+chrome_fgraph_names() {
+	jq -r '.traceEvents[] | select(.cat == "funcgraph") |
+		if .ph == "B" then "\(.ts * 1000 | round) funcgraph_entry \(.name)"
+		elif .ph == "E" then "\(.ts * 1000 | round) funcgraph_exit \(.name)"
+		else "\((.ts + .dur) * 1000 | round) funcgraph_exit \(.name)" end' "$1" | sort
+}
+
+@test "convert: Chrome JSON function_graph calls are B/E slices per task, named as report names them" {
+	local f dat entries exits
+	for f in tc-funcgraph tm-funcgraph; do
+		dat=$TM_ROOT/tests/fixtures-vm/$f.dat
+		"$TRACEMAP" convert "$dat" -o "$TM_TMP/g.json"
+		python3 -m json.tool "$TM_TMP/g.json" >/dev/null
+		entries=$("$TRACEMAP" report -R "$dat" | grep -c ' funcgraph_entry: ')
+		exits=$("$TRACEMAP" report -R "$dat" | grep -c ' funcgraph_exit: ')
+		[ "$entries" -ge 150 ] && [ "$exits" -ge 150 ]
+		# every entry a B, every exit an E (its entry seen) or an X (not seen)
+		[ "$(jq '[.traceEvents[] | select(.ph == "B" and .cat == "funcgraph")] | length' \
+			"$TM_TMP/g.json")" -eq "$entries" ]
+		[ "$(jq '[.traceEvents[] | select((.ph == "E" or .ph == "X") and
+			.cat == "funcgraph")] | length' "$TM_TMP/g.json")" -eq "$exits" ]
+		# no instants left for them
+		[ "$(jq '[.traceEvents[] | select(.ph == "i")] | length' "$TM_TMP/g.json")" -eq 0 ]
+		# in file order, each E closes the last open B of its tid, of its name, at or
+		# after its start: never an E without an open B
+		jq -e '[.traceEvents[] | select(.ph == "B" or .ph == "E")] |
+			reduce .[] as $e ({bad: 0, s: {}}; ($e.tid | tostring) as $t |
+				if $e.ph == "B" then .s[$t] += [$e]
+				elif (.s[$t] // []) != [] and .s[$t][-1].name == $e.name and
+					.s[$t][-1].ts <= $e.ts and .s[$t][-1].pid == $e.pid
+				then .s[$t] |= .[:-1]
+				else .bad += 1 end) | .bad == 0' "$TM_TMP/g.json" >/dev/null ||
+			{ echo "unbalanced E in $f" >&2; return 1; }
+		# the names report -R -t prints for those records, time by time
+		chrome_fgraph_names "$TM_TMP/g.json" >"$TM_TMP/got"
+		report_ksym_names "$dat" >"$TM_TMP/want"
+		diff -u "$TM_TMP/want" "$TM_TMP/got" | head -n 20 >&2
+		cmp -s "$TM_TMP/want" "$TM_TMP/got" || { echo "in $f" >&2; return 1; }
+		# args of a B: the depth report prints, the address in hex
+		jq -r '.traceEvents[] | select(.ph == "B") |
+			"\(.ts * 1000 | round) \(.args.depth) \(.args.func | test("^0x[0-9a-f]+$"))"' \
+			"$TM_TMP/g.json" | sort >"$TM_TMP/got"
+		"$TRACEMAP" report -R -t "$dat" | awk '/ funcgraph_entry: / {
+				for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) ts = $i
+				sub(/:$/, "", ts); sub(/\./, "", ts); sub(/^0+/, "", ts)
+				d = $NF; sub(/^depth=/, "", d); print ts, d, "true" }' | sort >"$TM_TMP/want"
+		diff -u "$TM_TMP/want" "$TM_TMP/got" | head -n 20 >&2
+		cmp -s "$TM_TMP/want" "$TM_TMP/got" || { echo "depths in $f" >&2; return 1; }
+	done
+}
+
+@test "convert: Chrome JSON function events are instants named by their ip, as report names it" {
+	local f dat
+	for f in tc-function tm-function; do
+		dat=$TM_ROOT/tests/fixtures-vm/$f.dat
+		"$TRACEMAP" convert "$dat" -o "$TM_TMP/f.json"
+		jq -r '.traceEvents[] | select(.ph == "i" and .cat == "ftrace") |
+			"\(.ts * 1000 | round) \(.name)"' "$TM_TMP/f.json" | sort >"$TM_TMP/got"
+		"$TRACEMAP" report -R -t "$dat" | awk '/ function: / {
+				for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) ts = $i
+				sub(/:$/, "", ts); sub(/\./, "", ts); sub(/^0+/, "", ts)
+				for (i = 1; i <= NF; i++) if ($i ~ /^ip=/) ip = substr($i, 4)
+				print ts, ip }' | sort >"$TM_TMP/want"
+		[ "$(wc -l <"$TM_TMP/want")" -ge 100 ]
+		diff -u "$TM_TMP/want" "$TM_TMP/got" | head -n 20 >&2
+		cmp -s "$TM_TMP/want" "$TM_TMP/got" || { echo "in $f" >&2; return 1; }
+	done
+}
+
 @test "convert: a file given twice, or one recording in three layouts, is each event once" {
 	local a=$FIXTURES/sched-v6.dat
 	"$TRACEMAP" convert "$a" -o "$TM_TMP/one.pftrace"

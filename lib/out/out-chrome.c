@@ -4,10 +4,13 @@
  * which chrome://tracing, Perfetto and speedscope-style viewers open. Each
  * task is a thread (its own process row: trace.dat records no tgids): "X"
  * slices for each stretch it ran on a CPU, from the top buffer's
- * sched_switch records; an "i" instant with the fields as args for every
- * other record (and "buffer", an instance's records); "M" records naming
- * the threads. Times are microseconds with
- * three decimals, so nanoseconds survive.
+ * sched_switch records; function_graph calls as "B"/"E" slices named by
+ * the kernel function (an exit whose entry is not in the file: an "X" of
+ * the kernel's calltime..rettime, ending at the exit); an "i" instant with
+ * the fields as args for every other record (and "buffer", an instance's
+ * records; ftrace:function named by its ip); "M" records naming the
+ * threads. Times are microseconds with three decimals, so nanoseconds
+ * survive.
  *
  * A task's slices never overlap: a slice starts no earlier than the task's
  * previous one ended (per-CPU clocks may disagree by a little), and a task
@@ -29,12 +32,27 @@
 #define TM_COMM_LEN	16
 #define CPU_LANES	(1 << 22)	/* PID_MAX_LIMIT: above every pid */
 #define MACHINE_SHIFT	23
+#define HEX_LEN		19	/* "0x" + 16 digits + NUL */
+
+/* A function_graph entry written as a "B" whose exit has not come yet. */
+struct call {
+	uint64_t	func;
+	int64_t		depth;
+};
 
 struct task {
 	int		tid;
 	int		open_cpu;	/* a slice runs there; -1: none */
 	uint64_t	last_end;	/* end of its last slice */
 	char		comm[TM_COMM_LEN + 1];	/* from its last sched_switch */
+	struct call	*calls;		/* open "B"s, innermost last */
+	uint32_t	ncalls, calls_cap;
+};
+
+/* The fields of ftrace:funcgraph_entry or _exit (calltime, rettime: exit only). */
+struct fgraph_event {
+	const struct tep_event		*ev;	/* NULL: not in the file, or no func */
+	const struct tep_format_field	*func, *depth, *calltime, *rettime;
 };
 
 struct cpu_run {
@@ -62,6 +80,9 @@ struct chrome_output {
 	char			host[72];	/* " (hostname)" of one of several machines */
 	bool			*cpu_used;	/* CPUs with a lane slice: named at the end */
 	const struct tep_format_field *prev_pid, *prev_comm, *next_pid, *next_comm;
+	struct fgraph_event	fg_entry, fg_exit;
+	struct tep_event	*fn;		/* ftrace:function, NULL without an ip field */
+	const struct tep_format_field *fn_ip;
 };
 
 static struct chrome_output *to_chrome(struct tm_evout *out)
@@ -248,15 +269,30 @@ static int on_switch(struct chrome_output *c, const struct tm_event_rec *rec)
 	return 0;
 }
 
+/* A kernel address as report names it: its symbol, else the address in hex. */
+static const char *func_name(struct chrome_output *c, uint64_t addr, char hex[HEX_LEN])
+{
+	const char *name = tep_find_function(c->tep, addr);
+
+	if (name)
+		return name;
+	snprintf(hex, HEX_LEN, "0x%" PRIx64, addr);
+	return hex;
+}
+
 static int put_instant(struct chrome_output *c, const struct tm_event_rec *rec)
 {
 	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
 	struct tep_event *ev = tep_find_event_by_record(c->tep, &r);
 	int pid = tep_data_pid(c->tep, &r);
 	const char *name = ev ? ev->name : "unknown";
+	char hex[HEX_LEN];
+	uint64_t ip;
 
 	if (!task_get(c, pid))
 		return -1;
+	if (ev && ev == c->fn && tm_field_num(c->tep, c->fn_ip, rec->data, rec->size, &ip))
+		name = func_name(c, ip, hex);
 	element_start(c, "i", name, strlen(name));
 	trace_seq_puts(&c->seq, ",\"cat\":");
 	tm_json_str(&c->seq, ev ? ev->system : "", ev ? strlen(ev->system) : 0);
@@ -275,6 +311,153 @@ static int put_instant(struct chrome_output *c, const struct tm_event_rec *rec)
 		trace_seq_putc(&c->seq, '}');
 	}
 	return element_end(c);
+}
+
+/* ---- function_graph ---- */
+
+/* A call element's head: its function's name, the task's lane, ts. */
+static void put_call_head(struct chrome_output *c, const char *ph, int pid, uint64_t func,
+			  uint64_t ts)
+{
+	char hex[HEX_LEN];
+	const char *name = func_name(c, func, hex);
+
+	element_start(c, ph, name, strlen(name));
+	trace_seq_printf(&c->seq, ",\"cat\":\"funcgraph\",\"pid\":%d,\"tid\":%d", c->pid_base + pid,
+			 c->pid_base + pid);
+	put_ts(&c->seq, "ts", ts);
+}
+
+static int put_call_args(struct chrome_output *c, uint64_t func, int64_t depth, int buf)
+{
+	trace_seq_printf(&c->seq, ",\"args\":{\"depth\":%lld,\"func\":\"0x%" PRIx64 "\"",
+			 (long long)depth, func);
+	put_buffer_arg(c, buf, false);
+	trace_seq_putc(&c->seq, '}');
+	return element_end(c);
+}
+
+static int call_push(struct task *t, uint64_t func, int64_t depth)
+{
+	if (t->ncalls == t->calls_cap) {
+		uint32_t cap = t->calls_cap ? t->calls_cap * 2 : 16;
+		struct call *calls = reallocarray(t->calls, cap, sizeof(*calls));
+
+		if (!calls)
+			return tm_fail(ENOMEM, "function_graph calls");
+		t->calls = calls;
+		t->calls_cap = cap;
+	}
+	t->calls[t->ncalls++] = (struct call){ .func = func, .depth = depth };
+	return 0;
+}
+
+/* func and depth of a funcgraph record; false when it is too short for func. */
+static bool call_fields(struct chrome_output *c, const struct fgraph_event *fe,
+			const struct tm_event_rec *rec, uint64_t *func, int64_t *depth)
+{
+	uint64_t d = 0;
+
+	if (!tm_field_num(c->tep, fe->func, rec->data, rec->size, func))
+		return false;
+	if (fe->depth)
+		tm_field_num(c->tep, fe->depth, rec->data, rec->size, &d);
+	*depth = (int64_t)d;
+	return true;
+}
+
+static int on_fg_entry(struct chrome_output *c, const struct tm_event_rec *rec, int pid)
+{
+	uint64_t func;
+	int64_t depth;
+	struct task *t;
+
+	if (!call_fields(c, &c->fg_entry, rec, &func, &depth))
+		return put_instant(c, rec);
+	t = task_get(c, pid);
+	if (!t || call_push(t, func, depth))
+		return -1;
+	put_call_head(c, "B", pid, func, rec->ts);
+	return put_call_args(c, func, depth, rec->buffer);
+}
+
+/*
+ * An exit ends the innermost open call of its function and depth, and the
+ * calls opened after it (their exits were lost) at the same time: every "E"
+ * closes the "B" a viewer matches it with. An exit without one (the file
+ * starts inside the call) is an "X" of the kernel's own duration, ending at
+ * the exit: an unmatched "E" would close another slice.
+ */
+static int on_fg_exit(struct chrome_output *c, const struct tm_event_rec *rec, int pid)
+{
+	uint64_t func, call = 0, ret = 0, dur = 0;
+	struct fgraph_event *fe = &c->fg_exit;
+	int64_t depth;
+	struct task *t;
+	uint32_t i;
+
+	if (!call_fields(c, fe, rec, &func, &depth))
+		return put_instant(c, rec);
+	t = task_get(c, pid);
+	if (!t)
+		return -1;
+	for (i = t->ncalls; i > 0; i--)
+		if (t->calls[i - 1].func == func && t->calls[i - 1].depth == depth)
+			break;
+	while (i && t->ncalls >= i) {
+		put_call_head(c, "E", pid, t->calls[--t->ncalls].func, rec->ts);
+		trace_seq_puts(&c->seq, ",\"args\":{");
+		put_buffer_arg(c, rec->buffer, true);
+		trace_seq_putc(&c->seq, '}');
+		if (element_end(c))
+			return -1;
+	}
+	if (i)
+		return 0;
+	if (fe->calltime && fe->rettime &&
+	    tm_field_num(c->tep, fe->calltime, rec->data, rec->size, &call) &&
+	    tm_field_num(c->tep, fe->rettime, rec->data, rec->size, &ret) && ret > call)
+		dur = ret - call;
+	put_call_head(c, "X", pid, func, rec->ts > dur ? rec->ts - dur : 0);
+	put_ts(&c->seq, "dur", rec->ts > dur ? dur : rec->ts);
+	return put_call_args(c, func, depth, rec->buffer);
+}
+
+/* A funcgraph record: a call of its task; the idle tasks (pid 0 on every CPU) keep instants. */
+static int on_fgraph(struct chrome_output *c, const struct tm_event_rec *rec, int type)
+{
+	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
+	int pid = tep_data_pid(c->tep, &r);
+
+	if (pid <= 0)
+		return put_instant(c, rec);
+	if (c->fg_entry.ev && type == c->fg_entry.ev->id)
+		return on_fg_entry(c, rec, pid);
+	return on_fg_exit(c, rec, pid);
+}
+
+static void find_fgraph(struct chrome_output *c, struct fgraph_event *fe, const char *name)
+{
+	struct tep_event *ev = tep_find_event_by_name(c->tep, "ftrace", name);
+
+	memset(fe, 0, sizeof(*fe));
+	if (!ev || !(fe->func = tep_find_field(ev, "func")))
+		return;
+	fe->ev = ev;
+	fe->depth = tep_find_field(ev, "depth");
+	fe->calltime = tep_find_field(ev, "calltime");
+	fe->rettime = tep_find_field(ev, "rettime");
+}
+
+/* The events named by kernel functions: function_graph's and ftrace:function. */
+static void find_ftrace(struct chrome_output *c)
+{
+	find_fgraph(c, &c->fg_entry, "funcgraph_entry");
+	find_fgraph(c, &c->fg_exit, "funcgraph_exit");
+	c->fn = tep_find_event_by_name(c->tep, "ftrace", "function");
+	c->fn_ip = c->fn ? tep_find_field(c->fn, "ip") : NULL;
+	if (!c->fn_ip)
+		c->fn = NULL;
 }
 
 /* A loss: one global instant, count -1 when the kernel did not say how many. */
@@ -332,6 +515,7 @@ static int chrome_begin(struct tm_evout *out, const struct tm_evout_info *info)
 		if (!c->prev_pid || !c->next_pid)
 			c->sw = NULL;
 	}
+	find_ftrace(c);
 	if (!c->head)
 		return 0;
 	trace_seq_reset(&c->seq);
@@ -349,12 +533,17 @@ static int chrome_event(struct tm_evout *out, const struct tm_event_rec *rec)
 {
 	struct chrome_output *c = to_chrome(out);
 	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
+	int type;
 
 	c->last_ts = rec->ts;
 	if (rec->missed && put_lost(c, rec->buffer, rec->cpu, rec->missed, rec->ts))
 		return -1;
-	if (c->sw && rec->buffer == 0 && tep_data_type(c->tep, &r) == c->sw->id)
+	type = tep_data_type(c->tep, &r);
+	if (c->sw && rec->buffer == 0 && type == c->sw->id)
 		return on_switch(c, rec);
+	if ((c->fg_entry.ev && type == c->fg_entry.ev->id) ||
+	    (c->fg_exit.ev && type == c->fg_exit.ev->id))
+		return on_fgraph(c, rec, type);
 	return put_instant(c, rec);
 }
 
@@ -444,9 +633,13 @@ static int chrome_end(struct tm_evout *out)
 static void chrome_free(struct tm_evout *out)
 {
 	struct chrome_output *c = to_chrome(out);
+	size_t i;
 
 	trace_seq_destroy(&c->seq);
 	trace_seq_destroy(&c->name);
+	for (i = 0; c->tasks && i < c->cap; i++)
+		if (c->tasks[i].tid != -1)
+			free(c->tasks[i].calls);
 	free(c->tasks);
 	free(c->cpus);
 	free(c->cpu_used);
