@@ -337,7 +337,8 @@ bad_page_file() {
 
 
 @test "convert on a terminal: a progress line redrawn as it reads, erased at the end" {
-	tm_big_file "$TM_TMP/big.dat"
+	# 4000 copies: convert takes seconds, not the 0.6 s of 1000 (one redraw only)
+	tm_big_file "$TM_TMP/big.dat" 4000
 	tm_in_pty "'$TRACEMAP' convert '$TM_TMP/big.dat' -o '$TM_TMP/big.pftrace'" "$TM_TMP/raw"
 	tm_progress_lines "$TM_TMP/raw" convert >"$TM_TMP/lines"
 	local re='^convert [0-9.]+s  [0-9]+%  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-9.]+ MB read -> [0-9.]+ MB  [0-9hms]+ left$'

@@ -168,10 +168,10 @@ tm_need() {
 	skip "$what"
 }
 
-# tm_big_file OUT: sched-v6.dat's 821 events repeated 1000 times, later each time
-# (tests/repeat-pages.pl): 41 MB, more than a second of convert for any build.
+# tm_big_file OUT [N]: sched-v6.dat's 821 events repeated N (1000) times, later each
+# time (tests/repeat-pages.pl): 41 MB for 1000, a second of report.
 tm_big_file() {
-	perl "$TM_ROOT/tests/repeat-pages.pl" "$FIXTURES/sched-v6.dat" 1000 "$1"
+	perl "$TM_ROOT/tests/repeat-pages.pl" "$FIXTURES/sched-v6.dat" "${2:-1000}" "$1"
 }
 
 # tm_in_pty CMD RAW: the shell command line CMD with its stdout and stderr on a
