@@ -23,6 +23,7 @@ enum {
 	OPT_WAKEUP,
 	OPT_NO_MMAP,
 	OPT_NO_PIN,
+	OPT_READER_NICE,
 	OPT_DURATION,
 	OPT_UPROBE,
 	OPT_REUSE,
@@ -69,6 +70,9 @@ static const struct argp_option capture_options[] = {
 	  "ring buffer", 2 },
 	{ "no-pin", OPT_NO_PIN, NULL, 0, "let the scheduler place each CPU's reader thread "
 	  "(default: on the CPU it reads, where its data is in cache)", 2 },
+	{ "reader-nice", OPT_READER_NICE, "N", 0, "nice value of the reader threads where "
+	  "tracemap may set it (default -10: a CPU crowded with busy tasks still lets its "
+	  "reader drain in time)", 2 },
 	{ "instance", 'B', "NAME", 0, "trace in instance NAME instead of tracemap-PID "
 	  "(created and removed)", 2 },
 	{ "reuse-instance", OPT_REUSE, NULL, 0, "with -B: NAME may exist already; record "
@@ -243,6 +247,10 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case 'v': o->verbose = true; break;
 	case OPT_NO_MMAP: o->no_mmap = true; break;
 	case OPT_NO_PIN: o->no_pin = true; break;
+	case OPT_READER_NICE:
+		o->reader_nice = (int)arg_long(state, "reader nice value", arg, -20, 19);
+		o->reader_nice_set = true;
+		break;
 	case 'B': o->instance = arg; break;
 	case OPT_REUSE: o->reuse_instance = true; break;
 	case OPT_DURATION: o->duration = duration_arg(state, arg); break;

@@ -150,6 +150,7 @@ static int open_recorder(struct capture *r, const struct capture_sink *s)
 		.ncpus = r->ncpus,
 		.use_mmap = !r->o->no_mmap,
 		.pin = !r->o->no_pin,
+		.reader_nice = r->o->reader_nice_set ? r->o->reader_nice : TM_READER_NICE_DEFAULT,
 		.timeout_ms = s->timeout_ms,
 		.emit_partial = s->emit_partial,
 		.partial_ms = s->partial_ms,
@@ -168,24 +169,27 @@ static int open_recorder(struct capture *r, const struct capture_sink *s)
 	else if (r->o->verbose)
 		cmd_err(r->sub, "instance %s, sub-buffer %zu bytes", tm_session_name(r->sess),
 			   tm_session_page_size(r->sess));
-	if (r->o->verbose) {
-		for (int cpu = 0; cpu < r->ncpus; cpu++) {
-			const char *why = tm_recorder_fallback_reason(r->rec, cpu);
-
-			struct tm_cpu_record_stats st;
-			const char *where;
-
-			if (!r->cpus[cpu])
-				continue;
-			tm_recorder_get_stats(r->rec, cpu, &st);
-			where = st.pinned ? "its reader on that CPU" : "its reader on any CPU";
-			if (why)
-				cmd_err(r->sub, "cpu%d: read() path (%s), %s", cpu, why, where);
-			else
-				cmd_err(r->sub, "cpu%d: mmap path, %s", cpu, where);
-		}
-	}
 	return 0;
+}
+
+/* -v: each CPU's path, and where its reader runs (known once the threads run). */
+static void say_readers(const struct capture *r)
+{
+	for (int cpu = 0; cpu < r->ncpus; cpu++) {
+		const char *why = tm_recorder_fallback_reason(r->rec, cpu);
+		struct tm_cpu_record_stats st;
+		char where[64];
+
+		if (!r->cpus[cpu])
+			continue;
+		tm_recorder_get_stats(r->rec, cpu, &st);
+		snprintf(where, sizeof(where), "its reader on %s CPU at nice %d",
+			 st.pinned ? "that" : "any", st.nice);
+		if (why)
+			cmd_err(r->sub, "cpu%d: read() path (%s), %s", cpu, why, where);
+		else
+			cmd_err(r->sub, "cpu%d: mmap path, %s", cpu, where);
+	}
 }
 
 /*
@@ -206,6 +210,8 @@ static int start_tracing(struct capture *r)
 		goto out;
 	if (tm_recorder_start(r->rec, tids + 1, &n))
 		goto fail;
+	if (r->o->verbose)
+		say_readers(r);
 	tids[0] = getpid();
 	if (tm_session_add_notrace_pids(r->sess, tids, n + 1))
 		goto fail;

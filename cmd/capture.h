@@ -37,6 +37,8 @@ struct capture_opts {
 	bool			verbose;
 	bool			no_mmap;
 	bool			no_pin;		/* readers placed by the scheduler */
+	bool			reader_nice_set;
+	int			reader_nice;	/* --reader-nice, if set */
 	double			duration;	/* seconds, 0 = none */
 	char			**command;	/* NULL-terminated, or NULL */
 	const char		**uprobes;	/* --uprobe specs */

@@ -192,6 +192,16 @@ sizes_count_the_chunk_count() {
 	[ "$(grep -cE 'filename=(/usr)?/bin/true ' "$TM_TMP/tc.txt")" -eq 2 ]
 }
 
+# The nice value of each recorder thread but the main one, one line each.
+reader_nices() {
+	local t
+	for t in /proc/"$REC_PID"/task/*; do
+		[ "${t##*/}" = "$REC_PID" ] && continue
+		# field 19 of stat, counted after the ")" that ends the name
+		sed 's/.*) //' "$t/stat" | awk '{ print $17 }'
+	done
+}
+
 # The CPU list of each recorder thread but the main one, one line each, sorted.
 reader_cpus() {
 	local t
@@ -201,20 +211,24 @@ reader_cpus() {
 	done | sort -n
 }
 
-@test "record: each CPU's reader runs on that CPU; --no-pin and taskset leave it free" {
-	local n all cpus
+@test "record: each CPU's reader runs on that CPU at nice -10; --no-pin, --reader-nice, taskset" {
+	local n all cpus nices
 	n=$(nproc)
 	all=$(seq 0 $((n - 1)))
 	rec_start -e sched -o "$TM_TMP/p.dat"
 	cpus=$(reader_cpus)
+	nices=$(reader_nices | sort -u)
 	rec_stop INT
-	grep -q 'cpu0: mmap path, its reader on that CPU' "$REC_ERR"
+	grep -q 'cpu0: mmap path, its reader on that CPU at nice -10$' "$REC_ERR"
 	[ "$cpus" = "$all" ] || { echo "reader CPUs: $cpus" >&2; return 1; }
+	[ "$nices" = -10 ] || { echo "reader nice values: $nices" >&2; return 1; }
 
-	rec_start -e sched --no-pin -o "$TM_TMP/n.dat"
+	rec_start -e sched --no-pin --reader-nice 3 -o "$TM_TMP/n.dat"
 	cpus=$(reader_cpus)
+	nices=$(reader_nices | sort -u)
 	rec_stop INT
-	grep -q 'cpu0: mmap path, its reader on any CPU' "$REC_ERR"
+	grep -q 'cpu0: mmap path, its reader on any CPU at nice 3$' "$REC_ERR"
+	[ "$nices" = 3 ] || { echo "reader nice values: $nices" >&2; return 1; }
 	[ "$cpus" = "$(for c in $all; do echo "0-$((n - 1))"; done)" ] ||
 		{ echo "reader CPUs: $cpus" >&2; return 1; }
 	tm_need "a second CPU" test "$n" -ge 2

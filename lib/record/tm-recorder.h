@@ -49,12 +49,22 @@ struct tm_recorder_opts {
 	 * CPU that wrote them the walk and the copies hit its own cache.
 	 */
 	bool		pin;
+	/*
+	 * The threads' nice value where the process may set it (root,
+	 * CAP_SYS_NICE), so that a CPU crowded with busy tasks still lets its
+	 * reader drain in time; TM_READER_NICE_KEEP: the process's own.
+	 */
+	int		reader_nice;
 };
+
+#define TM_READER_NICE_KEEP	100
+#define TM_READER_NICE_DEFAULT	(-10)
 
 struct tm_cpu_record_stats {
 	bool		traced;
 	bool		mapped;
 	bool		pinned;		/* the thread runs on this CPU only */
+	int		nice;		/* the thread's nice value */
 	uint64_t	pages;
 	uint64_t	raw_bytes;
 	uint64_t	lost_pages;	/* pages flagged MISSED_EVENTS */
