@@ -80,7 +80,8 @@ static const struct argp_option capture_options[] = {
 	{ NULL, 0, NULL, 0, "Run:", 4 },
 	{ "duration", OPT_DURATION, "SECONDS", 0, "stop after SECONDS", 4 },
 	{ "quiet", 'q', NULL, 0, "no summary", 4 },
-	{ "verbose", 'v', NULL, 0, "say what runs: instance, mmap or read() and the reader's CPU per CPU", 4 },
+	{ "verbose", 'v', NULL, 0, "say what runs: the instance; per CPU, mmap or read() and "
+	  "where and at which nice value its reader runs", 4 },
 	{ 0 }
 };
 

@@ -316,8 +316,9 @@ static int rec_thread_create(struct tm_rec_cpu *c)
 	CPU_ZERO(&set);
 	CPU_SET(c->cpu, &set);
 	err = pthread_attr_init(&attr);
-	if (!err)
-		err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (err)
+		return err;
+	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 	if (!err)
 		err = pthread_create(&c->thread, &attr, rec_thread, c);
 	pthread_attr_destroy(&attr);
