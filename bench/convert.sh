@@ -9,6 +9,8 @@
 #
 #   bench/convert.sh FILE.dat...
 #   RUNS=5 TRACEMAP=./tracemap bench/convert.sh /tmp/b/sched-pipe.dat /tmp/b/mixed.dat
+#   BEFORE=/path/to/old/tracemap bench/convert.sh ...   also the older build's two converts,
+#                                                       in the same rounds (rows "... before")
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -19,6 +21,7 @@ trap 'rm -rf "$WORK"' EXIT
 
 die() { echo "bench/convert.sh: $*" >&2; exit 1; }
 [ -x "$TRACEMAP" ] || die "$TRACEMAP not built (make)"
+[ -z "${BEFORE:-}" ] || [ -x "$BEFORE" ] || die "BEFORE=$BEFORE is not an executable"
 [ $# -ge 1 ] || die "usage: bench/convert.sh FILE.dat..."
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -31,28 +34,34 @@ run() {
 	cat "$WORK/time" >>"$WORK/$name"
 }
 
-printf '%-16s %10s %-9s %9s %9s %11s %9s %10s\n' file events output median worst 'M events/s' bytes/ev 'RSS MB'
+printf '%-16s %10s %-15s %9s %9s %11s %9s %10s\n' file events output median worst 'M events/s' bytes/ev 'RSS MB'
 for f in "$@"; do
 	[ -r "$f" ] || die "cannot read $f"
-	rm -f "$WORK"/report "$WORK"/perfetto "$WORK"/json
+	rm -f "$WORK"/report "$WORK"/perfetto "$WORK"/json "$WORK"/perfetto-before "$WORK"/json-before
 	events=$("$TRACEMAP" report "$f" 2>/dev/null | grep -cv -e '^cpus=' -e 'EVENTS DROPPED\]$' || true)
 	for ((i = 0; i < RUNS; i++)); do
 		run report sh -c '"$0" report "$1" >"$2" 2>/dev/null' "$TRACEMAP" "$f" "$WORK/o.txt"
 		run perfetto "$TRACEMAP" convert "$f" -o "$WORK/o.pftrace"
 		run json "$TRACEMAP" convert "$f" -o "$WORK/o.json"
+		[ -z "${BEFORE:-}" ] || {
+			run perfetto-before "$BEFORE" convert "$f" -o "$WORK/b.pftrace"
+			run json-before "$BEFORE" convert "$f" -o "$WORK/b.json"
+		}
 	done
-	for name in report perfetto json; do
+	for name in report perfetto json ${BEFORE:+perfetto-before json-before}; do
 		case $name in
 		report) size=$(stat -c %s "$WORK/o.txt") ;;
 		perfetto) size=$(stat -c %s "$WORK/o.pftrace") ;;
 		json) size=$(stat -c %s "$WORK/o.json") ;;
+		perfetto-before) size=$(stat -c %s "$WORK/b.pftrace") ;;
+		json-before) size=$(stat -c %s "$WORK/b.json") ;;
 		esac
 		med=$(cut -d' ' -f1 "$WORK/$name" | median)
 		worst=$(cut -d' ' -f1 "$WORK/$name" | sort -n | tail -n 1)
 		rss=$(cut -d' ' -f2 "$WORK/$name" | sort -n | tail -n 1)
 		awk -v f="$(basename "$f")" -v n="$events" -v name="$name" -v med="$med" \
 			-v worst="$worst" -v size="$size" -v rss="$rss" 'BEGIN {
-			printf "%-16s %10d %-9s %8.2fs %8.2fs %11.2f %9.1f %10.1f\n", f, n, name,
+			printf "%-16s %10d %-15s %8.2fs %8.2fs %11.2f %9.1f %10.1f\n", f, n, name,
 				med, worst, (med > 0 ? n / med / 1e6 : 0), size / n, rss / 1024
 		}'
 	done

@@ -23,16 +23,18 @@
 #include <string.h>
 
 #include <traceevent/event-parse.h>
-#include <traceevent/trace-seq.h>
 
 #include "print/field.h"
 #include "print/print-internal.h"
+#include "json-out.h"
 #include "tm-evout.h"
 
 #define TM_COMM_LEN	16
 #define CPU_LANES	(1 << 22)	/* PID_MAX_LIMIT: above every pid */
 #define MACHINE_SHIFT	23
 #define HEX_LEN		19	/* "0x" + 16 digits + NUL */
+#define EVENT_IDS	65536	/* common_type is 16 bits */
+#define FLUSH_AT	(256 << 10)	/* elements are held and written this many bytes at a time */
 
 /* A function_graph entry written as a "B" whose exit has not come yet. */
 struct call {
@@ -55,6 +57,14 @@ struct fgraph_event {
 	const struct tep_format_field	*func, *depth, *calltime, *rettime;
 };
 
+/* What an event id's instants need, worked out at its first record. */
+struct ev_slot {
+	bool			known;
+	int			id;
+	struct tep_event	*ev;	/* NULL: not in the file */
+	struct tm_jsonfmt	*fmt;	/* its fields' pieces; NULL: out of memory */
+};
+
 struct cpu_run {
 	int		tid;		/* -1: no slice open */
 	uint64_t	start;
@@ -64,8 +74,9 @@ struct chrome_output {
 	struct tm_evout		base;
 	FILE			*f;
 	struct tep_handle	*tep;
-	struct trace_seq	seq;
-	struct trace_seq	name;		/* a name with its host, for put_meta() */
+	struct json_out		jo;		/* elements not written yet */
+	struct tm_common	common;		/* where common_type and common_pid lie */
+	struct ev_slot		*slots;		/* EVENT_IDS, filled on first use */
 	bool			any;		/* an element was written: comma first */
 	struct task		*tasks;		/* open addressing on tid */
 	size_t			ntasks, cap;
@@ -137,29 +148,43 @@ static struct task *task_get(struct chrome_output *c, int tid)
 
 /* ---- JSON elements ---- */
 
-static void put_ts(struct trace_seq *s, const char *key, uint64_t ns)
+/* ,"pid":P,"tid":T */
+static void put_pid_tid(struct chrome_output *c, int pid, int tid)
 {
-	trace_seq_printf(s, ",\"%s\":%" PRIu64 ".%03u", key, ns / 1000, (unsigned int)(ns % 1000));
+	jo_lit(&c->jo, ",\"pid\":");
+	jo_int(&c->jo, pid);
+	jo_lit(&c->jo, ",\"tid\":");
+	jo_int(&c->jo, tid);
 }
 
 static void element_start(struct chrome_output *c, const char *ph, const char *name, size_t len)
 {
-	trace_seq_reset(&c->seq);
-	trace_seq_puts(&c->seq, c->any ? ",\n{\"ph\":\"" : "\n{\"ph\":\"");
-	trace_seq_puts(&c->seq, ph);
-	trace_seq_puts(&c->seq, "\",\"name\":");
-	tm_json_str(&c->seq, name, len);
+	if (c->any)
+		jo_lit(&c->jo, ",");
+	jo_lit(&c->jo, "\n{\"ph\":\"");
+	jo_raw(&c->jo, ph, strlen(ph));
+	jo_lit(&c->jo, "\",\"name\":");
+	jo_str(&c->jo, name, len);
 	c->any = true;
+}
+
+/* Hand the held elements to the FILE. */
+static int out_write(struct chrome_output *c)
+{
+	size_t len = c->jo.b.len;
+
+	c->jo.b.len = 0;
+	if (len && fwrite_unlocked(c->jo.b.buf, 1, len, c->f) != len)
+		return tm_fail(errno, "write output");
+	return 0;
 }
 
 static int element_end(struct chrome_output *c)
 {
-	trace_seq_putc(&c->seq, '}');
-	if (c->seq.state != TRACE_SEQ__GOOD)
+	jo_lit(&c->jo, "}");
+	if (c->jo.nomem)
 		return tm_fail(ENOMEM, "JSON element");
-	if (fwrite_unlocked(c->seq.buffer, 1, c->seq.len, c->f) != c->seq.len)
-		return tm_fail(errno, "write output");
-	return 0;
+	return c->jo.b.len >= FLUSH_AT ? out_write(c) : 0;
 }
 
 /* ,"buffer":NAME inside args (first: no comma), in a file of several buffers. */
@@ -170,8 +195,10 @@ static void put_buffer_arg(struct chrome_output *c, int buf, bool first)
 	if (c->nbuffers < 2 || buf < 0 || buf >= c->nbuffers)
 		return;
 	name = c->buffers[buf].name ?: "";
-	trace_seq_puts(&c->seq, first ? "\"buffer\":" : ",\"buffer\":");
-	tm_json_str(&c->seq, name, strlen(name));
+	if (!first)
+		jo_lit(&c->jo, ",");
+	jo_lit(&c->jo, "\"buffer\":");
+	jo_str(&c->jo, name, strlen(name));
 }
 
 /* The slice of the task that ran on cpu in [start, end), on the CPU's lane. */
@@ -182,12 +209,14 @@ static int put_cpu_slice(struct chrome_output *c, const struct task *t, int cpu,
 
 	c->cpu_used[cpu] = true;
 	element_start(c, "X", t->comm, strnlen(t->comm, TM_COMM_LEN));
-	trace_seq_printf(&c->seq, ",\"cat\":\"sched\",\"pid\":%d,\"tid\":%d", pid, pid + 1 + cpu);
-	put_ts(&c->seq, "ts", start);
-	put_ts(&c->seq, "dur", end > start ? end - start : 0);
-	trace_seq_printf(&c->seq, ",\"args\":{\"pid\":%d", t->tid);
+	jo_lit(&c->jo, ",\"cat\":\"sched\"");
+	put_pid_tid(c, pid, pid + 1 + cpu);
+	jo_ts_lit(&c->jo, ",\"ts\":", start);
+	jo_ts_lit(&c->jo, ",\"dur\":", end > start ? end - start : 0);
+	jo_lit(&c->jo, ",\"args\":{\"pid\":");
+	jo_int(&c->jo, t->tid);
 	put_buffer_arg(c, 0, false);
-	trace_seq_putc(&c->seq, '}');
+	jo_lit(&c->jo, "}");
 	return element_end(c);
 }
 
@@ -203,13 +232,14 @@ static int put_slice(struct chrome_output *c, struct task *t, int cpu, uint64_t 
 	t->last_end = end;
 	t->open_cpu = -1;
 	element_start(c, "X", t->comm, strnlen(t->comm, TM_COMM_LEN));
-	trace_seq_printf(&c->seq, ",\"cat\":\"sched\",\"pid\":%d,\"tid\":%d", c->pid_base + t->tid,
-			 c->pid_base + t->tid);
-	put_ts(&c->seq, "ts", start);
-	put_ts(&c->seq, "dur", end - start);
-	trace_seq_printf(&c->seq, ",\"args\":{\"cpu\":%d", cpu);
+	jo_lit(&c->jo, ",\"cat\":\"sched\"");
+	put_pid_tid(c, c->pid_base + t->tid, c->pid_base + t->tid);
+	jo_ts_lit(&c->jo, ",\"ts\":", start);
+	jo_ts_lit(&c->jo, ",\"dur\":", end - start);
+	jo_lit(&c->jo, ",\"args\":{\"cpu\":");
+	jo_int(&c->jo, cpu);
 	put_buffer_arg(c, 0, false);
-	trace_seq_putc(&c->seq, '}');
+	jo_lit(&c->jo, "}");
 	return element_end(c);
 }
 
@@ -248,8 +278,8 @@ static int on_switch(struct chrome_output *c, const struct tm_event_rec *rec)
 	if (cpu < 0 || cpu >= c->ncpus)
 		return tm_failx(EINVAL, "sched_switch of CPU %d outside the file's %d CPUs",
 				cpu, c->ncpus);
-	if (!tm_field_num(c->tep, c->prev_pid, rec->data, rec->size, &prev) ||
-	    !tm_field_num(c->tep, c->next_pid, rec->data, rec->size, &next))
+	if (!tm_field_get(c->prev_pid, rec->data, rec->size, c->common.swap, &prev) ||
+	    !tm_field_get(c->next_pid, rec->data, rec->size, c->common.swap, &next))
 		return 0;	/* a short record: nothing to learn */
 	if ((int)prev && (t = task_get(c, (int)prev)))
 		copy_comm(c, t->comm, c->prev_comm, rec);
@@ -280,36 +310,64 @@ static const char *func_name(struct chrome_output *c, uint64_t addr, char hex[HE
 	return hex;
 }
 
-static int put_instant(struct chrome_output *c, const struct tm_event_rec *rec)
+/* The event of id and its fields' pieces, worked out at its first record (NULL: ENOMEM). */
+static struct ev_slot *ev_slot(struct chrome_output *c, int id)
 {
-	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
-	struct tep_event *ev = tep_find_event_by_record(c->tep, &r);
-	int pid = tep_data_pid(c->tep, &r);
+	struct ev_slot *sl = &c->slots[(unsigned int)id & (EVENT_IDS - 1)];
+
+	if (sl->known && sl->id == id)
+		return sl->fmt ? sl : NULL;
+	tm_jsonfmt_free(sl->fmt);	/* an id past 16 bits took the slot */
+	sl->known = true;
+	sl->id = id;
+	sl->ev = tep_find_event(c->tep, id);
+	sl->fmt = tm_jsonfmt_new(c->tep, sl->ev);
+	if (!sl->fmt)
+		tm_fail(ENOMEM, "JSON event fields");
+	return sl->fmt ? sl : NULL;
+}
+
+/* The fields object (args) of a record of sl's event, "buffer" last in a multi-buffer file. */
+static void put_fields(struct chrome_output *c, const struct ev_slot *sl,
+		       const struct tm_event_rec *rec)
+{
+	struct tm_fastbuf *b = &c->jo.b;
+	bool empty;
+
+	if (tm_jsonfmt_put_fields(sl->fmt, b, rec->data, rec->size)) {
+		c->jo.nomem = true;
+		return;
+	}
+	if (c->nbuffers < 2 || !b->len || b->buf[b->len - 1] != '}')
+		return;
+	/* the fields' object, reopened: "buffer" after the fields */
+	empty = b->len >= 2 && b->buf[b->len - 2] == '{';
+	b->len--;
+	put_buffer_arg(c, rec->buffer, empty);
+	jo_lit(&c->jo, "}");
+}
+
+static int put_instant(struct chrome_output *c, const struct tm_event_rec *rec, int type)
+{
+	struct ev_slot *sl = ev_slot(c, type);
+	int pid = tm_common_pid(c->tep, &c->common, rec->data, rec->size);
+	struct tep_event *ev = sl ? sl->ev : NULL;
 	const char *name = ev ? ev->name : "unknown";
 	char hex[HEX_LEN];
 	uint64_t ip;
 
-	if (!task_get(c, pid))
+	if (!sl || !task_get(c, pid))
 		return -1;
-	if (ev && ev == c->fn && tm_field_num(c->tep, c->fn_ip, rec->data, rec->size, &ip))
+	if (ev && ev == c->fn && tm_field_get(c->fn_ip, rec->data, rec->size, c->common.swap, &ip))
 		name = func_name(c, ip, hex);
 	element_start(c, "i", name, strlen(name));
-	trace_seq_puts(&c->seq, ",\"cat\":");
-	tm_json_str(&c->seq, ev ? ev->system : "", ev ? strlen(ev->system) : 0);
-	trace_seq_printf(&c->seq, ",\"s\":\"t\",\"pid\":%d,\"tid\":%d", c->pid_base + pid,
-			 c->pid_base + pid);
-	put_ts(&c->seq, "ts", rec->ts);
-	trace_seq_printf(&c->seq, ",\"args\":");
-	tm_json_fields(c->tep, &c->seq, ev, rec->data, rec->size);
-	if (c->nbuffers > 1 && c->seq.len && c->seq.buffer[c->seq.len - 1] == '}') {
-		/* the fields' object, reopened: "buffer" after the fields */
-		bool empty = c->seq.len >= 2 && c->seq.buffer[c->seq.len - 2] == '{';
-
-		c->seq.len--;
-		c->seq.buffer[c->seq.len] = '\0';
-		put_buffer_arg(c, rec->buffer, empty);
-		trace_seq_putc(&c->seq, '}');
-	}
+	jo_lit(&c->jo, ",\"cat\":");
+	jo_str(&c->jo, ev ? ev->system : "", ev ? strlen(ev->system) : 0);
+	jo_lit(&c->jo, ",\"s\":\"t\"");
+	put_pid_tid(c, c->pid_base + pid, c->pid_base + pid);
+	jo_ts_lit(&c->jo, ",\"ts\":", rec->ts);
+	jo_lit(&c->jo, ",\"args\":");
+	put_fields(c, sl, rec);
 	return element_end(c);
 }
 
@@ -323,17 +381,20 @@ static void put_call_head(struct chrome_output *c, const char *ph, int pid, uint
 	const char *name = func_name(c, func, hex);
 
 	element_start(c, ph, name, strlen(name));
-	trace_seq_printf(&c->seq, ",\"cat\":\"funcgraph\",\"pid\":%d,\"tid\":%d", c->pid_base + pid,
-			 c->pid_base + pid);
-	put_ts(&c->seq, "ts", ts);
+	jo_lit(&c->jo, ",\"cat\":\"funcgraph\"");
+	put_pid_tid(c, c->pid_base + pid, c->pid_base + pid);
+	jo_ts_lit(&c->jo, ",\"ts\":", ts);
 }
 
 static int put_call_args(struct chrome_output *c, uint64_t func, int64_t depth, int buf)
 {
-	trace_seq_printf(&c->seq, ",\"args\":{\"depth\":%lld,\"func\":\"0x%" PRIx64 "\"",
-			 (long long)depth, func);
+	jo_lit(&c->jo, ",\"args\":{\"depth\":");
+	jo_int(&c->jo, depth);
+	jo_lit(&c->jo, ",\"func\":\"");
+	jo_hex(&c->jo, func);
+	jo_lit(&c->jo, "\"");
 	put_buffer_arg(c, buf, false);
-	trace_seq_putc(&c->seq, '}');
+	jo_lit(&c->jo, "}");
 	return element_end(c);
 }
 
@@ -358,10 +419,10 @@ static bool call_fields(struct chrome_output *c, const struct fgraph_event *fe,
 {
 	uint64_t d = 0;
 
-	if (!tm_field_num(c->tep, fe->func, rec->data, rec->size, func))
+	if (!tm_field_get(fe->func, rec->data, rec->size, c->common.swap, func))
 		return false;
 	if (fe->depth)
-		tm_field_num(c->tep, fe->depth, rec->data, rec->size, &d);
+		tm_field_get(fe->depth, rec->data, rec->size, c->common.swap, &d);
 	*depth = (int64_t)d;
 	return true;
 }
@@ -373,7 +434,7 @@ static int on_fg_entry(struct chrome_output *c, const struct tm_event_rec *rec, 
 	struct task *t;
 
 	if (!call_fields(c, &c->fg_entry, rec, &func, &depth))
-		return put_instant(c, rec);
+		return put_instant(c, rec, c->fg_entry.ev->id);
 	t = task_get(c, pid);
 	if (!t || call_push(t, func, depth))
 		return -1;
@@ -397,7 +458,7 @@ static int on_fg_exit(struct chrome_output *c, const struct tm_event_rec *rec, i
 	uint32_t i;
 
 	if (!call_fields(c, fe, rec, &func, &depth))
-		return put_instant(c, rec);
+		return put_instant(c, rec, fe->ev->id);
 	t = task_get(c, pid);
 	if (!t)
 		return -1;
@@ -406,31 +467,30 @@ static int on_fg_exit(struct chrome_output *c, const struct tm_event_rec *rec, i
 			break;
 	while (i && t->ncalls >= i) {
 		put_call_head(c, "E", pid, t->calls[--t->ncalls].func, rec->ts);
-		trace_seq_puts(&c->seq, ",\"args\":{");
+		jo_lit(&c->jo, ",\"args\":{");
 		put_buffer_arg(c, rec->buffer, true);
-		trace_seq_putc(&c->seq, '}');
+		jo_lit(&c->jo, "}");
 		if (element_end(c))
 			return -1;
 	}
 	if (i)
 		return 0;
 	if (fe->calltime && fe->rettime &&
-	    tm_field_num(c->tep, fe->calltime, rec->data, rec->size, &call) &&
-	    tm_field_num(c->tep, fe->rettime, rec->data, rec->size, &ret) && ret > call)
+	    tm_field_get(fe->calltime, rec->data, rec->size, c->common.swap, &call) &&
+	    tm_field_get(fe->rettime, rec->data, rec->size, c->common.swap, &ret) && ret > call)
 		dur = ret - call;
 	put_call_head(c, "X", pid, func, rec->ts > dur ? rec->ts - dur : 0);
-	put_ts(&c->seq, "dur", rec->ts > dur ? dur : rec->ts);
+	jo_ts_lit(&c->jo, ",\"dur\":", rec->ts > dur ? dur : rec->ts);
 	return put_call_args(c, func, depth, rec->buffer);
 }
 
 /* A funcgraph record: a call of its task; the idle tasks (pid 0 on every CPU) keep instants. */
 static int on_fgraph(struct chrome_output *c, const struct tm_event_rec *rec, int type)
 {
-	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
-	int pid = tep_data_pid(c->tep, &r);
+	int pid = tm_common_pid(c->tep, &c->common, rec->data, rec->size);
 
 	if (pid <= 0)
-		return put_instant(c, rec);
+		return put_instant(c, rec, type);
 	if (c->fg_entry.ev && type == c->fg_entry.ev->id)
 		return on_fg_entry(c, rec, pid);
 	return on_fg_exit(c, rec, pid);
@@ -464,12 +524,15 @@ static void find_ftrace(struct chrome_output *c)
 static int put_lost(struct chrome_output *c, int buf, int cpu, int64_t missed, uint64_t ts)
 {
 	element_start(c, "i", "events lost", 11);
-	trace_seq_printf(&c->seq, ",\"cat\":\"tracemap\",\"s\":\"g\",\"pid\":%d,\"tid\":%d",
-			 c->pid_base, c->pid_base);
-	put_ts(&c->seq, "ts", ts);
-	trace_seq_printf(&c->seq, ",\"args\":{\"cpu\":%d,\"count\":%lld", cpu, (long long)missed);
+	jo_lit(&c->jo, ",\"cat\":\"tracemap\",\"s\":\"g\"");
+	put_pid_tid(c, c->pid_base, c->pid_base);
+	jo_ts_lit(&c->jo, ",\"ts\":", ts);
+	jo_lit(&c->jo, ",\"args\":{\"cpu\":");
+	jo_int(&c->jo, cpu);
+	jo_lit(&c->jo, ",\"count\":");
+	jo_int(&c->jo, missed);
 	put_buffer_arg(c, buf, false);
-	trace_seq_putc(&c->seq, '}');
+	jo_lit(&c->jo, "}");
 	return element_end(c);
 }
 
@@ -501,7 +564,8 @@ static int chrome_begin(struct tm_evout *out, const struct tm_evout_info *info)
 	c->ncpus = info->cpu_slots > 0 ? info->cpu_slots : 1;
 	c->cpus = calloc((size_t)c->ncpus, sizeof(*c->cpus));
 	c->cpu_used = calloc((size_t)c->ncpus, sizeof(*c->cpu_used));
-	if (!c->cpus || !c->cpu_used || tasks_grow(c))
+	c->slots = calloc(EVENT_IDS, sizeof(*c->slots));
+	if (!c->cpus || !c->cpu_used || !c->slots || tasks_grow(c))
 		return tm_fail(ENOMEM, "Chrome JSON output");
 	set_machine(c, info);
 	for (i = 0; i < c->ncpus; i++)
@@ -515,36 +579,33 @@ static int chrome_begin(struct tm_evout *out, const struct tm_evout_info *info)
 		if (!c->prev_pid || !c->next_pid)
 			c->sw = NULL;
 	}
+	tm_common_init(&c->common, c->tep);
 	find_ftrace(c);
 	if (!c->head)
 		return 0;
-	trace_seq_reset(&c->seq);
-	trace_seq_puts(&c->seq, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"tracemap "
-			TM_VERSION "\",\"clock\":");
+	jo_lit(&c->jo, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"tracemap "
+		TM_VERSION "\",\"clock\":");
 	clock = clock && *clock ? clock : "local";
-	tm_json_str(&c->seq, clock, strlen(clock));
-	trace_seq_puts(&c->seq, "},\"traceEvents\":[");
-	if (fwrite_unlocked(c->seq.buffer, 1, c->seq.len, c->f) != c->seq.len)
-		return tm_fail(errno, "write output");
-	return 0;
+	jo_str(&c->jo, clock, strlen(clock));
+	jo_lit(&c->jo, "},\"traceEvents\":[");
+	return c->jo.nomem ? tm_fail(ENOMEM, "Chrome JSON output") : 0;
 }
 
 static int chrome_event(struct tm_evout *out, const struct tm_event_rec *rec)
 {
 	struct chrome_output *c = to_chrome(out);
-	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
 	int type;
 
 	c->last_ts = rec->ts;
 	if (rec->missed && put_lost(c, rec->buffer, rec->cpu, rec->missed, rec->ts))
 		return -1;
-	type = tep_data_type(c->tep, &r);
+	type = tm_common_type(c->tep, &c->common, rec->data, rec->size);
 	if (c->sw && rec->buffer == 0 && type == c->sw->id)
 		return on_switch(c, rec);
 	if ((c->fg_entry.ev && type == c->fg_entry.ev->id) ||
 	    (c->fg_exit.ev && type == c->fg_exit.ev->id))
 		return on_fgraph(c, rec, type);
-	return put_instant(c, rec);
+	return put_instant(c, rec, type);
 }
 
 static int chrome_lost(struct tm_evout *out, int buf, int cpu, int64_t missed)
@@ -558,18 +619,27 @@ static int chrome_lost(struct tm_evout *out, int buf, int cpu, int64_t missed)
 static int put_meta(struct chrome_output *c, const char *what, int pid, int tid,
 		    const char *name, const char *suffix, int sort)
 {
+	size_t nlen = name ? strlen(name) : 0, slen = suffix ? strlen(suffix) : 0;
+	char *both;
+
 	element_start(c, "M", what, strlen(what));
-	trace_seq_printf(&c->seq, ",\"pid\":%d,\"tid\":%d,\"args\":{", pid, tid);
+	put_pid_tid(c, pid, tid);
+	jo_lit(&c->jo, ",\"args\":{");
 	if (name) {
-		trace_seq_puts(&c->seq, "\"name\":");
-		trace_seq_reset(&c->name);
-		trace_seq_puts(&c->name, name);
-		trace_seq_puts(&c->name, suffix);
-		tm_json_str(&c->seq, c->name.buffer, c->name.len);
+		/* one string: escaped as a whole, as a byte sequence may span the two */
+		both = malloc(nlen + slen + 1);
+		if (!both)
+			return tm_fail(ENOMEM, "JSON element");
+		memcpy(both, name, nlen);
+		memcpy(both + nlen, suffix, slen + 1);
+		jo_lit(&c->jo, "\"name\":");
+		jo_str(&c->jo, both, nlen + slen);
+		free(both);
 	} else {
-		trace_seq_printf(&c->seq, "\"sort_index\":%d", sort);
+		jo_lit(&c->jo, "\"sort_index\":");
+		jo_int(&c->jo, sort);
 	}
-	trace_seq_putc(&c->seq, '}');
+	jo_lit(&c->jo, "}");
 	return element_end(c);
 }
 
@@ -625,7 +695,11 @@ static int chrome_end(struct tm_evout *out)
 			return -1;
 	if (put_cpu_names(c))
 		return -1;
-	if ((c->tail && fputs("\n]}\n", c->f) == EOF) || fflush(c->f))
+	if (c->tail)
+		jo_lit(&c->jo, "\n]}\n");
+	if (c->jo.nomem)
+		return tm_fail(ENOMEM, "Chrome JSON output");
+	if (out_write(c) || fflush(c->f))
 		return tm_fail(errno, "write output");
 	return 0;
 }
@@ -635,8 +709,10 @@ static void chrome_free(struct tm_evout *out)
 	struct chrome_output *c = to_chrome(out);
 	size_t i;
 
-	trace_seq_destroy(&c->seq);
-	trace_seq_destroy(&c->name);
+	for (i = 0; c->slots && i < EVENT_IDS; i++)
+		tm_jsonfmt_free(c->slots[i].fmt);
+	free(c->slots);
+	free(c->jo.b.buf);
 	for (i = 0; c->tasks && i < c->cap; i++)
 		if (c->tasks[i].tid != -1)
 			free(c->tasks[i].calls);
@@ -664,8 +740,6 @@ struct tm_evout *tm_evout_chrome_new(FILE *f)
 	}
 	c->base.ops = &chrome_ops;
 	c->f = f;
-	trace_seq_init(&c->seq);
-	trace_seq_init(&c->name);
 	c->head = c->tail = true;
 	return &c->base;
 }

@@ -26,6 +26,7 @@
 #include <traceevent/event-parse.h>
 
 #include "print/field.h"
+#include "print/print-buf.h"
 #include "perfetto.h"
 #include "pb-write.h"
 
@@ -119,6 +120,7 @@ struct tm_pf_events {
 	struct pf_sched_fields	sw, wk;
 	struct tm_buf		scratch;
 	struct tm_pf_ksyms	*ksyms;
+	struct tm_common	common;		/* common_type, common_pid; the byte order */
 };
 
 static void sched_fields(struct tep_handle *tep, struct pf_sched_fields *s, const char *name,
@@ -161,6 +163,7 @@ struct tm_pf_events *tm_pf_events_new(struct tep_handle *tep, struct tm_pf_tasks
 	m->tep = tep;
 	m->tasks = tasks;
 	m->next_generic = PF_GENERIC_MIN_ID;
+	tm_common_init(&m->common, tep);
 	sched_fields(tep, &m->sw, "sched_switch", sw);
 	sched_fields(tep, &m->wk, "sched_waking", wk);
 	return m;
@@ -371,16 +374,16 @@ static void put_array(struct tm_pf_events *m, struct tm_buf *b, uint32_t id,
 	unsigned int es = tf->elementsize == 2 || tf->elementsize == 4 || tf->elementsize == 8 ?
 			  (unsigned int)tf->elementsize : 1;
 	struct tm_buf *s = &m->scratch;
-	char num[24];
+	char num[TM_NUM_MAX + 1];
 	uint32_t i;
 
 	s->len = 0;
 	tm_buf_put(s, "[", 1);
 	for (i = 0; i + es <= len; i += es) {
-		int n = snprintf(num, sizeof(num), "%s%llu", i ? "," : "",
-				 tep_read_number(m->tep, p + i, (int)es));
+		char *e = tm_put_u64(num + 1, tm_get_uint(p + i, es, m->common.swap));
 
-		tm_buf_put(s, num, (size_t)n);
+		num[0] = ',';
+		tm_buf_put(s, i ? num : num + 1, (size_t)(e - num) - !i);
 	}
 	tm_buf_put(s, "]", 1);
 	if (!s->err)
@@ -400,7 +403,7 @@ static void put_repeated(struct tm_pf_events *m, struct tm_buf *b, const struct 
 	if (!tm_field_bytes(m->tep, f->tf, rec->data, rec->size, &p, &len))
 		return;
 	for (i = 0; i + (uint32_t)es <= len; i += (uint32_t)es)
-		pb_uint(b, f->id, tep_read_number(m->tep, p + i, es));
+		pb_uint(b, f->id, tm_get_uint(p + i, (unsigned int)es, m->common.swap));
 }
 
 /* One format field as proto field id of the given type. */
@@ -424,7 +427,7 @@ static int put_field(struct tm_pf_events *m, struct tm_buf *b, const struct pf_f
 			put_array(m, b, f->id, f->tf, p, len);
 		return 0;
 	}
-	if (!tm_field_num(m->tep, f->tf, rec->data, rec->size, &v))
+	if (!tm_field_get(f->tf, rec->data, rec->size, m->common.swap, &v))
 		return 0;
 	if (f->ksym && refs && tm_pf_ksyms_ref(m->ksyms, v, refs->serial, &refs->addrs, &v))
 		return -1;
@@ -455,7 +458,7 @@ static void put_generic_field(struct tm_pf_events *m, struct tm_buf *b,
 	uint64_t v;
 
 	pb_str(b, GF_NAME, tf->name);
-	if (is_scalar(tf) && tm_field_num(m->tep, tf, rec->data, rec->size, &v)) {
+	if (is_scalar(tf) && tm_field_get(tf, rec->data, rec->size, m->common.swap, &v)) {
 		pb_uint(b, tm_field_is_signed(tf) ? GF_INT : GF_UINT, v);
 	} else {
 		f.id = GF_STR;
@@ -491,7 +494,7 @@ static int see_tasks(struct tm_pf_events *m, const struct pf_plan *pl, int32_t c
 	if (tm_pf_tasks_see(m->tasks, common_pid, NULL))
 		return -1;
 	for (i = 0; i < 2 && pl->names[i][0]; i++) {
-		if (!tm_field_num(m->tep, pl->names[i][0], rec->data, rec->size, &v))
+		if (!tm_field_get(pl->names[i][0], rec->data, rec->size, m->common.swap, &v))
 			continue;
 		comm[0] = '\0';
 		if (pl->names[i][1])
@@ -509,9 +512,8 @@ static int see_tasks(struct tm_pf_events *m, const struct pf_plan *pl, int32_t c
 int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec, struct tm_buf *b,
 		    struct tm_pf_desc **desc, struct tm_pf_refs *refs)
 {
-	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
-	struct pf_plan *pl = plan_for(m, tep_data_type(m->tep, &r));
-	int32_t pid = tep_data_pid(m->tep, &r);
+	struct pf_plan *pl = plan_for(m, tm_common_type(m->tep, &m->common, rec->data, rec->size));
+	int32_t pid = tm_common_pid(m->tep, &m->common, rec->data, rec->size);
 	const struct tep_format_field *tf;
 	size_t ev, msg;
 	unsigned int i;
@@ -550,21 +552,20 @@ int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec, stru
 static bool read_num(struct tm_pf_events *m, const struct tep_format_field *f,
 		     const struct tm_event_rec *rec, int64_t *v)
 {
-	return tm_field_num(m->tep, f, rec->data, rec->size, (uint64_t *)v);
+	return tm_field_get(f, rec->data, rec->size, m->common.swap, (uint64_t *)v);
 }
 
 bool tm_pf_sched_get(struct tm_pf_events *m, const struct tm_event_rec *rec,
 		     struct tm_pf_sched *s)
 {
-	struct tep_record r = { .data = (void *)rec->data, .size = (int)rec->size };
 	const struct pf_sched_fields *sw = &m->sw, *wk = &m->wk;
-	int id = tep_data_type(m->tep, &r);
+	int id = tm_common_type(m->tep, &m->common, rec->data, rec->size);
 	int64_t v[4];
 	uint8_t flags;
 
 	if (id < 0 || (id != sw->id && id != wk->id))
 		return false;
-	s->common_pid = tep_data_pid(m->tep, &r);
+	s->common_pid = tm_common_pid(m->tep, &m->common, rec->data, rec->size);
 	if (id == sw->id) {
 		s->waking = false;
 		if (!read_num(m, sw->f[0], rec, &v[0]) || !read_num(m, sw->f[1], rec, &v[1]) ||

@@ -37,3 +37,23 @@ bool tm_field_num(struct tep_handle *tep, const struct tep_format_field *f,
 	*v = raw;
 	return true;
 }
+
+static void common_at(struct tep_handle *tep, const char *name, unsigned int *off,
+		      unsigned int *size)
+{
+	struct tep_event *first = tep_get_events_count(tep) > 0 ? tep_get_event(tep, 0) : NULL;
+	struct tep_format_field *f = first ? tep_find_common_field(first, name) : NULL;
+
+	*size = 0;
+	if (f && f->offset >= 0 && (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
+		*off = (unsigned int)f->offset;
+		*size = (unsigned int)f->size;
+	}
+}
+
+void tm_common_init(struct tm_common *c, struct tep_handle *tep)
+{
+	common_at(tep, "common_type", &c->type_off, &c->type_size);
+	common_at(tep, "common_pid", &c->pid_off, &c->pid_size);
+	c->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+}

@@ -8,6 +8,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "dat/dat-format.h"
 #include "util/internal.h"
 
 /*
@@ -39,6 +40,76 @@ static inline uint32_t tm_field_strlen(const uint8_t *p, uint32_t len)
 	while (n < len && p[n])
 		n++;
 	return n;
+}
+
+/*
+ * tm_field_num() with the file's byte order known (swap: it differs from
+ * ours): the same value, read inline instead of through libtraceevent.
+ */
+static inline bool tm_field_get(const struct tep_format_field *f, const void *data,
+				uint32_t size, bool swap, uint64_t *v)
+{
+	uint32_t off = (uint32_t)f->offset, n = (uint32_t)f->size;
+	const uint8_t *p = (const uint8_t *)data + off;
+	uint64_t raw;
+
+	if (off > size || n > size - off)
+		return false;
+	switch (n) {
+	case 1:
+		raw = *p;
+		break;
+	case 2:
+		raw = tm_get_uint(p, 2, swap);
+		break;
+	case 4:
+		raw = tm_get_uint(p, 4, swap);
+		break;
+	case 8:
+		raw = tm_get_uint(p, 8, swap);
+		break;
+	default:
+		return false;
+	}
+	if (tm_field_is_signed(f) && n < 8 && (raw >> (n * 8 - 1)) & 1)
+		raw |= ~0ULL << (n * 8);
+	*v = raw;
+	return true;
+}
+
+/*
+ * Where common_type and common_pid lie (the first event's, where
+ * tep_data_type() and tep_data_pid() read them), so an output reads them
+ * inline instead of through libtraceevent's lookups (field.c).
+ */
+struct tm_common {
+	unsigned int	type_off, type_size;	/* size 0: ask libtraceevent */
+	unsigned int	pid_off, pid_size;
+	bool		swap;			/* the file's byte order is not ours */
+};
+
+TM_HIDDEN void tm_common_init(struct tm_common *c, struct tep_handle *tep);
+
+/* tep_data_type() of a record of size bytes, read the same way. */
+static inline int tm_common_type(struct tep_handle *tep, const struct tm_common *c,
+				 const void *data, uint32_t size)
+{
+	struct tep_record r = { .data = (void *)data, .size = (int)size };
+
+	if (!c->type_size || c->type_off + c->type_size > size)
+		return tep_data_type(tep, &r);
+	return (int)tm_get_uint((const uint8_t *)data + c->type_off, c->type_size, c->swap);
+}
+
+/* tep_data_pid() of a record of size bytes, read the same way. */
+static inline int tm_common_pid(struct tep_handle *tep, const struct tm_common *c,
+				const void *data, uint32_t size)
+{
+	struct tep_record r = { .data = (void *)data, .size = (int)size };
+
+	if (!c->pid_size || c->pid_off + c->pid_size > size)
+		return tep_data_pid(tep, &r);
+	return (int)tm_get_uint((const uint8_t *)data + c->pid_off, c->pid_size, c->swap);
 }
 
 #endif /* TM_FIELD_H */

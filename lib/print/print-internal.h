@@ -52,11 +52,12 @@ TM_HIDDEN void tm_jsonfmt_free(struct tm_jsonfmt *f);
 /* The record's JSON object and a newline into b: 0, or -1 out of memory (no message). */
 TM_HIDDEN int tm_jsonfmt_put(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
 			     const struct tm_json_rec *jr);
-/* The fields of a record of event ev as one JSON object ({} for NULL ev). */
-TM_HIDDEN void tm_json_fields(struct tep_handle *tep, struct trace_seq *s,
-			      const struct tep_event *ev, const void *data, uint32_t size);
-/* A JSON string of the bytes up to the first NUL or n (bad UTF-8 escaped). */
-TM_HIDDEN void tm_json_str(struct trace_seq *s, const char *str, size_t n);
+/*
+ * The fields object "{...}" of a record of f's event into b ({} for an
+ * unknown event): 0, or -1 out of memory (print-json-fields.c).
+ */
+TM_HIDDEN int tm_jsonfmt_put_fields(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
+				    const uint8_t *data, uint32_t size);
 
 /* ---- print-latency.c: the latency flags column, cached per flags/preempt-count pair ---- */
 struct tm_latency;

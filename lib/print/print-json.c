@@ -12,7 +12,6 @@
 #include <time.h>
 
 #include <traceevent/event-parse.h>
-#include <traceevent/trace-seq.h>
 
 #include "util/json-str.h"
 #include "print-json.h"
@@ -142,38 +141,4 @@ int tm_jsonfmt_put(const struct tm_jsonfmt *f, struct tm_fastbuf *b, const struc
 	memcpy(b->buf + b->len, "}\n", 2);
 	b->len += 2;
 	return 0;
-}
-
-/* ---- for the Chrome output: the same JSON through a trace_seq ---- */
-
-/* Append the NUL-terminated b (or mark s failed when b could not be made). */
-static void seq_put(struct trace_seq *s, struct tm_fastbuf *b, int ret)
-{
-	if (!ret && !tm_fastbuf_reserve(b, 1)) {
-		b->buf[b->len] = '\0';
-		trace_seq_puts(s, b->buf);
-	} else {
-		s->state = TRACE_SEQ__MEM_ALLOC_FAILED;
-	}
-	free(b->buf);
-}
-
-void tm_json_fields(struct tep_handle *tep, struct trace_seq *s, const struct tep_event *ev,
-		    const void *data, uint32_t size)
-{
-	struct tm_jsonfmt *f = tm_jsonfmt_new(tep, ev);
-	struct tm_fastbuf b = { 0 };
-
-	seq_put(s, &b, f ? tm_jsonfmt_put_fields(f, &b, data, size) : -1);
-	tm_jsonfmt_free(f);
-}
-
-void tm_json_str(struct trace_seq *s, const char *str, size_t n)
-{
-	struct tm_fastbuf b = { 0 };
-	int ret = tm_fastbuf_reserve(&b, TM_JSON_STR_MAX(strnlen(str, n)));
-
-	if (!ret)
-		b.len = (size_t)(tm_json_put_str(b.buf, str, n) - b.buf);
-	seq_put(s, &b, ret);
 }

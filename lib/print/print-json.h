@@ -58,8 +58,4 @@ static inline char *put_piece(char *o, const char *s, size_t n)
 	return o + n;
 }
 
-/* The fields object "{...}" of a record of f's event into b: 0, or -1 out of memory. */
-TM_HIDDEN int tm_jsonfmt_put_fields(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
-				    const uint8_t *data, uint32_t size);
-
 #endif /* TM_PRINT_JSON_H */
