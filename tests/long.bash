@@ -8,16 +8,29 @@ long_instance() {
 	LONG_DIR=$TRACEFS/instances/$LONG_INST
 }
 
-# Remove the test's own instance if a failure left it.
+# Remove the test's own instance if a failure left it. The recorder itself is
+# killed: killing its timeout wrapper alone left it running, orphaned, and bats
+# waited for it until the file's bound.
 long_cleanup() {
-	[ -n "${LONG_BG:-}" ] && kill -KILL "$LONG_BG" 2>/dev/null && wait "$LONG_BG" 2>/dev/null
+	if [ -n "${LONG_BG:-}" ] && kill -0 "$LONG_BG" 2>/dev/null; then
+		# long_start may have failed before it learnt the pid
+		LONG_PID=${LONG_PID:-$(pgrep -P "$LONG_BG")}
+		[ -n "$LONG_PID" ] && kill -KILL "$LONG_PID" 2>/dev/null
+		kill -KILL "$LONG_BG" 2>/dev/null
+		wait "$LONG_BG" 2>/dev/null
+	fi
 	[ -n "${LONG_DIR:-}" ] && [ -d "$LONG_DIR" ] && rmdir "$LONG_DIR" 2>/dev/null
 	return 0
 }
 
-# Whether the instance traces.
+# Whether the recorder traces in the instance. A new instance has tracing_on 1
+# from its mkdir until tracemap turns it off to set it up (sub-buffer size,
+# buffer size: the kernel refuses a marker written then, EBADF): the recorder's
+# threads in set_event_notrace_pid come only once the setup is done, right
+# before tracing goes on.
 long_traces() {
-	[ "$(cat "$LONG_DIR/tracing_on" 2>/dev/null)" = 1 ]
+	[ -n "$(cat "$LONG_DIR/set_event_notrace_pid" 2>/dev/null)" ] &&
+		[ "$(cat "$LONG_DIR/tracing_on" 2>/dev/null)" = 1 ]
 }
 
 # long_start LIMIT ARGS...: `tracemap record -B $LONG_INST ARGS` in the background
