@@ -93,7 +93,12 @@ same_report() {
 	"$TRACEMAP" report "${TM_REPORT_31[@]}" "$f" >"$TM_TMP/tm.txt" || return 1
 	cmp -s "$TM_TMP/tc.txt" "$TM_TMP/tm.txt" ||
 		{ diff "$TM_TMP/tc.txt" "$TM_TMP/tm.txt" | head -5 >&2; return 1; }
-	grep -q '^ *.*\[00[0-9]\] ' "$TM_TMP/tc.txt"
+	grep -q '^ *.*\[00[0-9]\] ' "$TM_TMP/tc.txt" || {
+		echo "$f: no event in trace-cmd's text; the recorder said:" >&2
+		cat "$TM_TMP/rec.err" >&2 2>/dev/null
+		trace-cmd report --stat -i "$f" 2>&1 | grep -E '^(CPU|read events|dropped)' >&2
+		return 1
+	}
 }
 
 # Every setting of instance dir $1 a recorder could change, one line each.
