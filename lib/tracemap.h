@@ -21,7 +21,7 @@ const char *tm_last_error(void);
 #include "tracefs/tm-tracefs.h"
 #include "dat/tm-codec.h"
 #include "dat/tm-dat.h"
-#include "dat/tm-merge.h"
+#include "merge/tm-merge.h"
 #include "record/tm-spool.h"
 #include "dat/tm-write.h"
 #include "tracefs/tm-list.h"

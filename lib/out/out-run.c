@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dat/dat-internal.h"
+#include "merge/merge-internal.h"
 #include "util/internal.h"
 #include "tm-evout.h"
 #include "out-internal.h"

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dat/tm-merge.h"
+#include "merge/tm-merge.h"
 #include "perfetto.h"
 #include "pb-write.h"
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dat/tm-merge.h"
+#include "merge/tm-merge.h"
 
 struct tep_handle;
 struct tm_dat;

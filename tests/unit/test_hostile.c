@@ -20,6 +20,7 @@
 #include "tm_test.h"
 #include "dat/dat-format.h"
 #include "dat/dat-internal.h"
+#include "merge/merge-internal.h"
 #include "print/print-internal.h"
 
 struct warnings {

@@ -5,7 +5,8 @@
  * (merge-dedup.c); which fixtures are one machine (dat-machines.c).
  */
 #include "dat/dat-internal.h"
-#include "dat/tm-merge.h"
+#include "merge/merge-internal.h"
+#include "merge/tm-merge.h"
 #include "tm_test.h"
 
 static int seen(struct tm_dedup *d, int file, uint64_t ts, const char *payload)

@@ -14,6 +14,7 @@
 #include "print/tm-events.h"
 #include "tm_test.h"
 #include "dat/dat-internal.h"
+#include "merge/merge-internal.h"
 #include "dat/page.h"
 
 struct raw_pages {

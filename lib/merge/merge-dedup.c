@@ -18,8 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dat-internal.h"
+#include "dat/dat-internal.h"
 #include "tm-merge.h"
+#include "merge-internal.h"
 
 struct dd_entry {
 	uint32_t	off, size, hash;

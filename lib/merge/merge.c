@@ -12,12 +12,13 @@
 #include <string.h>
 
 #include "util/internal.h"
-#include "rec-check.h"
-#include "tm-dat.h"
-#include "tm-merge.h"
+#include "dat/rec-check.h"
+#include "dat/tm-dat.h"
+#include "dat/dat-internal.h"
+#include "dat/page.h"
 #include "print/tm-events.h"
-#include "dat-internal.h"
-#include "page.h"
+#include "tm-merge.h"
+#include "merge-internal.h"
 
 struct merge_src {
 	struct tm_page_source	src;
