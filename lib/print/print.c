@@ -23,6 +23,7 @@
 #include "print-columns.h"
 #include "print-fast.h"
 #include "print-internal.h"
+#include "field.h"
 #include "dat/dat-internal.h"
 #include "dat/page.h"
 
@@ -44,11 +45,6 @@ enum fast_state {
 	FAST_CHECKING,
 	FAST_ON,
 	FAST_OFF,
-};
-
-/* Where libtraceevent reads a common field: its first event's format; size 0: ask it. */
-struct common_at {
-	unsigned int	offset, size;
 };
 
 /* Per event type: the compiled print format and how far it is trusted. */
@@ -107,8 +103,8 @@ struct tm_printer {
 	struct tm_fastbuf	scratch;	/* --json: a task name escaped outside the cache */
 	struct tm_json_clock	clock;		/* --json of a file with dates: the last second */
 	struct tm_secs_cache	secs;		/* the time column's seconds */
-	bool			common_ready;	/* type_at and pid_at are set */
-	struct common_at	type_at, pid_at;
+	bool			common_ready;	/* common is set */
+	struct tm_common	common;		/* where common_type and common_pid lie */
 	struct tm_fgraph	*fg;		/* function_graph's text, or NULL */
 };
 
@@ -264,43 +260,20 @@ void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_t ts,
 	snprintf(out, len, "%.*s", (int)(e - tmp), tmp);
 }
 
-static void common_at(struct tep_handle *tep, const char *name, struct common_at *at)
-{
-	struct tep_event *first = tep_get_event(tep, 0);
-	struct tep_format_field *f = first ? tep_find_common_field(first, name) : NULL;
-
-	at->size = 0;
-	if (f && f->offset >= 0 && (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
-		at->offset = (unsigned int)f->offset;
-		at->size = (unsigned int)f->size;
-	}
-}
-
-/* tep_data_type() and tep_data_pid() without their lookups: the same field, read the same. */
-static int common_int(const struct tm_printer *p, const struct common_at *at,
-		      const struct tep_record *r)
-{
-	return (int)tm_get_uint((const uint8_t *)r->data + at->offset, at->size, p->swap);
-}
-
+/* tep_data_type() and tep_data_pid() without their lookups (print/field.h). */
 static int rec_type(struct tm_printer *p, const struct tep_record *r)
 {
 	if (!p->common_ready) {
-		common_at(p->tep, "common_type", &p->type_at);
-		common_at(p->tep, "common_pid", &p->pid_at);
+		tm_common_init(&p->common, p->tep);
 		p->common_ready = true;
 	}
-	if (!p->type_at.size || p->type_at.offset + p->type_at.size > (unsigned int)r->size)
-		return tep_data_type(p->tep, (struct tep_record *)r);
-	return common_int(p, &p->type_at, r);
+	return tm_common_type(p->tep, &p->common, r->data, (uint32_t)r->size);
 }
 
 /* After rec_type(). */
 static int rec_pid(struct tm_printer *p, const struct tep_record *r)
 {
-	if (!p->pid_at.size || p->pid_at.offset + p->pid_at.size > (unsigned int)r->size)
-		return tep_data_pid(p->tep, (struct tep_record *)r);
-	return common_int(p, &p->pid_at, r);
+	return tm_common_pid(p->tep, &p->common, r->data, (uint32_t)r->size);
 }
 
 /* The slot of event id (ids past 16 bits share slots: the text columns do not mind). */
