@@ -132,14 +132,7 @@ json_marks() {
 
 @test "convert-record: overlapping --flight dumps on one timeline, every event once" {
 	long_instance
-	long_start 60 --flight 8M -e sched:sched_switch -o "$TM_TMP/f.dat"
-	marks 1 50
-	kill -USR2 "$LONG_PID"
-	long_wait_line "f.0001.dat: "
-	marks 51 100
-	kill -INT "$LONG_PID"
-	long_wait
-	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
+	flight_two_dumps
 	# the second dump holds the first one's window again (the 8M window is not full)
 	"$TRACEMAP" convert "$TM_TMP/f.0001.dat" "$TM_TMP/f.0002.dat" -o "$TM_TMP/both.json"
 	[ "$(json_marks "$TM_TMP/both.json" | tr '\n' ' ')" = "$(seq -s ' ' 1 100) " ]

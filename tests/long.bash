@@ -77,6 +77,20 @@ marks() {
 	exec {fd}>&-
 }
 
+# Two flight dumps of one 8M window (not full): markers 1-50, SIGUSR2 (the first
+# dump, f.0001.dat), markers 51-100, SIGINT (the stop's, f.0002.dat); fails unless
+# the recorder exits 0.
+flight_two_dumps() {
+	long_start 60 --flight 8M -e sched:sched_switch -o "$TM_TMP/f.dat"
+	marks 1 50
+	kill -USR2 "$LONG_PID"
+	long_wait_line "f.0001.dat: "
+	marks 51 100
+	kill -INT "$LONG_PID"
+	long_wait
+	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
+}
+
 # The numbers of the "mark N" lines of the last same_report's text, one a line, sorted.
 marks_reported() {
 	sed -n 's/.*tracing_mark_write: mark \([0-9][0-9]*\).*/\1/p' "$TM_TMP/tc.txt" | sort -n

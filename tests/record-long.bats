@@ -18,14 +18,7 @@ teardown() {
 }
 
 @test "record --flight: SIGUSR2 writes the window and recording goes on; the stop writes the last" {
-	long_start 60 --flight 8M -e sched:sched_switch -o "$TM_TMP/f.dat"
-	marks 1 50
-	kill -USR2 "$LONG_PID"
-	long_wait_line "f.0001.dat: "
-	marks 51 100
-	kill -INT "$LONG_PID"
-	long_wait
-	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
+	flight_two_dumps
 	# the dump holds every marker written before it; the window keeps them for the next
 	same_report "$TM_TMP/f.0001.dat"
 	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 50) " ]
