@@ -53,75 +53,101 @@ static int page_corrupt(const struct tm_page *pg)
 			tm_page_header_size(pg->commit_size) + pg->off, pg->len);
 }
 
-/* A data record at pg->off: hdr header bytes, then size payload bytes; 1, or -1 if it overruns. */
-static inline int page_data(struct tm_page *pg, struct tm_rec *rec, uint32_t hdr,
-			       uint32_t size, uint32_t delta)
+/*
+ * The record at pg->off: its type, time delta and array[0] (0 where it has
+ * none), and its length with header. 1, 0 at the end of the data (a null
+ * padding record may be the last 4 bytes), -1 + message if it overruns.
+ */
+static inline int page_rec(const struct tm_page *pg, const uint8_t *data, uint32_t *type_len,
+			   uint32_t *delta, uint32_t *arg, uint32_t *total)
 {
-	uint32_t total = hdr + size;
+	const uint8_t *p = data + pg->off;
+	uint32_t w, left = pg->len - pg->off;
 
-	if (total > pg->len - pg->off)
+	if (pg->off + 4 > pg->len)
+		return 0;
+	w = tm_get32(p, pg->swap);
+	if (pg->big_endian) {
+		*type_len = w >> 27;
+		*delta = w & 0x07ffffffu;
+	} else {
+		*type_len = w & 0x1f;
+		*delta = w >> 5;
+	}
+	if (*type_len == TM_RB_TYPE_PADDING && !*delta)
+		return 0;
+	*arg = 0;
+	/* every type except short data records carries array[0] */
+	if (*type_len == 0 || *type_len > TM_RB_TYPE_DATA_MAX) {
+		if (left < 8)
+			return page_corrupt(pg);
+		*arg = tm_get32(p + 4, pg->swap);
+	}
+	switch (*type_len) {
+	case TM_RB_TYPE_PADDING:
+		*total = 4 + *arg;	/* a discarded record */
+		break;
+	case TM_RB_TYPE_TIME_EXTEND:
+	case TM_RB_TYPE_TIME_STAMP:
+		*total = 8;
+		break;
+	case 0:
+		/* bound array[0] first: rounding a huge value up would wrap */
+		if (*arg < 4 || *arg - 4 > left - 8)
+			return page_corrupt(pg);
+		*total = 8 + ((*arg - 4 + 3) & ~3u);
+		break;
+	default:
+		*total = 4 + *type_len * 4;
+	}
+	if (*total < 4 || *total > left)
 		return page_corrupt(pg);
-	pg->ts += delta;
-	rec->ts = pg->ts;
-	rec->offset = tm_page_header_size(pg->commit_size) + pg->off;
-	rec->data = pg->base + rec->offset + hdr;
-	rec->size = size;
-	pg->off += total;
 	return 1;
 }
 
 int tm_page_next(struct tm_page *pg, struct tm_rec *rec)
 {
 	const uint8_t *data = pg->base + tm_page_header_size(pg->commit_size);
+	uint32_t type_len, delta, arg, total = 0;
+	int r;
 
-	while (pg->off + 4 <= pg->len) {
-		const uint8_t *p = data + pg->off;
-		uint32_t w = tm_get32(p, pg->swap), type_len, delta, arg = 0;
-		uint32_t total;
+	while ((r = page_rec(pg, data, &type_len, &delta, &arg, &total)) > 0) {
+		uint32_t hdr = type_len ? 4 : 8;
 
-		if (pg->big_endian) {
-			type_len = w >> 27;
-			delta = w & 0x07ffffffu;
-		} else {
-			type_len = w & 0x1f;
-			delta = w >> 5;
-		}
-		/* a null padding record may be the last 4 bytes: the rest is empty */
-		if (type_len == TM_RB_TYPE_PADDING && !delta)
-			return 0;
-		/* every type except short data records carries array[0] */
-		if (type_len == 0 || type_len > TM_RB_TYPE_DATA_MAX) {
-			if (pg->off + 8 > pg->len)
-				return page_corrupt(pg);
-			arg = tm_get32(p + 4, pg->swap);
-		}
 		switch (type_len) {
 		case TM_RB_TYPE_PADDING:
 			pg->ts += delta;
-			total = 4 + arg;	/* a discarded record */
 			break;
 		case TM_RB_TYPE_TIME_EXTEND:
 			pg->ts += ((uint64_t)arg << TM_RB_TS_SHIFT) + delta;
-			total = 8;
 			break;
 		case TM_RB_TYPE_TIME_STAMP:
 			pg->ts = (((uint64_t)arg << TM_RB_TS_SHIFT) | delta) |
 				 (pg->ts & TM_RB_TS_TOP_MASK);
-			total = 8;
 			break;
-		case 0:
-			/* bound array[0] first: rounding a huge value up would wrap */
-			if (arg < 4 || arg - 4 > pg->len - pg->off - 8)
-				return page_corrupt(pg);
-			return page_data(pg, rec, 8, (arg - 4 + 3) & ~3u, delta);
 		default:
-			return page_data(pg, rec, 4, type_len * 4, delta);
+			pg->ts += delta;
+			rec->ts = pg->ts;
+			rec->offset = tm_page_header_size(pg->commit_size) + pg->off;
+			rec->data = pg->base + rec->offset + hdr;
+			rec->size = total - hdr;
+			pg->off += total;
+			return 1;
 		}
-		if (total < 4 || total > pg->len - pg->off)
-			return page_corrupt(pg);
 		pg->off += total;
 	}
-	return 0;
+	return r;
+}
+
+int tm_page_check(struct tm_page *pg)
+{
+	const uint8_t *data = pg->base + tm_page_header_size(pg->commit_size);
+	uint32_t type_len, delta, arg, total = 0;
+	int r;
+
+	while ((r = page_rec(pg, data, &type_len, &delta, &arg, &total)) > 0)
+		pg->off += total;
+	return r;
 }
 
 int tm_page_note_ids(const void *page, size_t page_size, unsigned int commit_size,

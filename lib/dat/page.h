@@ -45,6 +45,11 @@ TM_HIDDEN int tm_page_init(struct tm_page *pg, const void *page, size_t page_siz
 			   unsigned int commit_size, bool big_endian);
 /* Next data record: 1 with *rec filled, 0 at the end, -1 + message on a corrupt record. */
 TM_HIDDEN int tm_page_next(struct tm_page *pg, struct tm_rec *rec);
+/*
+ * Walk the rest of the page by record lengths only (no times): 0 when every
+ * record fits the commit, -1 + message as tm_page_next() would fail.
+ */
+TM_HIDDEN int tm_page_check(struct tm_page *pg);
 
 /* ---- used across lib/ ---- */
 

@@ -73,16 +73,12 @@ struct tm_recorder {
 bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size)
 {
 	struct tm_page pg;
-	struct tm_rec rec;
-	int r;
 
 	if (tm_page_init(&pg, page, size, sizeof(unsigned long), tm_host_is_big_endian())) {
 		st->corrupt_pages++;
 		return false;
 	}
-	while ((r = tm_page_next(&pg, &rec)) > 0)
-		;
-	if (r < 0) {
+	if (tm_page_check(&pg) < 0) {
 		st->corrupt_pages++;
 		return false;
 	}
