@@ -23,6 +23,7 @@ enum {
 	OPT_WAKEUP,
 	OPT_NO_MMAP,
 	OPT_NO_PIN,
+	OPT_KEEP_MAPPED,
 	OPT_READER_NICE,
 	OPT_DURATION,
 	OPT_UPROBE,
@@ -68,6 +69,10 @@ static const struct argp_option capture_options[] = {
 	  "full (buffer_percent, 0-100)", 2 },
 	{ "no-mmap", OPT_NO_MMAP, NULL, 0, "read pages with read(2) instead of mapping the "
 	  "ring buffer", 2 },
+	{ "keep-mapped", OPT_KEEP_MAPPED, NULL, 0, "keep each CPU's buffer mapped under load "
+	  "too (default: a CPU draining 8 sub-buffers in 250 ms reads with read(2), "
+	  "which the kernel serves without a walk over each event, and is mapped again "
+	  "once quiet)", 2 },
 	{ "no-pin", OPT_NO_PIN, NULL, 0, "let the scheduler place each CPU's reader thread "
 	  "(default: on the CPU it reads, where its data is in cache)", 2 },
 	{ "reader-nice", OPT_READER_NICE, "N", 0, "nice value of the reader threads where "
@@ -248,6 +253,7 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 	case 'v': o->verbose = true; break;
 	case OPT_NO_MMAP: o->no_mmap = true; break;
 	case OPT_NO_PIN: o->no_pin = true; break;
+	case OPT_KEEP_MAPPED: o->keep_mapped = true; break;
 	case OPT_READER_NICE:
 		o->reader_nice = (int)arg_long(state, "reader nice value", arg, -20, 19);
 		o->reader_nice_set = true;

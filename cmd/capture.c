@@ -150,6 +150,7 @@ static int open_recorder(struct capture *r, const struct capture_sink *s)
 		.ncpus = r->ncpus,
 		.use_mmap = !r->o->no_mmap,
 		.pin = !r->o->no_pin,
+		.read_when_busy = !r->o->keep_mapped,
 		.reader_nice = r->o->reader_nice_set ? r->o->reader_nice : TM_READER_NICE_DEFAULT,
 		.timeout_ms = s->timeout_ms,
 		.emit_partial = s->emit_partial,
@@ -308,6 +309,10 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 		if (r->o->verbose)
 			fprintf(stderr, "    cpu%d kernel: entries %llu, read events %llu\n", cpu,
 				(unsigned long long)k->entries, (unsigned long long)k->read);
+		if (r->o->verbose && st.read_spells)
+			fprintf(stderr, "    cpu%d busy: read() instead of the mapping %llu time%s, "
+				"mapped again %llu\n", cpu, (unsigned long long)st.read_spells,
+				st.read_spells == 1 ? "" : "s", (unsigned long long)st.remaps);
 	}
 	/* loss is never quiet: with -q this one line is all that says so */
 	if (lost && total_lost)

@@ -37,6 +37,7 @@ struct capture_opts {
 	bool			verbose;
 	bool			no_mmap;
 	bool			no_pin;		/* readers placed by the scheduler */
+	bool			keep_mapped;	/* no read() under load */
 	bool			reader_nice_set;
 	int			reader_nice;	/* --reader-nice, if set */
 	double			duration;	/* seconds, 0 = none */

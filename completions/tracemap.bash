@@ -55,7 +55,7 @@ _tracemap_fallback_options()
 	case $1 in
 	record)	echo "ALL -e -f -R -T --uprobe -p -l -n -g --max-graph-depth --func-stack" \
 		     "-o -b --subbuf-size -C -M -P -F -c -O" \
-		     "--wakeup-percent -q -v --no-mmap --no-pin --reader-nice -B --reuse-instance --file-version" \
+		     "--wakeup-percent -q -v --no-mmap --keep-mapped --no-pin --reader-nice -B --reuse-instance --file-version" \
 		     "--compression --compression-level --fixed-level --date --duration" \
 		     "--fail-on-loss --flight --switch-output --max-files --trigger --post" \
 		     "--max-dumps --flush-interval --help"
@@ -70,7 +70,7 @@ _tracemap_fallback_options()
 		echo "ARG -i -o --to" ;;
 	stream)	echo "ALL -e -f -R -T --uprobe -p -l -n -g --max-graph-depth --func-stack" \
 		     "-b --subbuf-size -C -M -P -F -c -O" \
-		     "--wakeup-percent -q -v --no-mmap --no-pin --reader-nice -B --reuse-instance --duration --json" \
+		     "--wakeup-percent -q -v --no-mmap --keep-mapped --no-pin --reader-nice -B --reuse-instance --duration --json" \
 		     "--compat --help"
 		echo "ARG -e -f -R --uprobe -p -l -n -g --max-graph-depth -b --subbuf-size" \
 		     "-C -M -P -O --wakeup-percent -B --duration --compat" ;;

@@ -26,15 +26,17 @@ rec_stop() {
 
 # Write NLINES numbered lines "c<cpu>-<n>" from each CPU at once; a write that
 # fails (EBADF: buffer full with nooverwrite) is counted in $TM_TMP/fail.<cpu>.
+# With PAUSE=S, each writer stops for S seconds halfway.
 write_markers() {
 	local cpu pids=()
 	for ((cpu = 0; cpu < NCPU; cpu++)); do
 		taskset -c "$cpu" bash -c 'exec 3>"$1"; f=0
 			for ((i = 1; i <= $2; i++)); do
 				echo "$3-$i" >&3 2>/dev/null || f=$((f + 1))
+				[ "$i" != $(($2 / 2)) ] || sleep "$4"
 			done
 			echo "$f"' _ "$TRACEFS/instances/$REC_INST/trace_marker" "$NLINES" "c$cpu" \
-			>"$TM_TMP/fail.$cpu" &
+			"${PAUSE:-0}" >"$TM_TMP/fail.$cpu" &
 		pids+=($!)
 	done
 	wait "${pids[@]}"
@@ -110,6 +112,30 @@ stalled_run() {
 	lossless_run --no-mmap --subbuf-size 4 -b 4096
 	grep -q 'cpu0: read() path' "$REC_ERR"
 	lossless_run --no-mmap --subbuf-size 8 -b 4096
+}
+
+# "cpuN busy: read() instead of the mapping R times, mapped again M" -> "R M"
+busy_spells() {
+	sed -n "s/.*cpu$1 busy: read() instead of the mapping \([0-9]*\) times*, mapped again \([0-9]*\)$/\1 \2/p" \
+		"$REC_ERR"
+}
+
+@test "record-loss: a busy CPU goes over to read() and back to its mapping; every line once" {
+	local spells
+	NLINES=40000
+	PAUSE=3 lossless_run
+	grep -q 'cpu0: mmap path' "$REC_ERR"
+	for ((cpu = 0; cpu < NCPU; cpu++)); do
+		# busy, quiet for 3 s (mapped again after 1 s), busy again
+		read -r -a spells < <(busy_spells "$cpu") || true
+		echo "cpu$cpu: read() spells, mappings again: ${spells[*]:-none}" >&2
+		[ "${spells[0]:-0}" -ge 2 ]
+		[ "${spells[1]:-0}" -ge 1 ]
+	done
+	# --keep-mapped: the same lines, and no CPU leaves its mapping
+	NLINES=20000
+	lossless_run --keep-mapped
+	! grep -q 'busy: read()' "$REC_ERR" || return 1
 }
 
 @test "record-loss: overwrite with a stalled reader reports exactly the overwritten lines" {

@@ -29,6 +29,15 @@
 #include "dat/page.h"
 
 #define TM_DEFAULT_TIMEOUT_MS	250
+/*
+ * A CPU that drains this many sub-buffers of records in a window is busy;
+ * after this many windows in a row of less than one, quiet again. A window
+ * is at least TM_REC_PATH_WINDOW_NS: the rounds of a busy CPU can be many
+ * and short, those of a quiet one end at the poll() timeout.
+ */
+#define TM_REC_BUSY_SUBBUFS	8
+#define TM_REC_QUIET_WINDOWS	4
+#define TM_REC_PATH_WINDOW_NS	(250 * 1000 * 1000ull)
 
 struct tm_rec_cpu {
 	struct tm_recorder		*rec;
@@ -40,6 +49,9 @@ struct tm_rec_cpu {
 	int				kick_fd;	/* eventfd: a cut request */
 	unsigned int			cut_done;	/* last cut served (under rec->lock) */
 	uint64_t			partial_at;	/* last round that handed out a partial page */
+	unsigned int			quiet;		/* quiet windows in a row on read() */
+	uint64_t			win_ns;		/* the path window began then, */
+	uint64_t			win_bytes;	/* at this st.data_bytes; 0 ns: not yet */
 	struct tm_cpu_record_stats	st;
 	char				err[512];
 };
@@ -50,6 +62,8 @@ struct tm_recorder {
 	int			timeout_ms;
 	int			reader_nice;	/* tm_recorder_opts.reader_nice */
 	bool			emit_partial;
+	bool			read_when_busy;
+	size_t			page_size;
 	uint64_t		partial_ns;	/* tm_recorder_opts.partial_ms */
 	int			wake_fd;	/* eventfd: stop request */
 	atomic_bool		stop;
@@ -83,6 +97,7 @@ bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, 
 		return false;
 	}
 	st->pages++;
+	st->data_bytes += pg.len;
 	/* one writer (this thread); the status line reads it while we write */
 	__atomic_store_n(&st->raw_bytes, st->raw_bytes + size, __ATOMIC_RELAXED);
 	if (pg.lost) {
@@ -172,6 +187,49 @@ static int rec_cut(struct tm_rec_cpu *c, unsigned int gen)
 	return 0;
 }
 
+/*
+ * After a round, once a window has passed: a busy mapped CPU goes over to
+ * read(), a CPU on read() since then goes back once quiet (a ring the
+ * kernel refuses to map again stays on read()).
+ */
+static int rec_pick_path(struct tm_rec_cpu *c)
+{
+	size_t sub = c->rec->page_size;
+	uint64_t now, drained;
+
+	if (!c->rec->read_when_busy)
+		return 0;
+	now = rec_now_ns();
+	if (!c->win_ns || now - c->win_ns < TM_REC_PATH_WINDOW_NS) {
+		if (!c->win_ns) {
+			c->win_ns = now;
+			c->win_bytes = c->st.data_bytes;
+		}
+		return 0;
+	}
+	/* record bytes drained per TM_REC_PATH_WINDOW_NS */
+	drained = (uint64_t)((double)(c->st.data_bytes - c->win_bytes) * TM_REC_PATH_WINDOW_NS /
+			     (double)(now - c->win_ns));
+	c->win_ns = now;
+	c->win_bytes = c->st.data_bytes;
+	if (tm_ring_mapped(c->ring)) {
+		if (drained < TM_REC_BUSY_SUBBUFS * sub)
+			return 0;
+		c->quiet = 0;
+		c->st.read_spells++;
+		return tm_ring_unmap(c->ring, rec_emit, c);
+	}
+	if (!c->st.read_spells || drained >= sub) {
+		c->quiet = 0;
+		return 0;
+	}
+	if (++c->quiet >= TM_REC_QUIET_WINDOWS) {
+		c->quiet = 0;
+		c->st.remaps += tm_ring_remap(c->ring);
+	}
+	return 0;
+}
+
 static int rec_loop(struct tm_rec_cpu *c)
 {
 	struct tm_recorder *rec = c->rec;
@@ -193,7 +251,12 @@ static int rec_loop(struct tm_rec_cpu *c)
 		    errno != EAGAIN)
 			return tm_fail(errno, "cpu%d: cut request", c->cpu);
 		gen = atomic_load(&rec->cut_gen);
-		if (gen != c->cut_done ? rec_cut(c, gen) : rec_round_timed(c))
+		if (gen != c->cut_done) {
+			if (rec_cut(c, gen))
+				return -1;
+			continue;
+		}
+		if (rec_round_timed(c) || rec_pick_path(c))
 			return -1;
 	}
 	return rec_round(c, true);
@@ -250,6 +313,8 @@ struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_siz
 	rec->emit_partial = opts->emit_partial;
 	rec->partial_ns = (uint64_t)opts->partial_ms * 1000000;
 	rec->reader_nice = opts->reader_nice;
+	rec->read_when_busy = opts->read_when_busy && opts->use_mmap;
+	rec->page_size = page_size;
 	pthread_mutex_init(&rec->lock, NULL);
 	pthread_cond_init(&rec->cut_cond, NULL);
 	rec->timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : TM_DEFAULT_TIMEOUT_MS;

@@ -48,6 +48,10 @@ struct tm_ring {
 	uint64_t			bytes_out;	/* record bytes handed out (fill estimate) */
 	uint32_t			start_id;	/* reader sub-buffer when mapped */
 	uint32_t			start_read;	/* its bytes an earlier reader consumed */
+	char				path[PATH_MAX];	/* trace_pipe_raw, to map it again */
+	bool				can_map;	/* mapped once: tm_ring_unmap() may switch */
+	uint32_t			nr_subbufs;	/* as the meta page said */
+	struct tm_ring_stats		stats;		/* the read() path's fill, once mapped */
 };
 
 static bool mmap_unsupported(int err)
@@ -87,6 +91,7 @@ static int ring_map(struct tm_ring *r, const char *path)
 		return tm_failx(EPROTO, "%s: the meta page says %u-byte sub-buffers, the instance %zu",
 				path, said, r->page_size);
 	}
+	r->nr_subbufs = r->meta->nr_subbufs;
 	r->data_len = (size_t)r->meta->subbuf_size * r->meta->nr_subbufs;
 	p = mmap(NULL, r->data_len, PROT_READ, MAP_SHARED, r->fd, r->meta->meta_page_size);
 	if (p == MAP_FAILED)
@@ -122,7 +127,9 @@ struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_size, bool us
 	}
 	r->cpu = cpu;
 	r->page_size = page_size;
+	r->stats.fd = -1;
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu);
+	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (r->fd < 0) {
 		tm_fail(errno, "open %s", path);
@@ -135,6 +142,9 @@ struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_size, bool us
 	if (m < 0)
 		goto fail;
 	r->mapped = m == 1;
+	r->can_map = r->mapped;
+	if (r->can_map)
+		tm_ring_stats_open(&r->stats, dir, cpu);
 	if (r->page_size < TM_PAGE_HDR + 8) {
 		tm_failx(EINVAL, "%s: bad sub-buffer size %zu", path, r->page_size);
 		goto fail;
@@ -162,6 +172,7 @@ void tm_ring_close(struct tm_ring *r)
 		munmap(r->meta, r->meta_len);
 	if (r->fd >= 0)
 		close(r->fd);
+	tm_ring_stats_close(&r->stats);
 	free(r->stage);
 	free(r->tail);
 	free(r);
@@ -216,30 +227,36 @@ static void ring_stage_corrupt(struct tm_ring *r)
  * not yet read (meta page: written - overrun - read) times the mean bytes
  * per event handed out so far, over the ring's data capacity; and all the
  * events written (meta page `entries`, which reads never lower) in the same
- * unit. The read() path has no meta page: 0.
+ * unit. The read() path has no meta page: per_cpu/cpuN/stats says the same
+ * where the ring was mapped once (its geometry is known), else 0.
  */
-void tm_ring_fill(const struct tm_ring *r, struct tm_ring_fill *fill)
+static void ring_fill_of(const struct tm_ring *r, uint64_t written, uint64_t overrun,
+			 uint64_t read, struct tm_ring_fill *fill)
 {
-	const volatile struct tm_trace_buffer_meta *m = r->meta;
-	uint64_t written, overrun, read;
 	double per_event, backlog;
 
-	*fill = (struct tm_ring_fill){ 0 };
-	if (!r->mapped || m->nr_subbufs < 2)
-		return;
-	written = m->entries;
-	overrun = m->overrun;
-	read = m->read;
-	if (!read || !r->bytes_out)
+	if (r->nr_subbufs < 2 || !read || !r->bytes_out)
 		return;
 	/* per mille of the data capacity per event */
 	per_event = (double)r->bytes_out / read * 1000 /
-		    ((double)(m->nr_subbufs - 1) * (r->page_size - TM_PAGE_HDR));
+		    ((double)(r->nr_subbufs - 1) * (r->page_size - TM_PAGE_HDR));
 	fill->written = (double)written * per_event;
 	if (written <= overrun + read)
 		return;
 	backlog = (double)(written - overrun - read) * per_event;
 	fill->permille = backlog >= 1000 ? 1000 : (unsigned int)backlog;
+}
+
+void tm_ring_fill(struct tm_ring *r, struct tm_ring_fill *fill)
+{
+	const volatile struct tm_trace_buffer_meta *m = r->meta;
+	uint64_t written, overrun, read;
+
+	*fill = (struct tm_ring_fill){ 0 };
+	if (r->mapped)
+		ring_fill_of(r, m->entries, m->overrun, m->read, fill);
+	else if (tm_ring_stats_get(&r->stats, &written, &overrun, &read))
+		ring_fill_of(r, written, overrun, read, fill);
 }
 
 /*
@@ -372,10 +389,11 @@ static int ring_skip_read(struct tm_ring *r, const uint8_t *sub, size_t len, siz
 }
 
 /*
- * Copy what is new on the reader sub-buffer id. 2: the page was handed out
- * whole, 1: bytes copied, 0: none, -1: error.
+ * Copy what is new on the reader sub-buffer id, up to limit bytes of its
+ * data. 2: the page was handed out whole, 1: bytes copied, 0: none, -1: error.
  */
-static int ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, void *ctx)
+static int ring_copy(struct tm_ring *r, uint32_t id, size_t limit, tm_ring_emit_fn emit,
+		     void *ctx)
 {
 	const uint8_t *sub = r->data + (size_t)id * r->page_size;
 	size_t resume = id == r->start_id ? r->start_read : 0;
@@ -384,6 +402,12 @@ static int ring_copy(struct tm_ring *r, uint32_t id, tm_ring_emit_fn emit, void 
 
 	commit = __atomic_load_n((const unsigned long *)(sub + 8), __ATOMIC_ACQUIRE);
 	len = (uint32_t)commit & TM_PAGE_COMMIT_LEN_MASK;
+	if (len > limit) {
+		/* the writer is on it: no stored lost count yet, only the flag */
+		len = limit;
+		commit = (commit & ~(unsigned long)(TM_PAGE_COMMIT_LEN_MASK | TM_PAGE_MISSED_STORED)) |
+			 len;
+	}
 	r->start_read = 0;	/* only the first reader sub-buffer can be the one left */
 	if (!r->staged && !resume && ring_direct(r, commit, len)) {
 		r->staged = true;
@@ -435,36 +459,45 @@ static bool ring_writer_on_reader(const struct tm_ring *r)
 	return r->staged && !r->done && r->cursor < r->page_size - TM_PAGE_HDR;
 }
 
+/*
+ * GET_READER, and the reader sub-buffer's id: when the kernel swapped in a
+ * new one, the staged page is complete and goes out (*pages counts it).
+ * 1: swapped, 0: the same reader, -1 + message.
+ */
+static int ring_get_reader(struct tm_ring *r, uint32_t *id, int *pages,
+			   tm_ring_emit_fn emit, void *ctx)
+{
+	while (ioctl(r->fd, TM_TRACE_MMAP_IOCTL_GET_READER) < 0)
+		if (errno != EINTR)
+			return tm_fail(errno, "cpu%d: GET_READER ioctl", r->cpu);
+	*id = __atomic_load_n(&r->meta->reader.id, __ATOMIC_ACQUIRE);
+	if (*id >= r->meta->nr_subbufs)
+		return tm_failx(EIO, "cpu%d: reader sub-buffer %u out of range", r->cpu, *id);
+	if (!r->staged || *id == r->stage_id)
+		return 0;
+	if (!r->stage_bad && !r->done && (r->cursor > r->emitted || !r->emitted)) {
+		if (ring_emit_stage(r, true, emit, ctx))
+			return -1;
+		(*pages)++;
+	}
+	r->staged = false;
+	r->done = false;
+	r->cursor = 0;
+	r->emitted = 0;
+	return 1;
+}
+
 static int ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx)
 {
 	int pages = 0, ret;
 
 	for (;;) {
-		bool swapped = false;
 		uint32_t id;
+		int swapped = ring_get_reader(r, &id, &pages, emit, ctx);
 
-		if (ioctl(r->fd, TM_TRACE_MMAP_IOCTL_GET_READER) < 0) {
-			if (errno == EINTR)
-				continue;
-			return tm_fail(errno, "cpu%d: GET_READER ioctl", r->cpu);
-		}
-		id = __atomic_load_n(&r->meta->reader.id, __ATOMIC_ACQUIRE);
-		if (id >= r->meta->nr_subbufs)
-			return tm_failx(EIO, "cpu%d: reader sub-buffer %u out of range", r->cpu, id);
-		if (r->staged && id != r->stage_id) {
-			/* the kernel swapped: the staged page is complete */
-			if (!r->stage_bad && !r->done && (r->cursor > r->emitted || !r->emitted)) {
-				if (ring_emit_stage(r, true, emit, ctx))
-					return -1;
-				pages++;
-			}
-			r->staged = false;
-			r->done = false;
-			r->cursor = 0;
-			r->emitted = 0;
-			swapped = true;
-		}
-		ret = ring_copy(r, id, emit, ctx);
+		if (swapped < 0)
+			return -1;
+		ret = ring_copy(r, id, SIZE_MAX, emit, ctx);
 		if (ret < 0)
 			return -1;
 		pages += ret == 2;
@@ -488,6 +521,10 @@ static int ring_drain_read(struct tm_ring *r, tm_ring_emit_fn emit, void *ctx)
 	ssize_t n;
 
 	while ((n = tm_ring_read_page(r->fd, r->stage, r->page_size)) > 0) {
+		unsigned long commit;
+
+		memcpy(&commit, r->stage + 8, TM_COMMIT_SIZE);
+		r->bytes_out += (uint32_t)commit & TM_PAGE_COMMIT_LEN_MASK;
 		if (emit(ctx, r->stage, r->page_size))
 			return -1;
 		pages++;
@@ -502,4 +539,59 @@ int tm_ring_drain(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx
 	if (r->mapped)
 		return ring_drain_mapped(r, final, emit, ctx);
 	return ring_drain_read(r, emit, ctx);
+}
+
+/* Unmap meta page and sub-buffers: the kernel's buffer is no longer mapped. */
+static void ring_unmap_all(struct tm_ring *r)
+{
+	if (r->data)
+		munmap(r->data, r->data_len);
+	if (r->meta)
+		munmap(r->meta, r->meta_len);
+	r->data = NULL;
+	r->meta = NULL;
+	r->mapped = false;
+}
+
+int tm_ring_unmap(struct tm_ring *r, tm_ring_emit_fn emit, void *ctx)
+{
+	uint32_t id, upto;
+	int pages = 0;
+
+	if (!r->mapped)
+		return 0;
+	/*
+	 * A last GET_READER marks the reader sub-buffer read up to the writer;
+	 * the meta page says how far (reader.read). Take exactly that much:
+	 * records the writer adds after it are read()'s, not ours twice.
+	 */
+	if (ring_get_reader(r, &id, &pages, emit, ctx) < 0)
+		return -1;
+	upto = __atomic_load_n(&r->meta->reader.read, __ATOMIC_ACQUIRE);
+	if (!r->done && ring_copy(r, id, upto, emit, ctx) < 0)
+		return -1;
+	if (r->staged && !r->stage_bad && !r->done && r->cursor > r->emitted &&
+	    ring_emit_stage(r, true, emit, ctx))
+		return -1;
+	r->staged = false;
+	r->done = false;
+	r->cursor = 0;
+	r->emitted = 0;
+	ring_unmap_all(r);
+	snprintf(r->reason, sizeof(r->reason), "busy");
+	return 0;
+}
+
+bool tm_ring_remap(struct tm_ring *r)
+{
+	if (r->mapped || !r->can_map)
+		return r->mapped;
+	if (ring_map(r, r->path) != 1) {
+		ring_unmap_all(r);
+		r->can_map = false;	/* refused now: stays on read() */
+		return false;
+	}
+	r->mapped = true;
+	r->staged = false;
+	return true;
 }

@@ -20,6 +20,22 @@
 
 struct tm_ring;
 
+/* ring-stats.c: a CPU's counters on the read() path (per_cpu/cpuN/stats). */
+struct tm_ring_stats {
+	int		fd;		/* -1: not available */
+	uint64_t	at_ns;		/* when last read; 0: never */
+	uint64_t	written;	/* events ever written, */
+	uint64_t	overrun;	/* overwritten before they were read, */
+	uint64_t	read;		/* and read, as of then */
+};
+
+/* Open per_cpu/cpu<cpu>/stats of instance directory dir; without it, s->fd is -1. */
+TM_HIDDEN void tm_ring_stats_open(struct tm_ring_stats *s, const char *dir, int cpu);
+TM_HIDDEN void tm_ring_stats_close(struct tm_ring_stats *s);
+/* The counters, read again when a millisecond has passed; false: none known. */
+TM_HIDDEN bool tm_ring_stats_get(struct tm_ring_stats *s, uint64_t *written,
+				 uint64_t *overrun, uint64_t *read);
+
 /* Called with each finished page (page_size bytes, zeroed past the data). */
 typedef int (*tm_ring_emit_fn)(void *ctx, const void *page, size_t size);
 
@@ -41,10 +57,25 @@ TM_HIDDEN int tm_ring_drain(struct tm_ring *r, bool final, tm_ring_emit_fn emit,
 TM_HIDDEN const char *tm_ring_fallback_reason(const struct tm_ring *r);
 /* The trace_pipe_raw descriptor, for poll(). */
 TM_HIDDEN int tm_ring_fd(const struct tm_ring *r);
-/* How full the ring buffer is and how much was written (estimates; 0 on the read() path). */
-TM_HIDDEN void tm_ring_fill(const struct tm_ring *r, struct tm_ring_fill *fill);
+/*
+ * How full the ring buffer is and how much was written (estimates; 0 on the
+ * read() path of a ring never mapped).
+ */
+TM_HIDDEN void tm_ring_fill(struct tm_ring *r, struct tm_ring_fill *fill);
 /* True when the buffer is mapped (else the read() path runs). */
 TM_HIDDEN bool tm_ring_mapped(const struct tm_ring *r);
+/*
+ * A mapped ring goes over to the read() path: what the kernel counts as
+ * read so far is handed to emit (the reader sub-buffer up to that point, as
+ * a page of its own), the buffer is unmapped, and read() goes on from the
+ * next record. -1 + message (a failed ioctl, or what emit returned).
+ */
+TM_HIDDEN int tm_ring_unmap(struct tm_ring *r, tm_ring_emit_fn emit, void *ctx);
+/*
+ * A ring tm_ring_unmap() left on the read() path is mapped again; it stays
+ * on read() when the kernel refuses (returns false, never fails).
+ */
+TM_HIDDEN bool tm_ring_remap(struct tm_ring *r);
 /*
  * Open per_cpu/cpu<cpu>/trace_pipe_raw of instance directory dir. With
  * use_mmap the buffer is mapped when the kernel allows it and the read()

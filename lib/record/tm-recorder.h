@@ -50,6 +50,13 @@ struct tm_recorder_opts {
 	 */
 	bool		pin;
 	/*
+	 * A mapped CPU that drains TM_REC_BUSY_SUBBUFS sub-buffers in 250 ms
+	 * goes over to read() until it is quiet again (recorder.c): on Linux 6.10-6.18 GET_READER
+	 * walks every record of the sub-buffer it hands out (interrupts off),
+	 * where read() swaps a full one in O(1) (docs/PERFORMANCE.md).
+	 */
+	bool		read_when_busy;
+	/*
 	 * The threads' nice value where the process may set it (root,
 	 * CAP_SYS_NICE), so that a CPU crowded with busy tasks still lets its
 	 * reader drain in time; TM_READER_NICE_KEEP: the process's own.
@@ -67,6 +74,9 @@ struct tm_cpu_record_stats {
 	int		nice;		/* the thread's nice value */
 	uint64_t	pages;
 	uint64_t	raw_bytes;
+	uint64_t	data_bytes;	/* record bytes of those pages */
+	uint64_t	read_spells;	/* times a busy mapped CPU went over to read() */
+	uint64_t	remaps;		/* times it was mapped again once quiet */
 	uint64_t	lost_pages;	/* pages flagged MISSED_EVENTS */
 	uint64_t	lost_stored;	/* sum of the counts stored on them */
 	uint64_t	lost_unknown;	/* flagged pages without a stored count */

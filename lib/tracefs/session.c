@@ -411,16 +411,11 @@ int tm_session_buffer_kb(const struct tm_session *s, unsigned long *kb)
 	return 0;
 }
 
-int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_kstats *st)
+void tm_cpu_kstats_parse(char *text, struct tm_cpu_kstats *st)
 {
-	char path[PATH_MAX], *text, *line, *save = NULL;
+	char *line, *save = NULL;
 
 	memset(st, 0, sizeof(*st));
-	if (tm_path(path, sizeof(path), "%s/per_cpu/cpu%d/stats", s->dir, cpu))
-		return -1;
-	text = tm_read_file(path, NULL);
-	if (!text)
-		return -1;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *colon = strchr(line, ':');
 
@@ -429,6 +424,19 @@ int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_ksta
 		*colon = '\0';
 		kstat_line(st, line, strtoull(colon + 1, NULL, 10));
 	}
+}
+
+int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_kstats *st)
+{
+	char path[PATH_MAX], *text;
+
+	memset(st, 0, sizeof(*st));
+	if (tm_path(path, sizeof(path), "%s/per_cpu/cpu%d/stats", s->dir, cpu))
+		return -1;
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	tm_cpu_kstats_parse(text, st);
 	free(text);
 	return 0;
 }

@@ -35,6 +35,10 @@ TM_HIDDEN void tm_instance_name(char *buf, size_t len, pid_t pid);
 
 /* ---- used across lib/ ---- */
 
+struct tm_cpu_kstats;
+/* session.c: the text of a per_cpu/cpuN/stats file (changed in place) into *st. */
+TM_HIDDEN void tm_cpu_kstats_parse(char *text, struct tm_cpu_kstats *st);
+
 /*
  * instance-busy.c: the processes holding files under dir open, as "pid N
  * (comm), ..." into buf ("" when none is found). Cannot fail.

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ring-stats.c - the counters of a CPU's ring on the read() path, which has
+ * no meta page: per_cpu/cpuN/stats (events written, overrun, read), read
+ * at most once per TM_RING_STATS_NS; the level policy asks before each page.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/internal.h"
+#include "ring.h"
+#include "tracefs/tm-session.h"
+#include "tracefs/tracefs-internal.h"
+
+#define TM_RING_STATS_NS	(1000 * 1000)
+
+void tm_ring_stats_open(struct tm_ring_stats *s, const char *dir, int cpu)
+{
+	char path[PATH_MAX];
+
+	*s = (struct tm_ring_stats){ .fd = -1 };
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", dir, cpu);
+	s->fd = open(path, O_RDONLY | O_CLOEXEC);	/* without it: no fill, as before */
+}
+
+void tm_ring_stats_close(struct tm_ring_stats *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+}
+
+static uint64_t stats_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+bool tm_ring_stats_get(struct tm_ring_stats *s, uint64_t *written, uint64_t *overrun,
+		       uint64_t *read)
+{
+	uint64_t now = stats_now_ns();
+
+	if (s->fd < 0)
+		return false;
+	if (!s->at_ns || now - s->at_ns >= TM_RING_STATS_NS) {
+		struct tm_cpu_kstats st;
+		char text[512];
+		ssize_t n = pread(s->fd, text, sizeof(text) - 1, 0);
+
+		if (n <= 0)
+			return s->at_ns != 0;
+		text[n] = '\0';
+		tm_cpu_kstats_parse(text, &st);
+		/* "entries" are the unread ones; the meta page counts all ever written */
+		s->written = st.entries + st.overrun + st.read;
+		s->overrun = st.overrun;
+		s->read = st.read;
+		s->at_ns = now;
+	}
+	*written = s->written;
+	*overrun = s->overrun;
+	*read = s->read;
+	return true;
+}
