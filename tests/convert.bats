@@ -141,6 +141,47 @@ fixtures() {
 	grep -q 'overrun: 1235' "$TM_TMP/l.txt"
 }
 
+@test "convert: each bundle names its CPU's previous bundle end; a first one only after a loss" {
+	local f
+	# lost-*: both CPUs' buffers overwritten before the first page (fixture README);
+	# sched-v6: no loss; tc34-v7-zstd: several bundles per CPU, no loss
+	for f in lost-v7-zstd sched-v6 upstream/tc34-v7-zstd; do
+		"$TRACEMAP" convert "$FIXTURES/$f.dat" -o "$TM_TMP/b.pftrace"
+		pf_decode "$TM_TMP/b.pftrace" >"$TM_TMP/b.txt"
+		# per sequence and CPU: previous_bundle_end_timestamp = the last event of the
+		# bundle before; the first bundle: its first event after a loss (where the
+		# CPU's data starts, trace_processor's ftrace_latest_data_start_ns), else none
+		awk -v f="$f" '
+			function bad(m) { printf "%s: bundle %d (seq %s cpu %s): %s\n", f, n, seq,
+				cpu, m; err = 1 }
+			/^packet \{$/ { b = 0; cpu = prev = seq = ""; lost = 0; lo = hi = ""; next }
+			/^  ftrace_events \{$/ { b = 1; n++ }
+			b && /^    cpu: / { cpu = $2 }
+			b && /^    previous_bundle_end_timestamp: / { prev = $2 }
+			b && /^    lost_events: true$/ { lost = 1 }
+			b && /^      timestamp: / { t = $2 + 0; if (lo == "" || t < lo + 0) lo = $2
+				if (hi == "" || t > hi + 0) hi = $2 }
+			/^  trusted_packet_sequence_id: / { seq = $2 }
+			/^\}$/ && b {
+				k = seq " " cpu
+				want = (k in end) ? end[k] : (lost ? lo : "")
+				if (k in end) later++
+				if (prev != want) bad("previous end " prev ", want " want)
+				if (hi != "") end[k] = hi
+			}
+			END { if (!n) bad("no bundle"); if (f ~ /tc34/ && !later)
+				bad("no CPU with a second bundle"); exit err }' "$TM_TMP/b.txt"
+	done
+	# the lost fixture's first bundles: each CPU's first event as report prints it
+	"$TRACEMAP" convert "$FIXTURES/lost-v7-zstd.dat" -o "$TM_TMP/l.pftrace"
+	pf_decode_raw "$TM_TMP/l.pftrace" | awk '/^    previous_bundle_end_timestamp: / { print $2 }' |
+		sort >"$TM_TMP/got"
+	"$TRACEMAP" report --json "$FIXTURES/lost-v7-zstd.dat" |
+		jq -s -r 'group_by(.cpu) | .[] | min_by(.timestamp_ns) | .timestamp_ns' | sort >"$TM_TMP/want"
+	[ "$(wc -l <"$TM_TMP/want")" -eq 2 ]
+	diff -u "$TM_TMP/want" "$TM_TMP/got"
+}
+
 @test "convert: thread names, local clock, report's timestamps" {
 	"$TRACEMAP" convert "$FIXTURES/sched-v7.dat" -o "$TM_TMP/c.perfetto-trace"
 	pf_decode "$TM_TMP/c.perfetto-trace" >"$TM_TMP/c.txt"
