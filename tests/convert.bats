@@ -96,6 +96,30 @@ fixtures() {
 	done
 }
 
+@test "convert: hrtimer_expire_entry/exit are typed, function named as report names it" {
+	local f
+	for f in tc34-v7-zstd tc334-sched; do
+		f=$FIXTURES/upstream/$f.dat
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/h.pftrace"
+		pf_decode "$TM_TMP/h.pftrace" >"$TM_TMP/h.txt"
+		check_typed "$f" "$TM_TMP/h.txt" hrtimer_expire_entry hrtimer now
+		check_typed "$f" "$TM_TMP/h.txt" hrtimer_expire_exit hrtimer
+		# function: an iid of the sequence's InternedData.kernel_symbols (trace_processor
+		# names the "Hrtimer Cpu N" slice by it): the name report prints
+		pf_ksym_names "$TM_TMP/h.txt" hrtimer_expire_entry function >"$TM_TMP/got"
+		"$TRACEMAP" report -t "$f" | awk '
+			match($0, / [0-9]+\.[0-9]+: hrtimer_expire_entry: .* function=[^ ]+/) {
+				s = substr($0, RSTART + 1, RLENGTH - 1)
+				ts = s; sub(/:.*/, "", ts); sub(/\./, "", ts); sub(/^0+/, "", ts)
+				fn = s; sub(/.* function=/, "", fn); sub(/[+\/].*/, "", fn)
+				print ts, "hrtimer_expire_entry", fn
+			}' | sort >"$TM_TMP/want"
+		[ "$(wc -l <"$TM_TMP/want")" -ge 40 ]
+		diff -u "$TM_TMP/want" "$TM_TMP/got" | head -n 20 >&2
+		cmp -s "$TM_TMP/want" "$TM_TMP/got" || { echo "in $f" >&2; return 1; }
+	done
+}
+
 @test "convert: compact_sched carries sched_switch and sched_waking, each with report's fields" {
 	local f n full compact
 	for f in sched-v6 sched-v7-zstd lost-v6 lost-v7-zstd upstream/tc334-sched; do
