@@ -291,18 +291,19 @@ check_typed() {
 	cmp -s "$TM_TMP/want.$ev" "$TM_TMP/got.$ev"
 }
 
-# pf_ksym_names TXT: "ts event name" of every funcgraph event in a decoded trace, its
-# func looked up in the InternedData.kernel_symbols before it on its sequence (the
-# iid itself when none names it, as trace_processor falls back to the number).
+# pf_ksym_names TXT [EVENT_RE FIELD]: "ts event name" of every funcgraph event (or
+# event matching EVENT_RE) in a decoded trace, its func (FIELD) looked up in the
+# InternedData.kernel_symbols before it on its sequence (the iid itself when none
+# names it, as trace_processor falls back to the number).
 pf_ksym_names() {
-	awk '
+	awk -v evre="^(${2:-funcgraph_(entry|exit)})\$" -v fld="${3:-func}:" '
 		/^packet \{$/ { nb = 0; nsym = 0; seq = "" }
 		/^  trusted_packet_sequence_id: / { seq = $2 }
 		/^      iid: / { iid[++nsym] = $2 }
 		/^      str: / { s = $0; sub(/^ *str: "/, "", s); sub(/"$/, "", s); str[nsym] = s }
 		/^      timestamp: / { ts = $2 }
-		/^      funcgraph_(entry|exit) \{$/ { ev = $1; next }
-		ev != "" && /^        func: / { evs[++nb] = ts " " ev " " $2; ev = "" }
+		/^      [a-z_0-9]+ \{$/ && $1 ~ evre { ev = $1; next }
+		ev != "" && /^        [a-z_0-9]+: / && $1 == fld { evs[++nb] = ts " " ev " " $2; ev = "" }
 		/^\}$/ {
 			for (i = 1; i <= nsym; i++) sym[seq, iid[i]] = str[i]
 			for (i = 1; i <= nb; i++) {

@@ -96,6 +96,30 @@ fixtures() {
 	done
 }
 
+@test "convert: hrtimer_expire_entry/exit are typed, function named as report names it" {
+	local f
+	for f in tc34-v7-zstd tc334-sched; do
+		f=$FIXTURES/upstream/$f.dat
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/h.pftrace"
+		pf_decode "$TM_TMP/h.pftrace" >"$TM_TMP/h.txt"
+		check_typed "$f" "$TM_TMP/h.txt" hrtimer_expire_entry hrtimer now
+		check_typed "$f" "$TM_TMP/h.txt" hrtimer_expire_exit hrtimer
+		# function: an iid of the sequence's InternedData.kernel_symbols (trace_processor
+		# names the "Hrtimer Cpu N" slice by it): the name report prints
+		pf_ksym_names "$TM_TMP/h.txt" hrtimer_expire_entry function >"$TM_TMP/got"
+		"$TRACEMAP" report -t "$f" | awk '
+			match($0, / [0-9]+\.[0-9]+: hrtimer_expire_entry: .* function=[^ ]+/) {
+				s = substr($0, RSTART + 1, RLENGTH - 1)
+				ts = s; sub(/:.*/, "", ts); sub(/\./, "", ts); sub(/^0+/, "", ts)
+				fn = s; sub(/.* function=/, "", fn); sub(/[+\/].*/, "", fn)
+				print ts, "hrtimer_expire_entry", fn
+			}' | sort >"$TM_TMP/want"
+		[ "$(wc -l <"$TM_TMP/want")" -ge 40 ]
+		diff -u "$TM_TMP/want" "$TM_TMP/got" | head -n 20 >&2
+		cmp -s "$TM_TMP/want" "$TM_TMP/got" || { echo "in $f" >&2; return 1; }
+	done
+}
+
 @test "convert: compact_sched carries sched_switch and sched_waking, each with report's fields" {
 	local f n full compact
 	for f in sched-v6 sched-v7-zstd lost-v6 lost-v7-zstd upstream/tc334-sched; do
@@ -139,6 +163,47 @@ fixtures() {
 	grep -q 'phase: END_OF_TRACE' "$TM_TMP/l.txt"
 	grep -q 'overrun: 1238' "$TM_TMP/l.txt"
 	grep -q 'overrun: 1235' "$TM_TMP/l.txt"
+}
+
+@test "convert: each bundle names its CPU's previous bundle end; a first one only after a loss" {
+	local f
+	# lost-*: both CPUs' buffers overwritten before the first page (fixture README);
+	# sched-v6: no loss; tc34-v7-zstd: several bundles per CPU, no loss
+	for f in lost-v7-zstd sched-v6 upstream/tc34-v7-zstd; do
+		"$TRACEMAP" convert "$FIXTURES/$f.dat" -o "$TM_TMP/b.pftrace"
+		pf_decode "$TM_TMP/b.pftrace" >"$TM_TMP/b.txt"
+		# per sequence and CPU: previous_bundle_end_timestamp = the last event of the
+		# bundle before; the first bundle: its first event after a loss (where the
+		# CPU's data starts, trace_processor's ftrace_latest_data_start_ns), else none
+		awk -v f="$f" '
+			function bad(m) { printf "%s: bundle %d (seq %s cpu %s): %s\n", f, n, seq,
+				cpu, m; err = 1 }
+			/^packet \{$/ { b = 0; cpu = prev = seq = ""; lost = 0; lo = hi = ""; next }
+			/^  ftrace_events \{$/ { b = 1; n++ }
+			b && /^    cpu: / { cpu = $2 }
+			b && /^    previous_bundle_end_timestamp: / { prev = $2 }
+			b && /^    lost_events: true$/ { lost = 1 }
+			b && /^      timestamp: / { t = $2 + 0; if (lo == "" || t < lo + 0) lo = $2
+				if (hi == "" || t > hi + 0) hi = $2 }
+			/^  trusted_packet_sequence_id: / { seq = $2 }
+			/^\}$/ && b {
+				k = seq " " cpu
+				want = (k in end) ? end[k] : (lost ? lo : "")
+				if (k in end) later++
+				if (prev != want) bad("previous end " prev ", want " want)
+				if (hi != "") end[k] = hi
+			}
+			END { if (!n) bad("no bundle"); if (f ~ /tc34/ && !later)
+				bad("no CPU with a second bundle"); exit err }' "$TM_TMP/b.txt"
+	done
+	# the lost fixture's first bundles: each CPU's first event as report prints it
+	"$TRACEMAP" convert "$FIXTURES/lost-v7-zstd.dat" -o "$TM_TMP/l.pftrace"
+	pf_decode_raw "$TM_TMP/l.pftrace" | awk '/^    previous_bundle_end_timestamp: / { print $2 }' |
+		sort >"$TM_TMP/got"
+	"$TRACEMAP" report --json "$FIXTURES/lost-v7-zstd.dat" |
+		jq -s -r 'group_by(.cpu) | .[] | min_by(.timestamp_ns) | .timestamp_ns' | sort >"$TM_TMP/want"
+	[ "$(wc -l <"$TM_TMP/want")" -eq 2 ]
+	diff -u "$TM_TMP/want" "$TM_TMP/got"
 }
 
 @test "convert: thread names, local clock, report's timestamps" {

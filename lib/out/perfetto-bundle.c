@@ -43,7 +43,10 @@ struct tm_pf_bundle {
 	uint16_t		intern[INTERN_SLOTS]; /* index + 1, 0: free */
 	size_t			ncomm;
 	size_t			n;		/* events and compact entries */
-	uint64_t		first_ts;
+	uint64_t		first_ts, last_ts;
+	/* previous_bundle_end_timestamp: the last event of the CPU's previous bundle */
+	bool			written;	/* a bundle of the CPU went out */
+	uint64_t		prev_end;
 	uint64_t		sw_ts, wk_ts;	/* last compact timestamps (delta bases) */
 	bool			lost;
 	/* the task the CPU's last sched_switch left running */
@@ -201,6 +204,7 @@ int tm_pf_bundle_add(struct tm_pf_bundle *pb, struct tm_pf_events *m, struct tm_
 
 	if (!pb->n)
 		pb->first_ts = rec->ts;
+	pb->last_ts = rec->ts;
 	pb->n++;
 	if (is_sched) {
 		done = s.waking ? compact_waking(pb, &s, rec->ts) : compact_switch(pb, &s, rec->ts);
@@ -241,6 +245,9 @@ static void reset(struct tm_pf_bundle *pb)
 {
 	int i;
 
+	if (pb->n)
+		pb->prev_end = pb->last_ts;
+	pb->written = true;
 	pb->events.len = 0;
 	for (i = 0; i < CS_ARRAYS; i++)
 		pb->cs[i].len = 0;
@@ -275,6 +282,20 @@ static void put_tail(struct tm_pf_bundle *pb, const struct tm_pf_bundle_head *h)
 		pb_uint(t, 6, (uint64_t)h->pair_ts);
 		pb_uint(t, 7, (uint64_t)h->pair_ts);
 	}
+	/*
+	 * previous_bundle_end_timestamp (10). trace_processor reads it from a
+	 * CPU's first bundle only (ftrace_tokenizer.cc TokenizeFtraceBundle):
+	 * the latest of those is where every CPU's data is valid, and
+	 * FtraceParser::MaybeOnFirstFtraceEvent keeps what came before in the
+	 * ftrace_event table only. A first bundle that starts after a loss
+	 * (an overwritten buffer) gives its first event; one with the CPU's
+	 * data from the start gives none (valid from the start). Later bundles
+	 * carry the previous one's last event, as traced_probes writes it.
+	 */
+	if (pb->written)
+		pb_uint(t, 10, pb->prev_end);
+	else if (pb->lost && pb->n)
+		pb_uint(t, 10, pb->first_ts);
 	if (pb->ncomm) {
 		at = pb_open(t, 4);
 		put_compact(pb, t);

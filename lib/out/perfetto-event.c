@@ -63,6 +63,7 @@ static const char *const typed_events[][2] = {
 	{ "signal", "signal_generate" },	{ "signal", "signal_deliver" },
 	{ "sched", "sched_blocked_reason" },	{ "sched", "sched_process_exec" },
 	{ "sched", "sched_process_wait" },	{ "sched", "sched_migrate_task" },
+	{ "timer", "hrtimer_expire_entry" },	{ "timer", "hrtimer_expire_exit" },
 };
 
 /*
@@ -72,6 +73,7 @@ static const char *const typed_events[][2] = {
 static const char *const ksym_fields[][2] = {
 	{ "funcgraph_entry", "func" },		{ "funcgraph_exit", "func" },
 	{ "workqueue_execute_start", "function" }, { "sched_blocked_reason", "caller" },
+	{ "hrtimer_expire_entry", "function" },
 };
 
 /* The task names typed events carry: event, pid field, comm field. */
