@@ -12,7 +12,10 @@
 #       the CPU's previous switch (ftrace_sched_event_tracker.cc); events of a
 #       bundle then sorted by time (compact ones first on a tie, as the tokenizer
 #       pushes them first). A compact switch with no previous switch on its CPU
-#       (which trace_processor drops) is printed with "prev_pid: ?".
+#       (which trace_processor drops) is printed with "prev_pid: ?". The times
+#       of a bundle in a local or global clock are converted to boot time by its
+#       packet sequence's ftrace/boot pair, as trace_processor's clock tracker
+#       does (ts - ftrace_timestamp + boot_timestamp).
 use strict;
 use warnings;
 
@@ -120,9 +123,20 @@ sub put_waking {
 		"      compact: true\n    }\n";
 }
 
-# One bundle's lines (inside "  ftrace_events {"): expanded.
+# t + off as int64 arithmetic (a time before the clock's base is a negative int64,
+# printed by protoc as a uint64 above 2^63).
+sub add_off {
+	my ($t, $off) = @_;
+	return $t + $off if length($t) < 19;
+	require Math::BigInt;
+	my $v = Math::BigInt->new($t);
+	$v -= Math::BigInt->new(2)**64 if $v >= Math::BigInt->new(2)**63;
+	return ($v + $off)->bstr();
+}
+
+# One bundle's lines (inside "  ftrace_events {"), times moved by off: expanded.
 sub bundle {
-	my (@lines) = @_;
+	my ($off, @lines) = @_;
 	my ($cpu, @ev, @other, %cs, $cur, $in_cs) = (0);
 	for my $l (@lines) {
 		if ($l =~ /^    cpu: (\d+)$/) {
@@ -131,6 +145,7 @@ sub bundle {
 		} elsif ($l =~ /^    event \{$/) {
 			$cur = $l;
 		} elsif (defined $cur) {
+			$l =~ s/^(      timestamp: )(\d+)$/$1 . add_off($2, $off)/e;
 			$cur .= $l;
 			if ($l =~ /^    \}$/) {
 				my ($ts) = $cur =~ /^      timestamp: (\d+)$/m;
@@ -154,12 +169,12 @@ sub bundle {
 	my @c;
 	my $t = 0;
 	for my $i (0 .. $#{$cs{switch_timestamp} // []}) {
-		$t += $cs{switch_timestamp}[$i];
+		$t = add_off($cs{switch_timestamp}[$i], $t + ($i ? 0 : $off));
 		push @c, [$t, 0, 's', $i];
 	}
 	$t = 0;
 	for my $i (0 .. $#{$cs{waking_timestamp} // []}) {
-		$t += $cs{waking_timestamp}[$i];
+		$t = add_off($cs{waking_timestamp}[$i], $t + ($i ? 0 : $off));
 		push @c, [$t, 0, 'w', $i];
 	}
 	my $out = '';
@@ -188,22 +203,48 @@ sub bundle {
 	return ($first // '') . $out . join('', @other);
 }
 
-sub compact_mode {
-	my ($in, @b);
-	while (my $l = <STDIN>) {
+my %clock_off;	# "machine/sequence" => boot_timestamp - ftrace_timestamp of its pair
+
+# One packet's lines: its bundle expanded, its times in boot time.
+sub packet {
+	my (@lines) = @_;
+	my ($seq, $machine, $ft, $boot, $clk) = (0, 0);
+	for (@lines) {
+		$seq = $1 if /^  trusted_packet_sequence_id: (\d+)$/;
+		$machine = $1 if /^  machine_id: (\d+)$/;
+		$ft = $1 if /^    ftrace_timestamp: (-?\d+)$/;
+		$boot = $1 if /^    boot_timestamp: (-?\d+)$/;
+		$clk = 1 if /^    ftrace_clock: FTRACE_CLOCK_(LOCAL|GLOBAL)$/;
+	}
+	$clock_off{"$machine/$seq"} = $boot - $ft if defined $ft && defined $boot;
+	my $off = $clk ? $clock_off{"$machine/$seq"} // 0 : 0;
+	my ($in, @b, $out) = (0, (), '');
+	for my $l (@lines) {
 		if ($l =~ /^  ftrace_events \{$/) {
 			$in = 1;
-			print $l;
+			$out .= $l;
 			@b = ();
 		} elsif ($in && $l =~ /^  \}$/) {
 			$in = 0;
-			print bundle(@b), $l;
+			$out .= bundle($off, @b) . $l;
 		} elsif ($in) {
 			push @b, $l;
 		} else {
-			print $l;
+			$out .= $l;
 		}
 	}
+	return $out;
+}
+
+sub compact_mode {
+	my @p;
+	while (my $l = <STDIN>) {
+		push @p, $l;
+		next unless $l =~ /^\}$/;
+		print packet(@p);
+		@p = ();
+	}
+	print @p;
 }
 
 if ($mode eq '--proto') {

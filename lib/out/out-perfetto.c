@@ -29,6 +29,8 @@ struct pf_clock {
 	Perfetto__Protos__FtraceClock	id;
 	bool				pair;	/* its sequence needs an ftrace/boot pair */
 	bool				paired;	/* ... and has had it */
+	bool				based;	/* base is set */
+	uint64_t			base;	/* boot time of the sequence clock's 0 */
 	Perfetto__Protos__BuiltinClock	builtin; /* != UNKNOWN: a ClockSnapshot */
 };
 
@@ -272,25 +274,31 @@ static int start(struct perfetto_output *po, uint64_t ts)
 
 /*
  * trace.dat keeps no reading of another clock taken with the trace clock, so
- * a sequence's pair says ftrace time t is boot time t: Perfetto then shows
- * the times report prints. One pair per sequence, on its first bundle with
- * events (bundles go out per CPU, so their first times go backwards on one
- * sequence; Perfetto would take a later, lower pair as the clock going
- * backwards and drop the rest of the sequence). Perfetto also skips a pair
- * whose ftrace_timestamp equals the last one it took on any sequence (0
- * before the first): such a value moves on by 1, the pair saying the same.
+ * a sequence's pair says ftrace time t - base is boot time t: Perfetto then
+ * shows the times report prints (ftrace_tokenizer.cc
+ * HandleFtraceClockSnapshot; clock_tracker.cc converts exactly, ts - ftrace
+ * + boot). The base is the sequence's first record: its events' times count
+ * from there, a 5-byte varint for a recording of up to 34 s where the boot
+ * times since the machine started took 7 (2 bytes of every FtraceEvent).
+ * One pair per sequence, on its first bundle with events (bundles go out
+ * per CPU, so their first times go backwards on one sequence; Perfetto would
+ * take a later, lower pair as the clock going backwards and drop the rest
+ * of the sequence). Perfetto also skips a pair whose ftrace_timestamp equals
+ * the last one it took on any sequence (0 before the first): such a value
+ * moves on by 1, the pair saying the same.
  */
 static void pair_bundle(struct perfetto_output *po, struct pf_clock *c,
 			struct tm_pf_bundle_head *h, uint64_t first)
 {
-	int64_t t = (int64_t)first;
+	int64_t t = (int64_t)(first - c->base);
 
 	if (!c->pair || c->paired)
 		return;
 	if (t == po->last_pair)
 		t++;
 	h->pair = true;
-	h->pair_ts = t;
+	h->pair_ftrace = t;
+	h->pair_boot = t + (int64_t)c->base;
 	c->paired = true;
 	po->last_pair = t;
 }
@@ -351,6 +359,7 @@ static int pf_event(struct tm_evout *out, const struct tm_event_rec *rec)
 {
 	struct perfetto_output *po = to_pf(out);
 	struct tm_pf_bundle *pb;
+	struct pf_clock *c;
 	int slot, ret;
 
 	if (!po->started && start(po, rec->ts))
@@ -360,12 +369,17 @@ static int pf_event(struct tm_evout *out, const struct tm_event_rec *rec)
 	pb = bundle_of(po, rec->buffer, rec->cpu, &slot);
 	if (!pb)
 		return -1;
+	c = &po->clocks[rec->buffer];
+	if (c->pair && !c->based) {
+		c->base = rec->ts;
+		c->based = true;
+	}
 	/*
 	 * trace_processor keeps one scheduling state per CPU for the whole
 	 * trace: compact_sched for the first buffer with sched events only.
 	 */
 	ret = tm_pf_bundle_add(pb, po->events, po->tasks, rec,
-			       po->sched_buf < 0 || po->sched_buf == rec->buffer);
+			       po->sched_buf < 0 || po->sched_buf == rec->buffer, c->base);
 	if (ret < 0)
 		return -1;
 	if (ret && po->sched_buf < 0)

@@ -195,8 +195,9 @@ static int see_compact(struct tm_pf_tasks *tasks, const struct tm_pf_sched *s)
 }
 
 int tm_pf_bundle_add(struct tm_pf_bundle *pb, struct tm_pf_events *m, struct tm_pf_tasks *tasks,
-		     const struct tm_event_rec *rec, bool compact)
+		     const struct tm_event_rec *rec, bool compact, uint64_t base)
 {
+	uint64_t ts = rec->ts - base;
 	struct tm_pf_desc *d = NULL;
 	struct tm_pf_sched s = { 0 };
 	bool is_sched = compact && tm_pf_sched_get(m, rec, &s), done = false;
@@ -207,9 +208,9 @@ int tm_pf_bundle_add(struct tm_pf_bundle *pb, struct tm_pf_events *m, struct tm_
 	pb->last_ts = rec->ts;
 	pb->n++;
 	if (is_sched) {
-		done = s.waking ? compact_waking(pb, &s, rec->ts) : compact_switch(pb, &s, rec->ts);
+		done = s.waking ? compact_waking(pb, &s, ts) : compact_switch(pb, &s, ts);
 		if (!s.waking)
-			set_running(pb, &s, rec->ts);
+			set_running(pb, &s, ts);
 	}
 	if (done) {
 		for (i = 0; i < CS_ARRAYS; i++)
@@ -221,7 +222,7 @@ int tm_pf_bundle_add(struct tm_pf_bundle *pb, struct tm_pf_events *m, struct tm_
 	}
 	if (!pb->refs.serial)
 		pb->refs.serial = tm_pf_ksyms_serial(tm_pf_events_ksyms(m));
-	if (tm_pf_event_put(m, rec, &pb->events, &d, &pb->refs) || (d && need_desc(pb, d)))
+	if (tm_pf_event_put(m, rec, ts, &pb->events, &d, &pb->refs) || (d && need_desc(pb, d)))
 		return -1;
 	return is_sched;
 }
@@ -279,8 +280,8 @@ static void put_tail(struct tm_pf_bundle *pb, const struct tm_pf_bundle_head *h)
 	if (h->named_clock)
 		pb_uint(t, 5, h->clock);
 	if (h->pair) {
-		pb_uint(t, 6, (uint64_t)h->pair_ts);
-		pb_uint(t, 7, (uint64_t)h->pair_ts);
+		pb_uint(t, 6, (uint64_t)h->pair_ftrace);
+		pb_uint(t, 7, (uint64_t)h->pair_boot);
 	}
 	/*
 	 * previous_bundle_end_timestamp (10). trace_processor reads it from a

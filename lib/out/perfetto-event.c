@@ -511,8 +511,8 @@ static int see_tasks(struct tm_pf_events *m, const struct pf_plan *pl, int32_t c
 	return 0;
 }
 
-int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec, struct tm_buf *b,
-		    struct tm_pf_desc **desc, struct tm_pf_refs *refs)
+int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec, uint64_t ts,
+		    struct tm_buf *b, struct tm_pf_desc **desc, struct tm_pf_refs *refs)
 {
 	struct pf_plan *pl = plan_for(m, tm_common_type(m->tep, &m->common, rec->data, rec->size));
 	int32_t pid = tm_common_pid(m->tep, &m->common, rec->data, rec->size);
@@ -524,7 +524,7 @@ int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec, stru
 		return -1;
 	*desc = pl->kind == PF_DESCRIBED ? &pl->desc : NULL;
 	ev = pb_open(b, 2);	/* FtraceEventBundle.event */
-	pb_uint(b, FE_TIMESTAMP, rec->ts);
+	pb_uint(b, FE_TIMESTAMP, ts);
 	pb_uint(b, FE_PID, (uint32_t)pid);
 	msg = pb_open(b, pl->member);
 	if (pl->kind == PF_GENERIC) {

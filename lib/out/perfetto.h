@@ -50,14 +50,15 @@ struct tm_pf_sched {
 TM_HIDDEN struct tm_pf_events *tm_pf_events_new(struct tep_handle *tep, struct tm_pf_tasks *tasks);
 TM_HIDDEN void tm_pf_events_free(struct tm_pf_events *m);
 /*
- * One record appended to b as an FtraceEventBundle.event field: its typed
- * message when Perfetto has one for the event, else a described or named
- * generic event. *desc: the descriptor a described event needs in its
- * bundle (NULL for the others). The tasks it names go to the task table.
- * -1 when out of memory (message set).
+ * One record appended to b as an FtraceEventBundle.event field with
+ * timestamp ts: its typed message when Perfetto has one for the event, else
+ * a described or named generic event. *desc: the descriptor a described
+ * event needs in its bundle (NULL for the others). The tasks it names go to
+ * the task table. -1 when out of memory (message set).
  */
 TM_HIDDEN int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec,
-			      struct tm_buf *b, struct tm_pf_desc **desc, struct tm_pf_refs *refs);
+			      uint64_t ts, struct tm_buf *b, struct tm_pf_desc **desc,
+			      struct tm_pf_refs *refs);
 /* The symbol table the events' function addresses are interned in. */
 TM_HIDDEN struct tm_pf_ksyms *tm_pf_events_ksyms(struct tm_pf_events *m);
 /* True when rec is a sched_switch or sched_waking with every field compact_sched needs. */
@@ -76,19 +77,20 @@ TM_HIDDEN void tm_pf_bundle_lost(struct tm_pf_bundle *pb);
 TM_HIDDEN bool tm_pf_bundle_has_lost(const struct tm_pf_bundle *pb);
 /*
  * rec into the bundle: in compact_sched when compact allows it and it can
- * be, else as an event. 1 when rec was a sched_switch or sched_waking
- * compact_sched considered, 0 otherwise, -1 when out of memory.
+ * be, else as an event; its time written as rec->ts - base (the sequence
+ * clock's, see out-perfetto.c). 1 when rec was a sched_switch or
+ * sched_waking compact_sched considered, 0 otherwise, -1 when out of memory.
  */
 TM_HIDDEN int tm_pf_bundle_add(struct tm_pf_bundle *pb, struct tm_pf_events *m,
 			       struct tm_pf_tasks *tasks, const struct tm_event_rec *rec,
-			       bool compact);
+			       bool compact, uint64_t base);
 /* The bundle's fields that are not events (cpu, clock...), given by the output. */
 struct tm_pf_bundle_head {
 	uint32_t	cpu;
 	bool		named_clock;
 	uint32_t	clock;
-	bool		pair;
-	int64_t		pair_ts;
+	bool		pair;		/* ftrace_timestamp / boot_timestamp */
+	int64_t		pair_ftrace, pair_boot;
 	uint32_t	seq;
 	struct tm_pf_ksyms *ksyms;	/* the events' symbols, NULL: none */
 	uint32_t	machine;	/* machine_id (perfetto-machine.c); 0: the first */
