@@ -142,6 +142,9 @@ sub bundle {
 		if ($l =~ /^    cpu: (\d+)$/) {
 			$cpu = $1;
 			push @other, $l;
+		} elsif ($l =~ /^    previous_bundle_end_timestamp: (\d+)$/) {
+			# trace_processor converts it by the bundle's clock, as the events
+			push @other, "    previous_bundle_end_timestamp: " . add_off($1, $off) . "\n";
 		} elsif ($l =~ /^    event \{$/) {
 			$cur = $l;
 		} elsif (defined $cur) {

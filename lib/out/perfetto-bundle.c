@@ -43,7 +43,8 @@ struct tm_pf_bundle {
 	uint16_t		intern[INTERN_SLOTS]; /* index + 1, 0: free */
 	size_t			ncomm;
 	size_t			n;		/* events and compact entries */
-	uint64_t		first_ts, last_ts;
+	uint64_t		first_ts;	/* the first record's time (packet, clock pair) */
+	uint64_t		first_rel, last_rel; /* in the sequence's clock, as events are */
 	/* previous_bundle_end_timestamp: the last event of the CPU's previous bundle */
 	bool			written;	/* a bundle of the CPU went out */
 	uint64_t		prev_end;
@@ -203,9 +204,11 @@ int tm_pf_bundle_add(struct tm_pf_bundle *pb, struct tm_pf_events *m, struct tm_
 	bool is_sched = compact && tm_pf_sched_get(m, rec, &s), done = false;
 	int i;
 
-	if (!pb->n)
+	if (!pb->n) {
 		pb->first_ts = rec->ts;
-	pb->last_ts = rec->ts;
+		pb->first_rel = ts;
+	}
+	pb->last_rel = ts;
 	pb->n++;
 	if (is_sched) {
 		done = s.waking ? compact_waking(pb, &s, ts) : compact_switch(pb, &s, ts);
@@ -247,7 +250,7 @@ static void reset(struct tm_pf_bundle *pb)
 	int i;
 
 	if (pb->n)
-		pb->prev_end = pb->last_ts;
+		pb->prev_end = pb->last_rel;
 	pb->written = true;
 	pb->events.len = 0;
 	for (i = 0; i < CS_ARRAYS; i++)
@@ -296,7 +299,7 @@ static void put_tail(struct tm_pf_bundle *pb, const struct tm_pf_bundle_head *h)
 	if (pb->written)
 		pb_uint(t, 10, pb->prev_end);
 	else if (pb->lost && pb->n)
-		pb_uint(t, 10, pb->first_ts);
+		pb_uint(t, 10, pb->first_rel);
 	if (pb->ncomm) {
 		at = pb_open(t, 4);
 		put_compact(pb, t);
