@@ -69,10 +69,9 @@ static const struct argp_option capture_options[] = {
 	  "full (buffer_percent, 0-100)", 2 },
 	{ "no-mmap", OPT_NO_MMAP, NULL, 0, "read pages with read(2) instead of mapping the "
 	  "ring buffer", 2 },
-	{ "keep-mapped", OPT_KEEP_MAPPED, NULL, 0, "keep each CPU's buffer mapped under load "
-	  "too (default: a CPU draining 8 sub-buffers in 250 ms reads with read(2), "
-	  "which the kernel serves without a walk over each event, and is mapped again "
-	  "once quiet)", 2 },
+	{ "keep-mapped", OPT_KEEP_MAPPED, NULL, 0, "keep each CPU's buffer mapped when busy "
+	  "too (default: a CPU that drains 8 sub-buffers in 250 ms reads with read(2) until "
+	  "quiet: the kernel walks each event of a mapped one)", 2 },
 	{ "no-pin", OPT_NO_PIN, NULL, 0, "let the scheduler place each CPU's reader thread "
 	  "(default: on the CPU it reads, where its data is in cache)", 2 },
 	{ "reader-nice", OPT_READER_NICE, "N", 0, "nice value of the reader threads where "

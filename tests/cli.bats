@@ -154,6 +154,20 @@ subcommands() {
 	[ -z "$bad" ] || { echo "blank-only help lines in:$bad" >&2; return 1; }
 }
 
+# glibc's argp (2.36) once printed an option of `record --help` indented past the doc
+# column, with its text unwrapped, depending only on where earlier text fell in its
+# buffer (a longer --keep-mapped text moved --switch-output there): zsh's completion,
+# which reads the option column, then lost the option.
+@test "cli: every --help option line starts in the option column" {
+	local sub bad=""
+	for sub in "" $(subcommands); do
+		# shellcheck disable=SC2086
+		bad+=$("$TRACEMAP" $sub --help | grep -E '^ {8,}-{1,2}[[:alnum:]]' |
+			sed "s/^ */ ${sub:-tracemap}: /")
+	done
+	[ -z "$bad" ] || { echo "option lines out of place:$bad" >&2; return 1; }
+}
+
 # argp wraps doc text at 79 columns, which once split examples mid-command: each line
 # after "Examples:" must be one whole command, quotes balanced, ready to paste.
 @test "cli: every --help example is one whole command on its own line" {
