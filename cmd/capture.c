@@ -173,6 +173,15 @@ static int open_recorder(struct capture *r, const struct capture_sink *s)
 	return 0;
 }
 
+/* -v, at the end: how often a busy CPU went over to read(), and back. */
+static void say_read_spells(int cpu, const struct tm_cpu_record_stats *st, const char *why)
+{
+	fprintf(stderr, "    cpu%d busy: read() instead of the mapping %llu time%s, mapped again "
+		"%llu%s%s\n", cpu, (unsigned long long)st->read_spells,
+		st->read_spells == 1 ? "" : "s", (unsigned long long)st->remaps,
+		why && strncmp(why, "busy", 4) ? "; " : "", why && strncmp(why, "busy", 4) ? why : "");
+}
+
 /* -v: each CPU's path, and where its reader runs (known once the threads run). */
 static void say_readers(const struct capture *r)
 {
@@ -310,9 +319,7 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 			fprintf(stderr, "    cpu%d kernel: entries %llu, read events %llu\n", cpu,
 				(unsigned long long)k->entries, (unsigned long long)k->read);
 		if (r->o->verbose && st.read_spells)
-			fprintf(stderr, "    cpu%d busy: read() instead of the mapping %llu time%s, "
-				"mapped again %llu\n", cpu, (unsigned long long)st.read_spells,
-				st.read_spells == 1 ? "" : "s", (unsigned long long)st.remaps);
+			say_read_spells(cpu, &st, tm_recorder_fallback_reason(r->rec, cpu));
 	}
 	/* loss is never quiet: with -q this one line is all that says so */
 	if (lost && total_lost)

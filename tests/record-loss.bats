@@ -26,17 +26,19 @@ rec_stop() {
 
 # Write NLINES numbered lines "c<cpu>-<n>" from each CPU at once; a write that
 # fails (EBADF: buffer full with nooverwrite) is counted in $TM_TMP/fail.<cpu>.
-# With PAUSE=S, each writer stops for S seconds halfway.
+# With PAUSE=S, each writer stops for S seconds halfway; with PAD=N, each line
+# carries N more bytes (the rate in bytes then hardly depends on the shell's speed).
 write_markers() {
-	local cpu pids=()
+	local cpu pids=() pad=""
+	[ -z "${PAD:-}" ] || pad=-$(printf '%0*d' "$PAD" 0)
 	for ((cpu = 0; cpu < NCPU; cpu++)); do
 		taskset -c "$cpu" bash -c 'exec 3>"$1"; f=0
 			for ((i = 1; i <= $2; i++)); do
-				echo "$3-$i" >&3 2>/dev/null || f=$((f + 1))
+				echo "$3-$i$5" >&3 2>/dev/null || f=$((f + 1))
 				[ "$i" != $(($2 / 2)) ] || sleep "$4"
 			done
 			echo "$f"' _ "$TRACEFS/instances/$REC_INST/trace_marker" "$NLINES" "c$cpu" \
-			"${PAUSE:-0}" >"$TM_TMP/fail.$cpu" &
+			"${PAUSE:-0}" "$pad" >"$TM_TMP/fail.$cpu" &
 		pids+=($!)
 	done
 	wait "${pids[@]}"
@@ -74,9 +76,11 @@ check_markers() {
 }
 
 # A recording with a buffer big enough for all lines: nothing may be missing.
+# With LINGER=S, the recording goes on S seconds after the last line.
 lossless_run() {
 	rec_start "$@"
 	write_markers
+	sleep "${LINGER:-0}"
 	rec_stop
 	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
 	check_markers
@@ -116,19 +120,23 @@ stalled_run() {
 
 # "cpuN busy: read() instead of the mapping R times, mapped again M" -> "R M"
 busy_spells() {
-	sed -n "s/.*cpu$1 busy: read() instead of the mapping \([0-9]*\) times*, mapped again \([0-9]*\)$/\1 \2/p" \
+	sed -n "s/.*cpu$1 busy: read() instead of the mapping \([0-9]*\) times*, mapped again \([0-9]*\).*/\1 \2/p" \
 		"$REC_ERR"
 }
 
 @test "record-loss: a busy CPU goes over to read() and back to its mapping; every line once" {
 	local spells
-	NLINES=40000
-	PAUSE=3 lossless_run
+	# 5 MB a CPU before and after the pause: busy (over 512 KiB/s) at any
+	# rate above 500 lines a second; a second after the last line, so that the
+	# window that saw the second burst ends before the stop
+	NLINES=10000
+	PAD=1000 PAUSE=3 LINGER=1 lossless_run
 	grep -q 'cpu0: mmap path' "$REC_ERR"
 	for ((cpu = 0; cpu < NCPU; cpu++)); do
 		# busy, quiet for 3 s (mapped again after 1 s), busy again
 		read -r -a spells < <(busy_spells "$cpu") || true
 		echo "cpu$cpu: read() spells, mappings again: ${spells[*]:-none}" >&2
+		grep "cpu$cpu busy:" "$REC_ERR" >&2 || true
 		[ "${spells[0]:-0}" -ge 2 ]
 		[ "${spells[1]:-0}" -ge 1 ]
 	done

@@ -51,7 +51,7 @@ struct tm_rec_cpu {
 	uint64_t			partial_at;	/* last round that handed out a partial page */
 	unsigned int			quiet;		/* quiet windows in a row on read() */
 	uint64_t			win_ns;		/* the path window began then, */
-	uint64_t			win_bytes;	/* at this st.data_bytes; 0 ns: not yet */
+	uint64_t			win_bytes;	/* at this st.data_bytes */
 	struct tm_cpu_record_stats	st;
 	char				err[512];
 };
@@ -200,13 +200,8 @@ static int rec_pick_path(struct tm_rec_cpu *c)
 	if (!c->rec->read_when_busy)
 		return 0;
 	now = rec_now_ns();
-	if (!c->win_ns || now - c->win_ns < TM_REC_PATH_WINDOW_NS) {
-		if (!c->win_ns) {
-			c->win_ns = now;
-			c->win_bytes = c->st.data_bytes;
-		}
+	if (now - c->win_ns < TM_REC_PATH_WINDOW_NS)
 		return 0;
-	}
 	/* record bytes drained per TM_REC_PATH_WINDOW_NS */
 	drained = (uint64_t)((double)(c->st.data_bytes - c->win_bytes) * TM_REC_PATH_WINDOW_NS /
 			     (double)(now - c->win_ns));
@@ -241,6 +236,9 @@ static int rec_loop(struct tm_rec_cpu *c)
 	unsigned int gen;
 	uint64_t n;
 
+	/* the first window counts the first round: a burst may be all in it */
+	c->win_ns = rec_now_ns();
+	c->win_bytes = c->st.data_bytes;
 	while (!atomic_load(&rec->stop)) {
 		if (poll(pfd, 3, rec->timeout_ms) < 0 && errno != EINTR)
 			return tm_fail(errno, "cpu%d: poll", c->cpu);

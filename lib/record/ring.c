@@ -587,8 +587,11 @@ bool tm_ring_remap(struct tm_ring *r)
 	if (r->mapped || !r->can_map)
 		return r->mapped;
 	if (ring_map(r, r->path) != 1) {
+		int err = errno;
+
 		ring_unmap_all(r);
 		r->can_map = false;	/* refused now: stays on read() */
+		snprintf(r->reason, sizeof(r->reason), "mapping it again: %s", strerror(err));
 		return false;
 	}
 	r->mapped = true;
