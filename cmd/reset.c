@@ -64,7 +64,7 @@ static const struct argp reset_argp = {
  */
 static const struct tm_orphan *ring_owner(struct tm_orphan *const *sets, const char *name)
 {
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		for (const struct tm_orphan *o = sets[i]; o && o->prefix; o++)
 			if (!strcmp(o->instance, name))
 				return o;
@@ -121,13 +121,28 @@ static int reset_uprobes(const char *tracefs, bool remove)
 	return ret;
 }
 
-/* Name the spools of dead recorders in a list (never removed: recover saves them). */
-static void report_spools(const struct tm_orphan *list)
+/* Is prefix a set of list? */
+static bool has_set(const struct tm_orphan *list, const char *prefix)
 {
+	for (const struct tm_orphan *o = list; o && o->prefix; o++)
+		if (!strcmp(o->prefix, prefix))
+			return true;
+	return false;
+}
+
+/*
+ * Name the spools of dead recorders in sets[i] (never removed: recover saves
+ * them), each set once: the registry's may be in the directories too.
+ */
+static void report_spools(struct tm_orphan *const *sets, int i)
+{
+	const struct tm_orphan *list = sets[i];
+
 	if (!list)
 		return;	/* an unreadable directory holds nothing we can name */
 	for (const struct tm_orphan *o = list; o->prefix; o++) {
-		if (!o->files)
+		if (!o->files || (i == 2 && (has_set(sets[0], o->prefix) ||
+					     has_set(sets[1], o->prefix))))
 			continue;
 		cmd_err("reset", "%s%s: spools of a killed recording (tracemap pid %d); "
 			   "'tracemap recover %s' makes them a trace.dat", o->first,
@@ -135,8 +150,11 @@ static void report_spools(const struct tm_orphan *list)
 	}
 }
 
-/* The killed recordings' spool sets of the current directory and of $TMPDIR. */
-static void find_spool_sets(struct tm_orphan *sets[2])
+/*
+ * The killed recordings' spool sets of the current directory, of $TMPDIR
+ * and of the registry (wherever -o put them).
+ */
+static void find_spool_sets(struct tm_orphan *sets[3])
 {
 	const char *tmp = getenv("TMPDIR");
 	char *cwd = realpath(".", NULL), *tdir;
@@ -146,6 +164,7 @@ static void find_spool_sets(struct tm_orphan *sets[2])
 	tdir = realpath(tmp, NULL);
 	sets[0] = tm_spools_orphaned(".");
 	sets[1] = tdir && (!cwd || strcmp(cwd, tdir)) ? tm_spools_orphaned(tdir) : NULL;
+	sets[2] = tm_spools_registered();
 	free(cwd);
 	free(tdir);
 }
@@ -153,7 +172,7 @@ static void find_spool_sets(struct tm_orphan *sets[2])
 int cmd_reset(int argc, char **argv)
 {
 	struct reset_opts o = { 0 };
-	struct tm_orphan *sets[2];
+	struct tm_orphan *sets[3];
 	const char *tracefs;
 	char **stale;
 	int ret = TM_EXIT_OK;
@@ -171,6 +190,8 @@ int cmd_reset(int argc, char **argv)
 		cmd_err("reset", "no stale tracemap instances in %s/instances", tracefs);
 	else if (o.stale)
 		ret = remove_all(tracefs, stale, sets);
+	if (o.stale)
+		tm_spools_registry_prune();
 	else {
 		for (char **name = stale; *name; name++)
 			if (!keep_for_recover(sets, *name))
@@ -181,9 +202,9 @@ int cmd_reset(int argc, char **argv)
 	tm_strv_free(stale);
 	if (reset_uprobes(tracefs, o.stale))
 		ret = TM_EXIT_FAIL;
-	report_spools(sets[0]);
-	report_spools(sets[1]);
-	tm_orphans_free(sets[0]);
-	tm_orphans_free(sets[1]);
+	for (int i = 0; i < 3; i++)
+		report_spools(sets, i);
+	for (int i = 0; i < 3; i++)
+		tm_orphans_free(sets[i]);
 	return ret;
 }

@@ -69,19 +69,25 @@ killed_recording() {
 	wait "$REC_BG" || true
 }
 
+# reset_keeps_ring PREFIX: reset --stale keeps the killed recording's instance
+# (its ring holds the rest) and names `tracemap recover PREFIX`, for the instance
+# and for the spools.
+reset_keeps_ring() {
+	run --separate-stderr "$TRACEMAP" reset --stale
+	[[ $output != *"removed $REC_INST"* ]]
+	[[ $stderr == *"$REC_INST kept"*"tracemap recover $1"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+	[[ $stderr == *"${1##*/}.cpu0.spool"*"tracemap recover $1"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+	[ -d "$TRACEFS/instances/$REC_INST" ]
+}
+
 @test "recover: the spools of a SIGKILLed recording become a trace.dat trace-cmd reads" {
 	local n
 	cd "$TM_TMP"
 	killed_recording "$TM_TMP/k.dat"
 	[ -d "$TRACEFS/instances/$REC_INST" ]
-	# reset --stale keeps the instance whose ring holds the rest, and says how to save it
-	run --separate-stderr "$TRACEMAP" reset --stale
-	[[ $output != *"removed $REC_INST"* ]]
-	[[ $stderr == *"$REC_INST kept"*"tracemap recover $TM_TMP/k.dat"* ]] ||
-		{ echo "$stderr" >&2; return 1; }
-	[[ $stderr == *"k.dat.cpu0.spool"*"tracemap recover $TM_TMP/k.dat"* ]] ||
-		{ echo "$stderr" >&2; return 1; }
-	[ -d "$TRACEFS/instances/$REC_INST" ]
+	reset_keeps_ring "$TM_TMP/k.dat"
 	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/k.dat"
 	tm_status 0
 	[[ $stderr == *"metadata"*"read from tracefs now"* ]] || { echo "$stderr" >&2; return 1; }
@@ -100,6 +106,31 @@ killed_recording() {
 	# nothing left to mention
 	run --separate-stderr "$TRACEMAP" reset
 	[[ $stderr != *"k.dat"* ]]
+}
+
+@test "recover: reset keeps a killed recording's ring from any directory, recover unlinks it" {
+	mkdir "$TM_TMP/away"
+	# a recording that ends leaves no registry link behind
+	tm_record_bg 60 -e sched:sched_process_exec -o "$TM_TMP/away/n.dat"
+	[ -L "/run/tracemap/$REC_INST" ]
+	[ "$(readlink "/run/tracemap/$REC_INST")" = "$TM_TMP/away/n.dat.spool-info" ]
+	kill -INT "$REC_PID"
+	wait "$REC_BG"
+	[ ! -L "/run/tracemap/$REC_INST" ]
+	# killed: reset from elsewhere (not the spools' directory, nor $TMPDIR) keeps
+	# the instance whose ring holds the rest, and names the recovery
+	killed_recording "$TM_TMP/away/k.dat"
+	cd /
+	TMPDIR=/nonexistent reset_keeps_ring "$TM_TMP/away/k.dat"
+	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/away/k.dat"
+	tm_status 0
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+	[ ! -L "/run/tracemap/$REC_INST" ]
+	markers_are_a_prefix "$TM_TMP/away/k.dat" >/dev/null
+	# a link whose note is gone (its directory removed) goes at the next reset --stale
+	ln -s "$TM_TMP/gone/x.dat.spool-info" "/run/tracemap/tracemap-test-$$"
+	"$TRACEMAP" reset --stale 2>/dev/null
+	[ ! -L "/run/tracemap/tracemap-test-$$" ]
 }
 
 # The file is written beside a link's target and renamed over the target (the link

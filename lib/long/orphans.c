@@ -62,13 +62,29 @@ void tm_orphans_free(struct tm_orphan *list)
 	free(list);
 }
 
+/* Append dir/name to the list *v of *n when it is an orphan's note; -1 on ENOMEM. */
+static int orphans_add(struct tm_orphan **v, size_t *n, const char *dir, const char *name)
+{
+	struct tm_orphan *tmp = realloc(*v, (*n + 2) * sizeof(**v));
+	int r;
+
+	if (!tmp)
+		return -1;
+	*v = tmp;
+	memset(&tmp[*n + 1], 0, sizeof(*tmp));
+	r = orphan_at(dir, name, &tmp[*n]);
+	if (r < 0)
+		return -1;
+	*n += r;
+	return 0;
+}
+
 struct tm_orphan *tm_spools_orphaned(const char *dir)
 {
-	struct tm_orphan *v = calloc(1, sizeof(*v)), *tmp;
+	struct tm_orphan *v = calloc(1, sizeof(*v));
 	struct dirent *d;
 	size_t n = 0;
 	DIR *dd;
-	int r;
 
 	if (!v) {
 		tm_fail(ENOMEM, "spools in %s", dir);
@@ -80,17 +96,9 @@ struct tm_orphan *tm_spools_orphaned(const char *dir)
 		free(v);
 		return NULL;
 	}
-	while ((d = readdir(dd))) {
-		tmp = realloc(v, (n + 2) * sizeof(*v));
-		if (!tmp)
+	while ((d = readdir(dd)))
+		if (orphans_add(&v, &n, dir, d->d_name))
 			goto nomem;
-		v = tmp;
-		memset(&v[n + 1], 0, sizeof(*v));
-		r = orphan_at(dir, d->d_name, &v[n]);
-		if (r < 0)
-			goto nomem;
-		n += r;
-	}
 	closedir(dd);
 	return v;
 nomem:
@@ -98,4 +106,78 @@ nomem:
 	tm_orphans_free(v);
 	tm_fail(ENOMEM, "spools in %s", dir);
 	return NULL;
+}
+
+/*
+ * One registry entry: the note its link points at, when that note is an
+ * orphan's and names this instance; -1 on ENOMEM.
+ */
+static int registered_add(struct tm_orphan **v, size_t *n, const char *instance)
+{
+	char link[PATH_MAX], target[PATH_MAX], *slash;
+	size_t before = *n;
+	ssize_t len;
+
+	if (snprintf(link, sizeof(link), TM_SPOOL_REGISTRY "/%s", instance) >= (int)sizeof(link))
+		return 0;
+	len = readlink(link, target, sizeof(target) - 1);
+	if (len <= 0)
+		return 0;
+	target[len] = '\0';
+	slash = strrchr(target, '/');
+	if (!slash || slash == target)
+		return 0;
+	*slash = '\0';
+	if (orphans_add(v, n, target, slash + 1))
+		return -1;
+	if (*n > before && strcmp((*v)[before].instance, instance)) {
+		/* a note that moved on to another recording: not this link's */
+		free((*v)[before].prefix);
+		free((*v)[before].first);
+		memset(&(*v)[before], 0, sizeof(**v));
+		*n = before;
+	}
+	return 0;
+}
+
+void tm_spools_registry_prune(void)
+{
+	char link[PATH_MAX];
+	struct dirent *d;
+	DIR *dd = opendir(TM_SPOOL_REGISTRY);
+
+	if (!dd)
+		return;
+	while ((d = readdir(dd)))
+		/* access() follows the link: ENOENT when its note is gone */
+		if (d->d_name[0] != '.' &&
+		    snprintf(link, sizeof(link), TM_SPOOL_REGISTRY "/%s", d->d_name) <
+		    (int)sizeof(link) && access(link, F_OK) && errno == ENOENT)
+			unlink(link);
+	closedir(dd);
+}
+
+struct tm_orphan *tm_spools_registered(void)
+{
+	struct tm_orphan *v = calloc(1, sizeof(*v));
+	struct dirent *d;
+	size_t n = 0;
+	DIR *dd;
+
+	if (!v) {
+		tm_fail(ENOMEM, "spools in " TM_SPOOL_REGISTRY);
+		return NULL;
+	}
+	dd = opendir(TM_SPOOL_REGISTRY);
+	if (!dd)
+		return v;	/* none registered (or not ours to read) */
+	while ((d = readdir(dd)))
+		if (d->d_name[0] != '.' && registered_add(&v, &n, d->d_name)) {
+			closedir(dd);
+			tm_orphans_free(v);
+			tm_fail(ENOMEM, "spools in " TM_SPOOL_REGISTRY);
+			return NULL;
+		}
+	closedir(dd);
+	return v;
 }

@@ -36,6 +36,14 @@ struct tm_orphan {
  * message when dir cannot be read.
  */
 struct tm_orphan *tm_spools_orphaned(const char *dir);
+/*
+ * The same for the spool sets linked from the registry (TM_SPOOL_REGISTRY,
+ * by instance name), wherever -o put them; an empty list when there is none.
+ * NULL + message on ENOMEM.
+ */
+struct tm_orphan *tm_spools_registered(void);
+/* Remove the registry links whose note is gone (removed by hand, or its directory). */
+void tm_spools_registry_prune(void);
 /* Free that list (NULL is fine). */
 void tm_orphans_free(struct tm_orphan *list);
 

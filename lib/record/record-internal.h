@@ -27,11 +27,19 @@ struct tm_spool_info {
 };
 
 
+/*
+ * Where a running recording links its spool note from, by instance name
+ * (TM_SPOOL_REGISTRY/tracemap-PID -> /abs/PREFIX.spool-info), so that reset
+ * and recover find a killed recording's spools wherever -o put them. Best
+ * effort: a recorder that may not write there (not root) leaves no link.
+ */
+#define TM_SPOOL_REGISTRY	"/run/tracemap"
+
 /* Read PREFIX.spool-info; -1 + message (ENOENT: there is none). */
 TM_HIDDEN int tm_spool_info_read(const char *prefix, struct tm_spool_info *info);
-/* Remove PREFIX.spool-info (a missing one is fine). Cannot fail. */
+/* Remove PREFIX.spool-info and its registry link (missing ones are fine). Cannot fail. */
 TM_HIDDEN void tm_spool_info_remove(const char *prefix);
-/* Write PREFIX.spool-info (replacing one) and sync it; -1 + message. */
+/* Write PREFIX.spool-info (replacing one), sync it and link it from the registry; -1 + message. */
 TM_HIDDEN int tm_spool_info_write(const char *prefix, const struct tm_spool_info *info);
 
 /* ---- lib-only part of tm-recorder.h ---- */

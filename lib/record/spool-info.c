@@ -29,6 +29,42 @@ static int info_path(char *buf, size_t len, const char *prefix)
 	return 0;
 }
 
+/* TM_SPOOL_REGISTRY/instance into buf; false when it does not fit or names no file. */
+static bool registry_path(char *buf, size_t len, const char *instance)
+{
+	return *instance && !strchr(instance, '/') &&
+	       snprintf(buf, len, TM_SPOOL_REGISTRY "/%s", instance) < (int)len;
+}
+
+/* Link the note at path from the registry (best effort: see record-internal.h). */
+static void registry_add(const char *path, const char *instance)
+{
+	char link[PATH_MAX], *abs = realpath(path, NULL);
+
+	if (abs && registry_path(link, sizeof(link), instance) &&
+	    (!mkdir(TM_SPOOL_REGISTRY, 0755) || errno == EEXIST)) {
+		unlink(link);		/* an earlier recorder's of the same pid */
+		if (symlink(abs, link))
+			errno = 0;
+	}
+	free(abs);
+}
+
+/* Remove the registry link of instance if it points at the note at path. */
+static void registry_remove(const char *path, const char *instance)
+{
+	char link[PATH_MAX], target[PATH_MAX], *abs = realpath(path, NULL);
+	ssize_t n;
+
+	if (abs && registry_path(link, sizeof(link), instance) &&
+	    (n = readlink(link, target, sizeof(target) - 1)) > 0) {
+		target[n] = '\0';
+		if (!strcmp(target, abs))
+			unlink(link);
+	}
+	free(abs);
+}
+
 int tm_spool_info_write(const char *prefix, const struct tm_spool_info *in)
 {
 	char path[PATH_MAX], text[512];
@@ -50,6 +86,8 @@ int tm_spool_info_write(const char *prefix, const struct tm_spool_info *in)
 	close(fd);
 	if (ret)
 		unlink(path);
+	else
+		registry_add(path, in->instance);
 	return ret;
 }
 
@@ -106,7 +144,11 @@ int tm_spool_info_read(const char *prefix, struct tm_spool_info *in)
 void tm_spool_info_remove(const char *prefix)
 {
 	char path[PATH_MAX];
+	struct tm_spool_info info;
 
-	if (!info_path(path, sizeof(path), prefix))
-		unlink(path);
+	if (info_path(path, sizeof(path), prefix))
+		return;
+	if (!tm_spool_info_read(prefix, &info))
+		registry_remove(path, info.instance);
+	unlink(path);
 }
