@@ -173,13 +173,18 @@ static int open_recorder(struct capture *r, const struct capture_sink *s)
 	return 0;
 }
 
-/* -v, at the end: how often a busy CPU went over to read(), and back. */
+/*
+ * -v, at the end: how often a busy CPU went over to read(), and back; why
+ * is the CPU's read() reason now, said when it is not the load's own.
+ */
 static void say_read_spells(int cpu, const struct tm_cpu_record_stats *st, const char *why)
 {
+	const char *refused = why && strcmp(why, "busy") ? why : NULL;
+
 	fprintf(stderr, "    cpu%d busy: read() instead of the mapping %llu time%s, mapped again "
 		"%llu%s%s\n", cpu, (unsigned long long)st->read_spells,
 		st->read_spells == 1 ? "" : "s", (unsigned long long)st->remaps,
-		why && strncmp(why, "busy", 4) ? "; " : "", why && strncmp(why, "busy", 4) ? why : "");
+		refused ? "; " : "", refused ? refused : "");
 }
 
 /* -v: each CPU's path, and where its reader runs (known once the threads run). */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * orphans.c - the spool sets a directory holds whose recorder is gone (their
- * PREFIX.spool-info notes), for reset to name and keep and recover to save.
+ * orphans.c - the spool sets whose recorder is gone (their PREFIX.spool-info
+ * notes), in a directory or linked from the registry (/run/tracemap), for
+ * reset to name and keep and recover to save.
  */
 #include <dirent.h>
 #include <errno.h>
