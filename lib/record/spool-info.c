@@ -36,18 +36,22 @@ static bool registry_path(char *buf, size_t len, const char *instance)
 	       snprintf(buf, len, TM_SPOOL_REGISTRY "/%s", instance) < (int)len;
 }
 
-/* Link the note at path from the registry (best effort: see record-internal.h). */
-static void registry_add(const char *path, const char *instance)
+/*
+ * Link the note at path from the registry; false when it cannot (best
+ * effort, see record-internal.h: reset then looks in the directories only).
+ */
+static bool registry_add(const char *path, const char *instance)
 {
 	char link[PATH_MAX], *abs = realpath(path, NULL);
+	bool linked = false;
 
 	if (abs && registry_path(link, sizeof(link), instance) &&
 	    (!mkdir(TM_SPOOL_REGISTRY, 0755) || errno == EEXIST)) {
 		unlink(link);		/* an earlier recorder's of the same pid */
-		if (symlink(abs, link))
-			errno = 0;
+		linked = !symlink(abs, link);
 	}
 	free(abs);
+	return linked;
 }
 
 /* Remove the registry link of instance if it points at the note at path. */
