@@ -101,8 +101,22 @@ static int remove_all(const char *tracefs, char **stale, struct tm_orphan *const
 	return ret;
 }
 
+/*
+ * Is the probe group/EVENT tracemap_PID's, whose instance tracemap-PID is
+ * kept for recover? Its instance enables it: it stays with it.
+ */
+static bool probe_kept(struct tm_orphan *const *sets, const char *ev)
+{
+	char name[64];
+	int pid;
+
+	return sscanf(ev, "tracemap_%d/", &pid) == 1 &&
+	       snprintf(name, sizeof(name), "tracemap-%d", pid) < (int)sizeof(name) &&
+	       ring_owner(sets, name);
+}
+
 /* Stale uprobes, after the instances (a probe an instance enables is busy). */
-static int reset_uprobes(const char *tracefs, bool remove)
+static int reset_uprobes(const char *tracefs, bool remove, struct tm_orphan *const *sets)
 {
 	char **stale = tm_uprobe_list_stale(tracefs);
 	int ret = TM_EXIT_OK;
@@ -110,7 +124,9 @@ static int reset_uprobes(const char *tracefs, bool remove)
 	if (!stale)
 		return cmd_fail("reset");
 	for (char **ev = stale; *ev; ev++) {
-		if (!remove)
+		if (probe_kept(sets, *ev))
+			cmd_err("reset", "uprobe %s kept with its instance", *ev);
+		else if (!remove)
 			printf("would remove uprobe %s\n", *ev);
 		else if (tm_uprobe_remove_event(tracefs, *ev))
 			ret = cmd_fail("reset");
@@ -200,7 +216,7 @@ int cmd_reset(int argc, char **argv)
 		cmd_err("reset", "dry run: 'tracemap reset --stale' removes them");
 	}
 	tm_strv_free(stale);
-	if (reset_uprobes(tracefs, o.stale))
+	if (reset_uprobes(tracefs, o.stale, sets))
 		ret = TM_EXIT_FAIL;
 	for (int i = 0; i < 3; i++)
 		report_spools(sets, i);

@@ -4,6 +4,7 @@
 # group per spec, exact hit counts, nothing left after exit, reset --stale after SIGKILL.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	tm_kernel_setup
@@ -89,7 +90,7 @@ teardown() {
 	[ "$("$TRACEMAP" report "$TM_TMP/i.dat" | grep -c ' tm_probe_target: ')" -eq 3 ]
 }
 
-@test "reset --stale: removes the uprobes of a SIGKILLed tracemap, and nothing else" {
+@test "reset --stale: a SIGKILLed tracemap's uprobe stays with its kept ring, then goes; no other" {
 	tm_ignore_stale
 	tm_state_save
 	# someone else's probe in a group of its own must survive
@@ -103,10 +104,22 @@ teardown() {
 	wait "$REC_BG" || true
 	REC_BG=
 	grep -q "^p:tracemap_$REC_PID/" "$TRACEFS/uprobe_events"
-	run "$TRACEMAP" reset
+	run --separate-stderr "$TRACEMAP" reset
 	tm_status 0
-	[[ $output == *"would remove uprobe tracemap_$REC_PID/tm_probe_target"* ]]
+	[[ $stderr == *"uprobe tracemap_$REC_PID/tm_probe_target kept with its instance"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
 	grep -q "^p:tracemap_$REC_PID/" "$TRACEFS/uprobe_events"
+	# its ring holds the rest of the recording: instance and probe stay for recover
+	run --separate-stderr "$TRACEMAP" reset --stale
+	tm_status 0
+	[[ $output != *"removed"*"$REC_PID"* ]] || { echo "$output" >&2; return 1; }
+	[[ $stderr == *"uprobe tracemap_$REC_PID/tm_probe_target kept with its instance"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+	grep -q "^p:tracemap_$REC_PID/" "$TRACEFS/uprobe_events"
+	# the recording dropped, both go (a dry run says so first)
+	rm -f "$TM_TMP"/k.dat*
+	run "$TRACEMAP" reset
+	[[ $output == *"would remove uprobe tracemap_$REC_PID/tm_probe_target"* ]]
 	run "$TRACEMAP" reset --stale
 	[[ $output == *"removed tracemap-$REC_PID"* ]] || { echo "$output" >&2; return 1; }
 	[[ $output == *"removed uprobe tracemap_$REC_PID/tm_probe_target"* ]] || { echo "$output" >&2; return 1; }
