@@ -35,16 +35,38 @@ static struct tm_spool *rotor_spool(struct tm_rotor *r, unsigned int number, int
 	return tm_spool_create(path, &r->so);
 }
 
+/* What the CPU's current spool holds in its file, for --switch-output SIZE. */
+static void rotor_count(struct tm_rotor *r, int cpu)
+{
+	struct tm_spool_stats st;
+
+	tm_spool_get_stats(r->cur[cpu], &st);
+	atomic_store_explicit(&r->bytes[cpu], st.file_bytes, memory_order_relaxed);
+}
+
 static int rotor_page(void *ctx, int cpu, const void *page, size_t size)
 {
 	struct tm_rotor *r = ctx;
-	struct tm_spool_stats st;
 
 	(void)size;
 	if (tm_spool_add_page(r->cur[cpu], page))
 		return -1;
-	tm_spool_get_stats(r->cur[cpu], &st);
-	atomic_store_explicit(&r->bytes[cpu], st.file_bytes, memory_order_relaxed);
+	rotor_count(r, cpu);
+	return 0;
+}
+
+/*
+ * After each drain round: a chunk that waited --flush-interval goes to its
+ * spool, as for one file, and counts toward SIZE then, not only once the
+ * CPU filled a whole chunk (1 MiB of pages).
+ */
+static int rotor_flush(void *ctx, int cpu)
+{
+	struct tm_rotor *r = ctx;
+
+	if (tm_spool_tick(r->cur[cpu]))
+		return -1;
+	rotor_count(r, cpu);
 	return 0;
 }
 
@@ -69,7 +91,8 @@ static int rotor_cut(void *ctx, int cpu)
 struct tm_page_sink tm_rotor_sink(struct tm_rotor *r)
 {
 	return (struct tm_page_sink){
-		.page = rotor_page, .fill = rotor_fill, .cut = rotor_cut, .ctx = r,
+		.page = rotor_page, .flush = rotor_flush, .fill = rotor_fill, .cut = rotor_cut,
+		.ctx = r,
 	};
 }
 
