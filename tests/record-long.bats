@@ -249,7 +249,11 @@ wait_done() {
 	exec {f}>"$LONG_DIR/trace_marker"
 	while read -r i; do echo "$i" >&"$f"; done <"$TM_TMP/lines"
 	exec {f}>&-
-	sleep 1
+	# SIZE counts what reached the spools: within --flush-interval (1 s) of the
+	# data, the second piece begins (its spools appear)
+	tm_wait 10 "the second piece" compgen -G "$TM_TMP/d.0002.dat.cpu*.spool" ||
+		{ ls -l "$TM_TMP" >&2; cat "$TM_TMP/rec.err" >&2; return 1; }
+	sleep 0.5
 	kill -INT "$LONG_PID"
 	long_wait
 	[ "$LONG_STATUS" -eq 0 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
