@@ -177,6 +177,8 @@ static int open_long(struct capture *c, const struct record_opts *o, const char 
 			.page_size = tm_session_page_size(c->sess),
 			.ncpus = c->ncpus,
 			.cpus = c->cpus,
+			/* pieces on disk are flushed as one file is; --flight keeps memory */
+			.flush_ms = o->flight_bytes ? 0 : record_flush_half_ms(o),
 		},
 		.flight_size = o->flight_bytes,
 		.switch_bytes = o->switch_bytes,
@@ -230,6 +232,8 @@ int record_long_run(const struct record_opts *o)
 		}
 	}
 	cs.sink = tm_longrec_sink(r.lr);
+	if (!o->flight_bytes)
+		cs.partial_ms = record_flush_half_ms(o);
 	if (capture_start(&c, &cs))
 		goto out;
 	capture_wait(&c, idle, &r);

@@ -12,15 +12,6 @@
 
 #define SUB	"record"
 
-/*
- * --flush-interval is split in two: half for a page read in part to reach
- * its spool (the recorder's partial rounds), half for the chunk it joins.
- */
-static unsigned int flush_half_ms(const struct record_opts *o)
-{
-	return (unsigned int)(o->flush_secs * 500 + 0.5);
-}
-
 static int open_output(struct capture *c, const struct record_opts *o, struct tm_recfile **out)
 {
 	struct tm_recfile_opts oo = {
@@ -34,7 +25,7 @@ static int open_output(struct capture *c, const struct record_opts *o, struct tm
 		.cpus = c->cpus,
 		.instance = tm_session_name(c->sess),
 		.clock = o->cap.clock,
-		.flush_ms = flush_half_ms(o),
+		.flush_ms = record_flush_half_ms(o),
 	};
 
 	*out = tm_recfile_open(&oo);
@@ -114,7 +105,7 @@ int record_run(const struct record_opts *o)
 {
 	struct capture c;
 	struct tm_recfile *out = NULL;
-	struct capture_sink cs = { .partial_ms = flush_half_ms(o) };
+	struct capture_sink cs = { .partial_ms = record_flush_half_ms(o) };
 	struct capture_column col = { .title = "file MB", .value = file_mb };
 	struct capture_status st;
 	int ret = TM_EXIT_FAIL;

@@ -43,4 +43,13 @@ int record_run(const struct record_opts *o);
 /* Run a recording into numbered files (record_is_long()); returns the exit code. */
 int record_long_run(const struct record_opts *o);
 
+/*
+ * --flush-interval is split in two: half for a page read in part to reach
+ * its spool (the recorder's partial rounds), half for the chunk it joins.
+ */
+static inline unsigned int record_flush_half_ms(const struct record_opts *o)
+{
+	return (unsigned int)(o->flush_secs * 500 + 0.5);
+}
+
 #endif /* TM_CMD_RECORD_H */
