@@ -34,8 +34,12 @@ static int count_spools(struct tm_orphan *o, int ncpus)
 	return 0;
 }
 
-/* dir/name without the suffix, dir made absolute, if it is an orphan's note. */
-static int orphan_at(const char *dir, const char *name, struct tm_orphan *o)
+/*
+ * dir/name without the suffix, dir made absolute, if it is an orphan's note
+ * (and, with instance, that instance's).
+ */
+static int orphan_at(const char *dir, const char *name, const char *instance,
+		     struct tm_orphan *o)
 {
 	size_t len = strlen(name), slen = strlen(TM_INFO_SUFFIX);
 	char abs[PATH_MAX], prefix[PATH_MAX];
@@ -44,7 +48,8 @@ static int orphan_at(const char *dir, const char *name, struct tm_orphan *o)
 	if (len <= slen || strcmp(name + len - slen, TM_INFO_SUFFIX) || !realpath(dir, abs) ||
 	    snprintf(prefix, sizeof(prefix), "%s/%.*s", abs, (int)(len - slen), name) >=
 	    (int)sizeof(prefix) ||
-	    tm_spool_info_read(prefix, &info) || tm_pid_runs_tracemap(info.pid))
+	    tm_spool_info_read(prefix, &info) || tm_pid_runs_tracemap(info.pid) ||
+	    (instance && strcmp(info.instance, instance)))
 		return 0;
 	o->pid = info.pid;
 	snprintf(o->instance, sizeof(o->instance), "%s", info.instance);
@@ -63,8 +68,12 @@ void tm_orphans_free(struct tm_orphan *list)
 	free(list);
 }
 
-/* Append dir/name to the list *v of *n when it is an orphan's note; -1 on ENOMEM. */
-static int orphans_add(struct tm_orphan **v, size_t *n, const char *dir, const char *name)
+/*
+ * Append dir/name to the list *v of *n when it is an orphan's note (of
+ * instance, unless NULL); -1 on ENOMEM.
+ */
+static int orphans_add(struct tm_orphan **v, size_t *n, const char *dir, const char *name,
+		       const char *instance)
 {
 	struct tm_orphan *tmp = realloc(*v, (*n + 2) * sizeof(**v));
 	int r;
@@ -73,7 +82,7 @@ static int orphans_add(struct tm_orphan **v, size_t *n, const char *dir, const c
 		return -1;
 	*v = tmp;
 	memset(&tmp[*n + 1], 0, sizeof(*tmp));
-	r = orphan_at(dir, name, &tmp[*n]);
+	r = orphan_at(dir, name, instance, &tmp[*n]);
 	if (r < 0)
 		return -1;
 	*n += r;
@@ -98,7 +107,7 @@ struct tm_orphan *tm_spools_orphaned(const char *dir)
 		return NULL;
 	}
 	while ((d = readdir(dd)))
-		if (orphans_add(&v, &n, dir, d->d_name))
+		if (orphans_add(&v, &n, dir, d->d_name, NULL))
 			goto nomem;
 	closedir(dd);
 	return v;
@@ -116,10 +125,9 @@ nomem:
 static int registered_add(struct tm_orphan **v, size_t *n, const char *instance)
 {
 	char link[PATH_MAX], target[PATH_MAX], *slash;
-	size_t before = *n;
 	ssize_t len;
 
-	if (snprintf(link, sizeof(link), TM_SPOOL_REGISTRY "/%s", instance) >= (int)sizeof(link))
+	if (!tm_spool_registry_link(link, sizeof(link), instance))
 		return 0;
 	len = readlink(link, target, sizeof(target) - 1);
 	if (len <= 0)
@@ -129,16 +137,8 @@ static int registered_add(struct tm_orphan **v, size_t *n, const char *instance)
 	if (!slash || slash == target)
 		return 0;
 	*slash = '\0';
-	if (orphans_add(v, n, target, slash + 1))
-		return -1;
-	if (*n > before && strcmp((*v)[before].instance, instance)) {
-		/* a note that moved on to another recording: not this link's */
-		free((*v)[before].prefix);
-		free((*v)[before].first);
-		memset(&(*v)[before], 0, sizeof(**v));
-		*n = before;
-	}
-	return 0;
+	/* a note now of another recording is not this link's */
+	return orphans_add(v, n, target, slash + 1, instance);
 }
 
 void tm_spools_registry_prune(void)
@@ -151,9 +151,8 @@ void tm_spools_registry_prune(void)
 		return;
 	while ((d = readdir(dd)))
 		/* access() follows the link: ENOENT when its note is gone */
-		if (d->d_name[0] != '.' &&
-		    snprintf(link, sizeof(link), TM_SPOOL_REGISTRY "/%s", d->d_name) <
-		    (int)sizeof(link) && access(link, F_OK) && errno == ENOENT)
+		if (d->d_name[0] != '.' && tm_spool_registry_link(link, sizeof(link), d->d_name) &&
+		    access(link, F_OK) && errno == ENOENT)
 			unlink(link);
 	closedir(dd);
 }

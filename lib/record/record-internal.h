@@ -34,6 +34,8 @@ struct tm_spool_info {
  * effort: a recorder that may not write there (not root) leaves no link.
  */
 #define TM_SPOOL_REGISTRY	"/run/tracemap"
+/* TM_SPOOL_REGISTRY/instance into buf; false when it does not fit or names no file. */
+TM_HIDDEN bool tm_spool_registry_link(char *buf, size_t len, const char *instance);
 
 /* Read PREFIX.spool-info; -1 + message (ENOENT: there is none). */
 TM_HIDDEN int tm_spool_info_read(const char *prefix, struct tm_spool_info *info);

@@ -29,8 +29,7 @@ static int info_path(char *buf, size_t len, const char *prefix)
 	return 0;
 }
 
-/* TM_SPOOL_REGISTRY/instance into buf; false when it does not fit or names no file. */
-static bool registry_path(char *buf, size_t len, const char *instance)
+bool tm_spool_registry_link(char *buf, size_t len, const char *instance)
 {
 	return *instance && !strchr(instance, '/') &&
 	       snprintf(buf, len, TM_SPOOL_REGISTRY "/%s", instance) < (int)len;
@@ -45,7 +44,7 @@ static bool registry_add(const char *path, const char *instance)
 	char link[PATH_MAX], *abs = realpath(path, NULL);
 	bool linked = false;
 
-	if (abs && registry_path(link, sizeof(link), instance) &&
+	if (abs && tm_spool_registry_link(link, sizeof(link), instance) &&
 	    (!mkdir(TM_SPOOL_REGISTRY, 0755) || errno == EEXIST)) {
 		unlink(link);		/* an earlier recorder's of the same pid */
 		linked = !symlink(abs, link);
@@ -60,7 +59,7 @@ static void registry_remove(const char *path, const char *instance)
 	char link[PATH_MAX], target[PATH_MAX], *abs = realpath(path, NULL);
 	ssize_t n;
 
-	if (abs && registry_path(link, sizeof(link), instance) &&
+	if (abs && tm_spool_registry_link(link, sizeof(link), instance) &&
 	    (n = readlink(link, target, sizeof(target) - 1)) > 0) {
 		target[n] = '\0';
 		if (!strcmp(target, abs))
