@@ -459,6 +459,21 @@ static bool ring_writer_on_reader(const struct tm_ring *r)
 	return r->staged && !r->done && r->cursor < r->page_size - TM_PAGE_HDR;
 }
 
+/* Nothing staged any more: the next reader sub-buffer starts afresh. */
+static void ring_stage_clear(struct tm_ring *r)
+{
+	r->staged = false;
+	r->done = false;
+	r->cursor = 0;
+	r->emitted = 0;
+}
+
+/* The staged page holds records not handed out yet. */
+static bool ring_stage_pending(const struct tm_ring *r)
+{
+	return r->staged && !r->stage_bad && !r->done && r->cursor > r->emitted;
+}
+
 /*
  * GET_READER, and the reader sub-buffer's id: when the kernel swapped in a
  * new one, the staged page is complete and goes out (*pages counts it).
@@ -480,10 +495,7 @@ static int ring_get_reader(struct tm_ring *r, uint32_t *id, int *pages,
 			return -1;
 		(*pages)++;
 	}
-	r->staged = false;
-	r->done = false;
-	r->cursor = 0;
-	r->emitted = 0;
+	ring_stage_clear(r);
 	return 1;
 }
 
@@ -506,8 +518,7 @@ static int ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn emit
 		if (!final && ring_writer_on_reader(r))
 			break;
 	}
-	if ((final || r->partial) && r->staged && !r->stage_bad && !r->done &&
-	    r->cursor > r->emitted) {
+	if ((final || r->partial) && ring_stage_pending(r)) {
 		if (ring_emit_stage(r, final, emit, ctx))
 			return -1;
 		pages++;
@@ -570,13 +581,9 @@ int tm_ring_unmap(struct tm_ring *r, tm_ring_emit_fn emit, void *ctx)
 	upto = __atomic_load_n(&r->meta->reader.read, __ATOMIC_ACQUIRE);
 	if (!r->done && ring_copy(r, id, upto, emit, ctx) < 0)
 		return -1;
-	if (r->staged && !r->stage_bad && !r->done && r->cursor > r->emitted &&
-	    ring_emit_stage(r, true, emit, ctx))
+	if (ring_stage_pending(r) && ring_emit_stage(r, true, emit, ctx))
 		return -1;
-	r->staged = false;
-	r->done = false;
-	r->cursor = 0;
-	r->emitted = 0;
+	ring_stage_clear(r);
 	ring_unmap_all(r);
 	snprintf(r->reason, sizeof(r->reason), "busy");
 	return 0;
