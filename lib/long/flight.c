@@ -62,7 +62,11 @@ static void fchunk_free(struct tm_fchunk *c)
 	munmap(c, c->map_len);
 }
 
-/* Drop the chunk of all CPUs that starts first; under f->lock. */
+/*
+ * Drop the chunk of all CPUs that ends first; under f->lock. Not the one
+ * that starts first: a quiet CPU's single chunk can span the whole recording,
+ * and dropping it would move every dump's start past its last record.
+ */
 static void flight_evict_oldest(struct tm_flight *f, const struct tm_fchunk *keep)
 {
 	struct tm_fcpu *oldest = NULL;
@@ -72,7 +76,7 @@ static void flight_evict_oldest(struct tm_flight *f, const struct tm_fchunk *kee
 		struct tm_fcpu *fc = &f->cpus[cpu];
 
 		if (fc->head && fc->head != keep &&
-		    (!oldest || fc->head->first_ts < oldest->head->first_ts))
+		    (!oldest || fc->head->last_ts < oldest->head->last_ts))
 			oldest = fc;
 	}
 	if (!oldest)

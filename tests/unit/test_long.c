@@ -268,6 +268,55 @@ TM_TEST(flight_window_drops_the_oldest_chunks)
 	tm_flight_free(f);
 }
 
+/*
+ * A quiet CPU's one chunk spans the whole recording while a busy CPU cuts a
+ * chunk a page: the busy CPU's older chunks go first, never the quiet one's
+ * (dropping it would cut the dump to its last record: nothing left).
+ */
+TM_TEST(flight_window_keeps_a_quiet_cpus_long_chunk)
+{
+	const bool cpus[NCPUS] = { true, true };
+	/* CPU 0: one chunk of its 5 pages (24 KiB mapped); CPU 1: chunks of a page (8 KiB) */
+	struct tm_flight_opts fo = { .size = 24576 + 2 * 8192, .compression = TM_COMPRESS_NONE,
+				     .page_size = PAGE, .chunk_pages = 8, .ncpus = NCPUS,
+				     .cpus = cpus };
+	struct tm_flight *f = tm_flight_new(&fo);
+	struct tm_meta *meta = tm_fixture_meta(t, 'A');
+	struct tm_page_sink sink;
+	struct tm_flight_dump_info info;
+	char *dir = tm_scratch_dir(), path[4200];
+	size_t len0, len1, in_file;
+	char *raw0 = raw_pages('A', 0, &len0), *raw1 = raw_pages('A', 1, &len1);
+	struct times t0, t1;
+
+	TM_REQUIRE(f && meta && dir && raw0 && raw1);
+	sink = tm_flight_sink(f);
+	for (size_t off = 0; off + PAGE <= len0; off += PAGE)
+		TM_CHECK_INT(sink.page(sink.ctx, 0, raw0 + off, PAGE), 0);
+	for (size_t off = 0; off + PAGE <= len1; off += PAGE) {
+		if (off + PAGE == len1)	/* the quiet CPU's chunk ends before the last */
+			TM_CHECK_INT(sink.cut(sink.ctx, 0), 0);
+		TM_CHECK_INT(sink.page(sink.ctx, 1, raw1 + off, PAGE), 0);
+		TM_CHECK_INT(sink.cut(sink.ctx, 1), 0);
+	}
+	snprintf(path, sizeof(path), "%s/dump.dat", dir);
+	TM_REQUIRE(!dump(f, meta, path, TM_COMPRESS_NONE, &info));
+	raw_times(t, 'A', 0, &t0);
+	raw_times(t, 'A', 1, &t1);
+	TM_CHECK(info.dropped > 0);
+	check_common_window(t, path, &info, &in_file);
+	/* both CPUs' last records are in it, the quiet CPU's whole chunk from the start on */
+	TM_CHECK(info.start <= t0.ts[t0.n - 1] && info.start <= t1.ts[t1.n - 1]);
+	TM_CHECK_INT(in_file + info.dropped + info.trimmed, t0.n + t1.n);
+	trace_cmd_reads(t, path);
+	tm_scratch_remove(dir);
+	free(dir);
+	free(raw0);
+	free(raw1);
+	tm_meta_free(meta);
+	tm_flight_free(f);
+}
+
 /* Number of spool files left in dir. */
 static size_t spools_in(const char *dir)
 {
