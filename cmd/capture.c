@@ -175,11 +175,11 @@ static int open_recorder(struct capture *r, const struct capture_sink *s)
 
 /*
  * -v, at the end: how often a busy CPU went over to read(), and back; why
- * is the CPU's read() reason now, said when it is not the load's own.
+ * is the CPU's read() reason, said when mapping it again was refused.
  */
 static void say_read_spells(int cpu, const struct tm_cpu_record_stats *st, const char *why)
 {
-	const char *refused = why && strcmp(why, "busy") ? why : NULL;
+	const char *refused = st->remap_refused ? why : NULL;
 
 	fprintf(stderr, "    cpu%d busy: read() instead of the mapping %llu time%s, mapped again "
 		"%llu%s%s\n", cpu, (unsigned long long)st->read_spells,

@@ -220,7 +220,10 @@ static int rec_pick_path(struct tm_rec_cpu *c)
 	}
 	if (++c->quiet >= TM_REC_QUIET_WINDOWS) {
 		c->quiet = 0;
-		c->st.remaps += tm_ring_remap(c->ring);
+		if (tm_ring_remap(c->ring))
+			c->st.remaps++;
+		else
+			c->st.remap_refused = true;
 	}
 	return 0;
 }

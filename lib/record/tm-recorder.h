@@ -77,6 +77,7 @@ struct tm_cpu_record_stats {
 	uint64_t	data_bytes;	/* record bytes of those pages */
 	uint64_t	read_spells;	/* times a busy mapped CPU went over to read() */
 	uint64_t	remaps;		/* times it was mapped again once quiet */
+	bool		remap_refused;	/* mapping it again failed: read() from then on */
 	uint64_t	lost_pages;	/* pages flagged MISSED_EVENTS */
 	uint64_t	lost_stored;	/* sum of the counts stored on them */
 	uint64_t	lost_unknown;	/* flagged pages without a stored count */
