@@ -16,6 +16,10 @@
 #       of a bundle in a local or global clock are converted to boot time by its
 #       packet sequence's ftrace/boot pair, as trace_processor's clock tracker
 #       does (ts - ftrace_timestamp + boot_timestamp).
+#   pf-expand.pl --machine N < trace.pftrace > machine.pftrace
+#       the packets of one machine (machine_id N; 0: the packets without one),
+#       as they are: trace_processor reads each machine in a context of its own
+#       (multi_machine_trace_manager.cc), generic event descriptors included.
 use strict;
 use warnings;
 
@@ -250,10 +254,52 @@ sub compact_mode {
 	print @p;
 }
 
-if ($mode eq '--proto') {
+# The machine_id (98) of one packet's bytes; 0 without one.
+sub packet_machine {
+	my ($p) = @_;
+	my $i = 0;
+	while ($i < length $p) {
+		my $tag = varint(\$p, \$i);
+		my ($n, $w) = ($tag >> 3, $tag & 7);
+		if ($w == 0) {
+			my $v = varint(\$p, \$i);
+			return $v if $n == 98;
+		} elsif ($w == 1) {
+			$i += 8;
+		} elsif ($w == 2) {
+			$i += varint(\$p, \$i);
+		} elsif ($w == 5) {
+			$i += 4;
+		} else {
+			die "pf-expand: wire type $w in a packet\n";
+		}
+	}
+	return 0;
+}
+
+sub machine_mode {
+	my ($want) = @_;
+	binmode(STDIN);
+	binmode(STDOUT);
+	my $b = do { local $/; <STDIN> };
+	my $i = 0;
+	while ($i < length $b) {
+		my $at = $i;
+		my $tag = varint(\$b, \$i);
+		die "pf-expand: Trace field tag $tag, not a packet\n" unless $tag == (1 << 3 | 2);
+		my $len = varint(\$b, \$i);
+		my $p = substr($b, $i, $len);
+		$i += $len;
+		print substr($b, $at, $i - $at) if packet_machine($p) == $want;
+	}
+}
+
+if ($mode eq '--machine') {
+	machine_mode(shift // die "pf-expand: --machine needs N\n");
+} elsif ($mode eq '--proto') {
 	proto_mode(shift // die "pf-expand: --proto needs TRACE.proto\n");
 } elsif ($mode eq '--compact') {
 	compact_mode();
 } else {
-	die "usage: pf-expand.pl --proto TRACE.proto | --compact\n";
+	die "usage: pf-expand.pl --proto TRACE.proto | --compact | --machine N\n";
 }

@@ -17,6 +17,12 @@
  * ClockTracker::FlushDeferredClockSync: "the plain identity case"), and our
  * bundles say trace time t is boot time t on every machine: the wall-clock
  * times the files' DATE options give line up as they are.
+ *
+ * Each machine numbers its described generic events from 65536 on its own:
+ * the forked context registers its own modules (multi_machine_trace_manager.cc
+ * CreateContext: RegisterDefaultModules), so each machine has its own
+ * FtraceModuleImpl and GenericFtraceTracker, whose descriptors are keyed by
+ * field id within that machine (ftrace_module_impl.cc, generic_ftrace_tracker.h).
  */
 #include "perfetto.h"
 
