@@ -113,11 +113,22 @@ same_as_trace_cmd() {
 		[ "$(stat -c %s "$f")" -lt 204800 ] || { echo "$f is 200 KB or more" >&2; return 1; }
 	done
 	tm_need "trace-cmd 3.1.6" sh -c 'trace-cmd report -h 2>&1 | grep -q "version 3.1.6"'
-	for name in tc-function tm-function tc-funcgraph tm-funcgraph; do
+	for name in tc-function tm-function tc-funcgraph tm-funcgraph tm-suspend; do
 		for mode in "" -N -R -l -t; do
 			run --separate-stderr trace-cmd report $mode "$VM_FIXTURES/$name.dat"
 			[ "$output" = "$(cat "$VM_FIXTURES/$name.report$mode.txt")" ] ||
 				{ echo "$name.report$mode.txt is stale" >&2; return 1; }
 		done
+	done
+}
+
+@test "report-vm: a suspend's suspend_resume events print as trace-cmd 3.1.6's, actions named" {
+	local mode
+	# the actions are kernel strings the file's printk formats name: no address printed
+	grep -q 'suspend_resume: *freeze_processes\[0\] begin$' "$VM_FIXTURES/tm-suspend.report.txt"
+	! grep -q 'suspend_resume: *[0-9a-f]\{16\}' "$VM_FIXTURES/tm-suspend.report.txt" || return 1
+	for mode in "" -N -R -l -t; do
+		same_as_trace_cmd tm-suspend "$mode" ||
+			{ echo "tm-suspend ${mode:-default} differs" >&2; return 1; }
 	done
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # guest-fixtures.sh - record tests/fixtures-vm/ in the guest (tests/vm/fixtures.sh runs
-# it): function and function_graph files of trace-cmd 3.1.6 and of tracemap, with
-# trace-cmd's report texts in every mode beside them, into /out (the 9p share).
+# it): function and function_graph files of trace-cmd 3.1.6 and of tracemap, and
+# tracemap's file of a suspend's suspend_resume events, with trace-cmd's report texts
+# in every mode beside them, into /out (the 9p share).
 #
 # A file holds the whole /proc/kallsyms (4 MB on 6.1): far too big for a fixture.
 # So each file is recorded twice: then with a /proc/kallsyms bind-mounted over by
@@ -72,6 +73,28 @@ texts() {
 	echo "TMVM: ok - $name: $(grep -c . "/out/$name.report-N.txt") lines"
 }
 
+# suspend NAME: power:suspend_resume events of the freezer step of a suspend
+# to idle (pm_test: tasks frozen, pm_test_delay seconds, thawed) in
+# /out/NAME.dat. No function address is in those events, so the file's
+# kallsyms is left empty (/proc/kallsyms bound to an empty file) rather
+# than 4 MB; their action strings come from the printk formats.
+suspend() {
+	name=$1
+	case $name in *"${TM_ONLY:-}"*) ;; *) return 1 ;; esac
+	[ -w /sys/module/suspend/parameters/pm_test_delay ] &&
+		echo 1 >/sys/module/suspend/parameters/pm_test_delay
+	: >/tmp/kallsyms.none
+	mount --bind /tmp/kallsyms.none /proc/kallsyms
+	rm -f /tmp/rec.dat
+	timeout -s KILL 120 tracemap record -q -e power:suspend_resume -o /tmp/rec.dat -- \
+		sh -c 'echo freezer >/sys/power/pm_test && echo freeze >/sys/power/state' \
+		>/dev/null 2>/tmp/rec.err || cat /tmp/rec.err
+	umount /proc/kallsyms
+	echo none >/sys/power/pm_test
+	[ -s /tmp/rec.dat ] || return 1
+	cp /tmp/rec.dat "/out/$name.dat"
+}
+
 LOAD="ls -lR /lib/modules"
 GRAPH_LOAD="cat /init /modules.list"
 record tc-function trace-cmd record -p function -l 'vfs_*' -o /tmp/rec.dat $LOAD &&
@@ -82,4 +105,5 @@ record tm-function tracemap record -q -p function -l 'vfs_*' -o /tmp/rec.dat -- 
 	texts tm-function "-O parent" "-O indent" "-O offset"
 record tm-funcgraph tracemap record -q -p function_graph -g do_sys_openat2 -o /tmp/rec.dat \
 	-- $GRAPH_LOAD && texts tm-funcgraph "-O fgraph:tailprint" "-O fgraph:depth"
+suspend tm-suspend && texts tm-suspend
 ls -l /out | sed 's/^/TMVM: # /'
