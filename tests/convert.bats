@@ -96,6 +96,22 @@ fixtures() {
 	done
 }
 
+@test "convert: suspend_resume is typed, action the kernel string trace-cmd prints" {
+	local dat=$TM_ROOT/tests/fixtures-vm/tm-suspend.dat
+	"$TRACEMAP" convert "$dat" -o "$TM_TMP/p.pftrace"
+	pf_decode "$TM_TMP/p.pftrace" >"$TM_TMP/p.txt"
+	check_typed "$dat" "$TM_TMP/p.txt" suspend_resume val start
+	# action (a `const char *`) as the text at its address: the "ACTION[VAL] begin|end"
+	# lines of trace-cmd 3.1.6's report, in time order
+	sed -n 's/.* suspend_resume: *\([^ ]*\)\[\([0-9]*\)\] \(begin\|end\)$/\1 \2 \3/p' \
+		"$TM_ROOT/tests/fixtures-vm/tm-suspend.report.txt" | sed 's/ begin$/ 1/; s/ end$/ 0/' \
+		>"$TM_TMP/want"
+	pf_typed "$TM_TMP/p.txt" suspend_resume action val start | sort -n |
+		sed 's/^[0-9]* [0-9]* action=\(.*\) val=\(.*\) start=\(.*\)$/\1 \2 \3/' >"$TM_TMP/got"
+	[ "$(wc -l <"$TM_TMP/want")" -ge 4 ]
+	diff -u "$TM_TMP/want" "$TM_TMP/got"
+}
+
 @test "convert: hrtimer_expire_entry/exit are typed, function named as report names it" {
 	local f
 	for f in tc34-v7-zstd tc334-sched; do

@@ -497,7 +497,7 @@ static int pf_begin(struct tm_evout *out, const struct tm_evout_info *info)
 				info->nbuffers, po->ncpus);
 	po->nslots = info->nbuffers * po->ncpus;
 	po->tasks = tm_pf_tasks_new();
-	po->events = po->tasks ? tm_pf_events_new(info->tep, po->tasks) : NULL;
+	po->events = po->tasks ? tm_pf_events_new(info->tep, po->tasks, info->printk) : NULL;
 	po->clocks = calloc((size_t)info->nbuffers, sizeof(*po->clocks));
 	po->bundles = calloc((size_t)po->nslots, sizeof(*po->bundles));
 	if (!po->events || !po->tasks || !po->clocks || !po->bundles)

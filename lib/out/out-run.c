@@ -122,6 +122,7 @@ static void run_info(struct tm_evout_info *info, struct tm_dat *const *dats, int
 	info->cpustat = tm_dat_cpustat(dats[n - 1]);
 	info->ts_in_ns = tm_dat_tsc2nsec(dats[0]);
 	info->uname = tm_dat_uname(dats[0]);
+	info->printk = tm_dat_printk(dats[0]);
 	info->machine = o->machine;
 	info->machines = o->machines > 0 ? o->machines : 1;
 	info->cpu_slots = info->ncpus;

@@ -27,6 +27,7 @@
 
 #include "print/field.h"
 #include "print/print-buf.h"
+#include "print/printk-map.h"
 #include "perfetto.h"
 #include "pb-write.h"
 
@@ -64,6 +65,7 @@ static const char *const typed_events[][2] = {
 	{ "sched", "sched_blocked_reason" },	{ "sched", "sched_process_exec" },
 	{ "sched", "sched_process_wait" },	{ "sched", "sched_migrate_task" },
 	{ "timer", "hrtimer_expire_entry" },	{ "timer", "hrtimer_expire_exit" },
+	{ "power", "suspend_resume" },
 };
 
 /*
@@ -93,6 +95,7 @@ struct pf_field {
 	ProtobufCType			type;
 	bool				repeated;	/* an array's elements, one field each */
 	bool				ksym;		/* a kernel function: its symbol's iid */
+	bool				kstr;		/* a kernel string's address: its text */
 	const struct tep_format_field	*tf;
 };
 
@@ -122,6 +125,7 @@ struct tm_pf_events {
 	struct pf_sched_fields	sw, wk;
 	struct tm_buf		scratch;
 	struct tm_pf_ksyms	*ksyms;
+	struct tm_printk_map	*kstrs;		/* the file's printk formats */
 	struct tm_common	common;		/* common_type, common_pid; the byte order */
 };
 
@@ -142,7 +146,8 @@ static void sched_fields(struct tep_handle *tep, struct pf_sched_fields *s, cons
 	s->id = ev->id;
 }
 
-struct tm_pf_events *tm_pf_events_new(struct tep_handle *tep, struct tm_pf_tasks *tasks)
+struct tm_pf_events *tm_pf_events_new(struct tep_handle *tep, struct tm_pf_tasks *tasks,
+				      struct tm_blob printk)
 {
 	static const char *const sw[] = { "prev_pid", "prev_prio", "prev_state", "next_comm",
 					  "next_pid", "next_prio", "prev_comm" };
@@ -152,11 +157,13 @@ struct tm_pf_events *tm_pf_events_new(struct tep_handle *tep, struct tm_pf_tasks
 	if (m) {
 		m->plans = calloc(PF_EVENT_IDS, sizeof(*m->plans));
 		m->ksyms = tm_pf_ksyms_new(tep);
+		m->kstrs = tm_printk_map_new(printk);
 	}
-	if (!m || !m->plans || !m->ksyms) {
+	if (!m || !m->plans || !m->ksyms || !m->kstrs) {
 		if (m) {
 			free(m->plans);
 			tm_pf_ksyms_free(m->ksyms);
+			tm_printk_map_free(m->kstrs);
 		}
 		free(m);
 		tm_fail(ENOMEM, "Perfetto event table");
@@ -186,6 +193,7 @@ void tm_pf_events_free(struct tm_pf_events *m)
 	free(m->plans);
 	tm_buf_free(&m->scratch);
 	tm_pf_ksyms_free(m->ksyms);
+	tm_printk_map_free(m->kstrs);
 	free(m);
 }
 
@@ -222,13 +230,24 @@ static bool is_num_array(const struct tep_format_field *tf)
 }
 
 /*
- * A proto field can take a format field: strings from strings, numbers from
- * scalars, a repeated number from an array of numbers.
+ * A `const char *` into the kernel (suspend_resume's action): a pointer-sized
+ * number whose type names a char pointer. Its text is in the printk formats.
+ */
+static bool is_kstr(const struct tep_format_field *tf)
+{
+	return is_scalar(tf) && tf->size == 8 && strstr(tf->type, "char *") &&
+	       !strstr(tf->type, "char **");
+}
+
+/*
+ * A proto field can take a format field: strings from strings or kernel
+ * strings, numbers from scalars, a repeated number from an array of numbers.
  */
 static bool field_fits(const ProtobufCFieldDescriptor *pd, const struct tep_format_field *tf)
 {
 	if (pd->type == PROTOBUF_C_TYPE_STRING)
-		return pd->label != PROTOBUF_C_LABEL_REPEATED && tm_field_is_string(tf);
+		return pd->label != PROTOBUF_C_LABEL_REPEATED &&
+		       (tm_field_is_string(tf) || is_kstr(tf));
 	if (pd->label == PROTOBUF_C_LABEL_REPEATED)
 		return is_num_array(tf);
 	return is_scalar(tf);
@@ -277,6 +296,7 @@ static int plan_typed(struct pf_plan *pl, const ProtobufCFieldDescriptor *member
 			f->type = md->fields[i].type;
 			f->repeated = md->fields[i].label == PROTOBUF_C_LABEL_REPEATED;
 			f->ksym = f->type == PROTOBUF_C_TYPE_UINT64 && is_ksym(pl->ev, tf->name);
+			f->kstr = f->type == PROTOBUF_C_TYPE_STRING && is_kstr(tf);
 			f->tf = tf;
 		} else if (!tf && !strcmp(pl->ev->name, "task_rename") &&
 			   !strcmp(md->fields[i].name, "pid")) {
@@ -408,6 +428,27 @@ static void put_repeated(struct tm_pf_events *m, struct tm_buf *b, const struct 
 		pb_uint(b, f->id, tm_get_uint(p + i, (unsigned int)es, m->common.swap));
 }
 
+/*
+ * A kernel string field: the text at its address, or the address in hex
+ * as report prints one the printk formats do not have.
+ */
+static void put_kstr(struct tm_pf_events *m, struct tm_buf *b, const struct pf_field *f,
+		     const struct tm_event_rec *rec)
+{
+	const char *text;
+	char hex[20];
+	uint64_t v;
+
+	if (!tm_field_get(f->tf, rec->data, rec->size, m->common.swap, &v))
+		return;
+	text = tm_printk_map_find(m->kstrs, v);
+	if (!text) {
+		snprintf(hex, sizeof(hex), "%" PRIx64, v);
+		text = hex;
+	}
+	pb_bytes(b, f->id, text, strlen(text));
+}
+
 /* One format field as proto field id of the given type. */
 static int put_field(struct tm_pf_events *m, struct tm_buf *b, const struct pf_field *f,
 		     const struct tm_event_rec *rec, struct tm_pf_refs *refs)
@@ -418,6 +459,10 @@ static int put_field(struct tm_pf_events *m, struct tm_buf *b, const struct pf_f
 
 	if (f->repeated) {
 		put_repeated(m, b, f, rec);
+		return 0;
+	}
+	if (f->kstr) {
+		put_kstr(m, b, f, rec);
 		return 0;
 	}
 	if (f->type == PROTOBUF_C_TYPE_STRING) {

@@ -14,6 +14,7 @@
 
 #include "trace.pb-c.h"
 
+#include "dat/tm-dat.h"
 #include "util/buf.h"
 #include "util/internal.h"
 
@@ -47,7 +48,8 @@ struct tm_pf_sched {
 	char	prev_comm[16];
 };
 
-TM_HIDDEN struct tm_pf_events *tm_pf_events_new(struct tep_handle *tep, struct tm_pf_tasks *tasks);
+TM_HIDDEN struct tm_pf_events *tm_pf_events_new(struct tep_handle *tep, struct tm_pf_tasks *tasks,
+					       struct tm_blob printk);
 TM_HIDDEN void tm_pf_events_free(struct tm_pf_events *m);
 /*
  * One record appended to b as an FtraceEventBundle.event field with

@@ -42,6 +42,7 @@ struct tm_evout_info {
 	const struct tm_evout_buffer	*buffers;
 	struct tm_blob			cmdlines;	/* saved_cmdlines text: "pid comm" lines */
 	struct tm_blob			cpustat;	/* per_cpu/cpuN/stats texts, "CPU: n" first */
+	struct tm_blob			printk;		/* printk formats: kernel strings by address */
 	const char			*uname;		/* "sysname node release machine" or NULL */
 	bool				ts_in_ns;	/* a TSC2NSEC option turned counts into ns */
 	bool				live;		/* stream: events only, no file header */

@@ -224,7 +224,7 @@ TM_TEST(perfetto_task_rename_without_pid_field_renames_the_common_pid)
 	memcpy(data + 24, "new", 3);
 	rec.data = data;
 	rec.size = sizeof(data);
-	m = tasks ? tm_pf_events_new(tep, tasks) : NULL;
+	m = tasks ? tm_pf_events_new(tep, tasks, (struct tm_blob){ .data = "" }) : NULL;
 	/* one FtraceEventBundle.event field: tag 0x12, a one-byte length, the event */
 	if (m && !tm_pf_event_put(m, &rec, rec.ts, &b, &desc, NULL) && b.len > 2 && b.data[0] == 0x12 &&
 	    b.data[1] == b.len - 2)
