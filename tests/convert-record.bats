@@ -235,3 +235,20 @@ record_dated() {
 		grep -q '^    kernel_symbols {$' "$TM_TMP/t.txt"
 	fi
 }
+
+@test "convert-record: a kernel string field of a described event is its text, as report prints it" {
+	# rcu_utilization's s is a `const char *`: the file's printk formats name it
+	timeout -s KILL 60 "$TRACEMAP" record -q -e rcu:rcu_utilization -o "$TM_TMP/k.dat" -- sleep 0.3
+	"$TRACEMAP" convert "$TM_TMP/k.dat" -o "$TM_TMP/k.pftrace"
+	pf_decode "$TM_TMP/k.pftrace" >"$TM_TMP/k.txt"
+	# report's text of each event beside its --json time: the same events in the same order
+	paste -d' ' <("$TRACEMAP" report --json "$TM_TMP/k.dat" | jq -r .timestamp_ns) \
+		<("$TRACEMAP" report "$TM_TMP/k.dat" | sed -n 's/.* rcu_utilization: *//p') |
+		sort >"$TM_TMP/want"
+	pf_typed "$TM_TMP/k.txt" rcu_utilization s | sed 's/^\([0-9]*\) [0-9]* s=/\1 /' |
+		sort >"$TM_TMP/got"
+	[ "$(wc -l <"$TM_TMP/want")" -ge 4 ]
+	grep -q ' Start context switch$' "$TM_TMP/want"
+	diff -u "$TM_TMP/want" "$TM_TMP/got" | head -n 20 >&2
+	cmp -s "$TM_TMP/want" "$TM_TMP/got"
+}

@@ -346,7 +346,8 @@ static int plan_described(struct tm_pf_events *m, struct pf_plan *pl)
 
 		f->id = pl->nfields;
 		f->tf = tf;
-		f->type = !is_scalar(tf) ? PROTOBUF_C_TYPE_STRING :
+		f->kstr = is_kstr(tf);
+		f->type = !is_scalar(tf) || f->kstr ? PROTOBUF_C_TYPE_STRING :
 			  tm_field_is_signed(tf) ? PROTOBUF_C_TYPE_INT64 : PROTOBUF_C_TYPE_UINT64;
 	}
 	pl->kind = PF_DESCRIBED;
