@@ -501,12 +501,13 @@ static int put_field(struct tm_pf_events *m, struct tm_buf *b, const struct pf_f
 static void put_generic_field(struct tm_pf_events *m, struct tm_buf *b,
 			      const struct tep_format_field *tf, const struct tm_event_rec *rec)
 {
-	struct pf_field f = { .tf = tf, .type = PROTOBUF_C_TYPE_STRING };
+	struct pf_field f = { .tf = tf, .type = PROTOBUF_C_TYPE_STRING, .kstr = is_kstr(tf) };
 	size_t at = pb_open(b, GE_FIELD);
 	uint64_t v;
 
 	pb_str(b, GF_NAME, tf->name);
-	if (is_scalar(tf) && tm_field_get(tf, rec->data, rec->size, m->common.swap, &v)) {
+	if (!f.kstr && is_scalar(tf) &&
+	    tm_field_get(tf, rec->data, rec->size, m->common.swap, &v)) {
 		pb_uint(b, tm_field_is_signed(tf) ? GF_INT : GF_UINT, v);
 	} else {
 		f.id = GF_STR;

@@ -244,3 +244,85 @@ TM_TEST(perfetto_task_rename_without_pid_field_renames_the_common_pid)
 	tm_pf_tasks_free(tasks);
 	tep_free(tep);
 }
+
+/*
+ * An event of 32 fields (too many to describe: a GenericFtraceEvent) whose
+ * first is a `const char *` into the kernel: its text from the printk
+ * formats, an unknown address as its hex digits, the other fields numbers.
+ */
+static const char wide_head[] =
+	"name: wide\nID: 78\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:const char * s;\toffset:8;\tsize:8;\tsigned:0;\n";
+static const char wide_tail[] = "\nprint fmt: \"%s\", REC->s\n";
+
+static void kstr_generic_case(struct tm_test *t, uint64_t addr, const char *want)
+{
+	static const char printk[] = "0xffffffff8281a5a4 : \"Start context switch\"\n";
+	struct tep_handle *tep = tep_alloc();
+	struct tm_pf_tasks *tasks = tm_pf_tasks_new();
+	struct tm_event_rec rec = { .ts = 1000 };
+	Perfetto__Protos__FtraceEvent *fe = NULL;
+	struct tm_pf_events *m = NULL;
+	struct tm_pf_desc *desc = NULL;
+	struct tm_buf fmt = { 0 }, b = { 0 };
+	uint8_t data[16 + 31 * 4] = { 0 };
+	uint16_t id = 78;
+	char line[128];
+
+	TM_REQUIRE(tep && tasks);
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tm_buf_put(&fmt, wide_head, sizeof(wide_head) - 1);
+	for (int i = 0; i < 31; i++) {
+		snprintf(line, sizeof(line), "\tfield:int f%d;\toffset:%d;\tsize:4;\tsigned:1;\n",
+			 i, 16 + 4 * i);
+		tm_buf_put(&fmt, line, strlen(line));
+	}
+	tm_buf_put(&fmt, wide_tail, sizeof(wide_tail) - 1);
+	TM_REQUIRE(!fmt.err);
+	TM_CHECK(!tep_parse_event(tep, (const char *)fmt.data, fmt.len, "test"));
+	memcpy(data, &id, sizeof(id));
+	memcpy(data + 8, &addr, sizeof(addr));
+	data[16] = 7;
+	rec.data = data;
+	rec.size = sizeof(data);
+	m = tm_pf_events_new(tep, tasks, (struct tm_blob){ .data = printk, .len = sizeof(printk) - 1 });
+	/* one FtraceEventBundle.event field: tag 0x12, a two-byte length, the event */
+	if (m && !tm_pf_event_put(m, &rec, rec.ts, &b, &desc, NULL) && b.len > 3 &&
+	    b.data[0] == 0x12 && (b.data[1] & 0x80) && !(b.data[2] & 0x80) &&
+	    (size_t)((b.data[1] & 0x7f) | b.data[2] << 7) == b.len - 3)
+		fe = perfetto__protos__ftrace_event__unpack(NULL, b.len - 3, b.data + 3);
+	TM_REQUIRE(fe);
+	TM_CHECK(!desc);
+	TM_CHECK_INT(fe->event_case, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_GENERIC);
+	if (fe->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_GENERIC) {
+		Perfetto__Protos__GenericFtraceEvent *g = fe->generic;
+
+		TM_REQUIRE(g->n_field == 32);
+		TM_CHECK_STR(g->field[0]->name, "s");
+		TM_CHECK_INT(g->field[0]->value_case,
+			     PERFETTO__PROTOS__GENERIC_FTRACE_EVENT__FIELD__VALUE_STR_VALUE);
+		if (g->field[0]->value_case ==
+		    PERFETTO__PROTOS__GENERIC_FTRACE_EVENT__FIELD__VALUE_STR_VALUE)
+			TM_CHECK_STR(g->field[0]->str_value, want);
+		TM_CHECK_INT(g->field[1]->value_case,
+			     PERFETTO__PROTOS__GENERIC_FTRACE_EVENT__FIELD__VALUE_INT_VALUE);
+		TM_CHECK_INT(g->field[1]->int_value, 7);
+	}
+	perfetto__protos__ftrace_event__free_unpacked(fe, NULL);
+	tm_buf_free(&b);
+	tm_buf_free(&fmt);
+	tm_pf_events_free(m);
+	tm_pf_tasks_free(tasks);
+	tep_free(tep);
+}
+
+TM_TEST(perfetto_generic_kernel_string_field_is_its_text)
+{
+	kstr_generic_case(t, 0xffffffff8281a5a4ULL, "Start context switch");
+	kstr_generic_case(t, 0xffffffff82810500ULL, "ffffffff82810500");
+}
