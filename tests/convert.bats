@@ -100,6 +100,10 @@ fixtures() {
 	local dat=$TM_ROOT/tests/fixtures-vm/tm-suspend.dat
 	"$TRACEMAP" convert "$dat" -o "$TM_TMP/p.pftrace"
 	pf_decode "$TM_TMP/p.pftrace" >"$TM_TMP/p.txt"
+	# FtraceEvent member 113 (what trace_processor draws), not a described event
+	pf_decode_raw "$TM_TMP/p.pftrace" >"$TM_TMP/raw.txt"
+	[ "$(grep -c '^      suspend_resume {$' "$TM_TMP/raw.txt")" -ge 4 ]
+	! grep -q 'suspend_resume' <(grep event_descriptor "$TM_TMP/raw.txt") || return 1
 	check_typed "$dat" "$TM_TMP/p.txt" suspend_resume val start
 	# action (a `const char *`) as the text at its address: the "ACTION[VAL] begin|end"
 	# lines of trace-cmd 3.1.6's report, in time order

@@ -230,16 +230,6 @@ static bool is_num_array(const struct tep_format_field *tf)
 }
 
 /*
- * A `const char *` into the kernel (suspend_resume's action): a pointer-sized
- * number whose type names a char pointer. Its text is in the printk formats.
- */
-static bool is_kstr(const struct tep_format_field *tf)
-{
-	return is_scalar(tf) && tf->size == 8 && strstr(tf->type, "char *") &&
-	       !strstr(tf->type, "char **");
-}
-
-/*
  * A proto field can take a format field: strings from strings or kernel
  * strings, numbers from scalars, a repeated number from an array of numbers.
  */
@@ -247,7 +237,7 @@ static bool field_fits(const ProtobufCFieldDescriptor *pd, const struct tep_form
 {
 	if (pd->type == PROTOBUF_C_TYPE_STRING)
 		return pd->label != PROTOBUF_C_LABEL_REPEATED &&
-		       (tm_field_is_string(tf) || is_kstr(tf));
+		       (tm_field_is_string(tf) || tm_field_is_kernel_string(tf));
 	if (pd->label == PROTOBUF_C_LABEL_REPEATED)
 		return is_num_array(tf);
 	return is_scalar(tf);
@@ -296,7 +286,8 @@ static int plan_typed(struct pf_plan *pl, const ProtobufCFieldDescriptor *member
 			f->type = md->fields[i].type;
 			f->repeated = md->fields[i].label == PROTOBUF_C_LABEL_REPEATED;
 			f->ksym = f->type == PROTOBUF_C_TYPE_UINT64 && is_ksym(pl->ev, tf->name);
-			f->kstr = f->type == PROTOBUF_C_TYPE_STRING && is_kstr(tf);
+			f->kstr = f->type == PROTOBUF_C_TYPE_STRING &&
+				  tm_field_is_kernel_string(tf);
 			f->tf = tf;
 		} else if (!tf && !strcmp(pl->ev->name, "task_rename") &&
 			   !strcmp(md->fields[i].name, "pid")) {
@@ -346,7 +337,7 @@ static int plan_described(struct tm_pf_events *m, struct pf_plan *pl)
 
 		f->id = pl->nfields;
 		f->tf = tf;
-		f->kstr = is_kstr(tf);
+		f->kstr = tm_field_is_kernel_string(tf);
 		f->type = !is_scalar(tf) || f->kstr ? PROTOBUF_C_TYPE_STRING :
 			  tm_field_is_signed(tf) ? PROTOBUF_C_TYPE_INT64 : PROTOBUF_C_TYPE_UINT64;
 	}
@@ -501,7 +492,8 @@ static int put_field(struct tm_pf_events *m, struct tm_buf *b, const struct pf_f
 static void put_generic_field(struct tm_pf_events *m, struct tm_buf *b,
 			      const struct tep_format_field *tf, const struct tm_event_rec *rec)
 {
-	struct pf_field f = { .tf = tf, .type = PROTOBUF_C_TYPE_STRING, .kstr = is_kstr(tf) };
+	struct pf_field f = { .tf = tf, .type = PROTOBUF_C_TYPE_STRING,
+			      .kstr = tm_field_is_kernel_string(tf) };
 	size_t at = pb_open(b, GE_FIELD);
 	uint64_t v;
 

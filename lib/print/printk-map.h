@@ -10,6 +10,7 @@
 #ifndef TM_PRINTK_MAP_H
 #define TM_PRINTK_MAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util/internal.h"
@@ -17,16 +18,21 @@
 
 struct tm_printk_map;
 
+struct tep_format_field;
+
 /*
- * The table of b's lines (copied: b may go away). A line without an
- * address, a ':' or a text is skipped. NULL + message on ENOMEM.
+ * The table of b's lines (copied: b may go away), those report's
+ * libtraceevent gets (tm_meta_clean_printk()). A line without a ':' or a
+ * text after it is skipped. NULL + message on ENOMEM.
  */
 TM_HIDDEN struct tm_printk_map *tm_printk_map_new(struct tm_blob b);
 TM_HIDDEN void tm_printk_map_free(struct tm_printk_map *m);
 /*
  * The text at addr, as libtraceevent registers it (the quotes around it
- * dropped, a trailing "\n" escape made a newline); NULL when none.
+ * and a "\n" escape before the closing one dropped); NULL when none.
  */
 TM_HIDDEN const char *tm_printk_map_find(const struct tm_printk_map *m, uint64_t addr);
+/* Is tf a `const char *` into the kernel that its event prints with %s (printk-map.c)? */
+TM_HIDDEN bool tm_field_is_kernel_string(const struct tep_format_field *tf);
 
 #endif /* TM_PRINTK_MAP_H */

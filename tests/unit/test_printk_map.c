@@ -2,9 +2,10 @@
 /*
  * test_printk_map.c - our table of kernel strings (printk-map.c) against
  * libtraceevent's: an event printing a `const char *` field with "%s" is
- * printed by libtraceevent after tep_parse_printk_formats() of the same
- * text, and must show what tm_printk_map_find() answers for that address
- * (its hex digits when the table has none).
+ * printed by libtraceevent after tep_parse_printk_formats() of the text
+ * report gives it (tm_meta_clean_printk() of the same bytes), and must show
+ * what tm_printk_map_find() answers for that address (its hex digits when
+ * the table has none). And which fields are kernel strings.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "print/meta-check.h"
 #include "print/printk-map.h"
 #include "tm_test.h"
 
@@ -36,7 +38,12 @@ static const char printk_text[] =
 	"::0xffffffff82810100 : \"after colons\"\n"
 	"0xffffffff82810200 : \"no closing quote\n"
 	"0xffffffff82810300 : \"a \\\"quoted\\\" word\"\n"
-	"0xffffffff82810400 : \"first: second\"\n";
+	"0xffffffff82810400 : \"first: second\"\n"
+	"0xffffffff82810600 : \"a NUL\0 in it\"\n"
+	"0xffffffff82810700 : \"after the NUL\"\n"
+	"0x1ffffffffffffffff : \"past 64 bits\"\n"
+	"zz : \"not hex\"\n"
+	"0xffffffff82810800 : \"newline, no closing quote\\n\n";
 
 /* What libtraceevent prints for the event's string at addr. */
 static void native_text(struct tep_handle *tep, uint64_t addr, struct trace_seq *s)
@@ -58,20 +65,21 @@ TM_TEST(printk_map_answers_what_libtraceevent_prints)
 		0xffffffff8281a5a4, 0xffffffff8281972f, 0xffffffff82810000, 0xffffffff82810100,
 		0xffffffff82810200, 0xffffffff82810300, 0xffffffff82810400,
 		0xffffffff82810500,	/* in no line */
-		0,
+		0, 0xffffffff82810600, 0xffffffff82810700, 0xffffffffffffffff,
+		0xffffffff82810800,
 	};
 	struct tm_blob b = { .data = printk_text, .len = sizeof(printk_text) - 1 };
 	struct tep_handle *tep = tep_alloc();
 	struct tm_printk_map *m = tm_printk_map_new(b);
-	char *copy = strdup(printk_text);
+	char *clean = tm_meta_clean_printk(b, NULL);
 	struct trace_seq s;
 
-	TM_REQUIRE(tep && m && copy);
+	TM_REQUIRE(tep && m && clean);
 	tep_set_long_size(tep, 8);
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
 	TM_REQUIRE(!tep_parse_event(tep, kstr_format, sizeof(kstr_format) - 1, "rcu"));
-	TM_REQUIRE(!tep_parse_printk_formats(tep, copy));
+	TM_REQUIRE(!tep_parse_printk_formats(tep, clean));
 	trace_seq_init(&s);
 	for (size_t i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++) {
 		const char *ours = tm_printk_map_find(m, addrs[i]);
@@ -86,8 +94,10 @@ TM_TEST(printk_map_answers_what_libtraceevent_prints)
 	}
 	TM_CHECK(tm_printk_map_find(m, 0xffffffff8281a5a4) != NULL);
 	TM_CHECK(tm_printk_map_find(m, 0xffffffff82810500) == NULL);
+	TM_CHECK(tm_printk_map_find(m, 0xffffffff82810600) == NULL);	/* its line went */
+	TM_CHECK_STR(tm_printk_map_find(m, 0xffffffff82810700), "after the NUL");
 	trace_seq_destroy(&s);
-	free(copy);
+	free(clean);
 	tm_printk_map_free(m);
 	tep_free(tep);
 }
@@ -101,4 +111,67 @@ TM_TEST(printk_map_of_nothing_finds_nothing)
 	TM_CHECK(tm_printk_map_find(m, 0) == NULL);
 	TM_CHECK(tm_printk_map_find(NULL, 1) == NULL);
 	tm_printk_map_free(m);
+}
+
+/* An event of the given fields and print fmt, parsed; the field named name. */
+static const struct tep_format_field *field_of(struct tep_handle *tep, int id,
+					       const char *fields, const char *fmt,
+					       const char *name)
+{
+	char text[2048];
+	struct tep_event *ev;
+
+	snprintf(text, sizeof(text), "name: e%d\nID: %d\nformat:\n"
+		 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		 "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n%s\n"
+		 "print fmt: %s\n", id, id, fields, fmt);
+	if (tep_parse_event(tep, text, strlen(text), "t"))
+		return NULL;
+	ev = tep_find_event(tep, id);
+	return ev ? tep_find_field(ev, name) : NULL;
+}
+
+TM_TEST(printk_map_kernel_strings_are_pointers_printed_with_s)
+{
+	static const char action[] =
+		"\tfield:const char * action;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:int val;\toffset:16;\tsize:4;\tsigned:1;\n"
+		"\tfield:bool start;\toffset:20;\tsize:1;\tsigned:0;\n";
+	static const char user[] =
+		"\tfield:int dfd;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\tfield:const char * filename;\toffset:24;\tsize:8;\tsigned:0;\n";
+	static const char argv[] =
+		"\tfield:const char *const * argv;\toffset:8;\tsize:8;\tsigned:0;\n";
+	static const char width[] =
+		"\tfield:int w;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:const char * s;\toffset:16;\tsize:8;\tsigned:0;\n";
+	struct tep_handle *tep = tep_alloc();
+	const struct tep_format_field *f;
+
+	TM_REQUIRE(tep);
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	/* suspend_resume's: %s of REC->action, and val after it is not */
+	f = field_of(tep, 910, action, "\"%s[%u] %s\", REC->action, (unsigned int)REC->val, "
+		     "(REC->start)?\"begin\":\"end\"", "action");
+	TM_CHECK(f && tm_field_is_kernel_string(f));
+	f = field_of(tep, 911, action, "\"%d %s\", REC->val, REC->action", "action");
+	TM_CHECK(f && tm_field_is_kernel_string(f));
+	f = field_of(tep, 912, action, "\"%s %d\", REC->action, REC->val", "val");
+	TM_CHECK(f && !tm_field_is_kernel_string(f));
+	/* a user pointer printed as a number through a cast */
+	f = field_of(tep, 913, user, "\"dfd: 0x%08lx, filename: 0x%08lx\", "
+		     "((unsigned long)(REC->dfd)), ((unsigned long)(REC->filename))", "filename");
+	TM_CHECK(f && !tm_field_is_kernel_string(f));
+	f = field_of(tep, 914, argv, "\"argv: 0x%08lx\", ((unsigned long)(REC->argv))", "argv");
+	TM_CHECK(f && !tm_field_is_kernel_string(f));
+	/* %% takes no argument, %*s takes two: the width, then the string */
+	f = field_of(tep, 915, width, "\"100%% %*s\", REC->w, REC->s", "s");
+	TM_CHECK(f && tm_field_is_kernel_string(f));
+	f = field_of(tep, 916, width, "\"%pS %s\", REC->s, REC->s", "s");
+	TM_CHECK(f && tm_field_is_kernel_string(f));
+	tep_free(tep);
 }
