@@ -135,7 +135,14 @@ json_marks() {
 	flight_two_dumps
 	# the second dump holds the first one's window again (the 8M window is not full)
 	"$TRACEMAP" convert "$TM_TMP/f.0001.dat" "$TM_TMP/f.0002.dat" -o "$TM_TMP/both.json"
-	[ "$(json_marks "$TM_TMP/both.json" | tr '\n' ' ')" = "$(seq -s ' ' 1 100) " ]
+	json_marks "$TM_TMP/both.json" >"$TM_TMP/marks"
+	diff -u <(seq 1 100) "$TM_TMP/marks" >&2 || {
+		for f in f.0001 f.0002; do
+			"$TRACEMAP" convert -q "$TM_TMP/$f.dat" -o "$TM_TMP/$f.json"
+			echo "$f alone: $(json_marks "$TM_TMP/$f.json" | tr '\n' ' ')"
+		done >&2
+		return 1
+	}
 	# every event of the two, once: as many of each type as the later dump alone has
 	{ report_counts "$TM_TMP/f.0001.dat"; report_counts "$TM_TMP/f.0002.dat"; } |
 		awk '{ if ($1 > n[$2]) n[$2] = $1 } END { for (k in n) print n[k], k }' |

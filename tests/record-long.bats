@@ -26,7 +26,7 @@ teardown() {
 	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 100) " ]
 	[ ! -e "$TM_TMP/f.0003.dat" ] && [ ! -e "$TM_TMP/f.dat" ]
 	# one summary line per file: size, time window, events, losses; no drops: the 8M
-	# window is not full (the trim of the CPUs to their common start is no drop)
+	# window is not full (nothing dropped, so no CPU is cut to a common start)
 	grep -Eq "f\.0002\.dat: [0-9.]+ MB, [0-9]+\.[0-9]{6}-[0-9]+\.[0-9]{6} \([0-9.]+ s\), [0-9]+ events, [0-9]+ lost by the kernel$" "$TM_TMP/rec.err" ||
 		{ cat "$TM_TMP/rec.err" >&2; return 1; }
 	! grep -q dropped "$TM_TMP/rec.err" || return 1 || return 1

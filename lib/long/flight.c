@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * flight.c - the flight window: each CPU's pages compressed into chunks kept
- * in memory, the oldest chunk of all CPUs dropped when the window is full,
- * and dumps of the window cut to the time every CPU covers.
+ * in memory, the chunk of all CPUs that ends first dropped when the window is
+ * full, and dumps of the window cut to the time every CPU covers.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -291,9 +291,13 @@ static int fdump_next(void *ctx, const void **data, size_t *len)
 }
 
 /*
- * Pin every CPU's window. The start is the latest of the CPUs' first times,
- * and after the last record each CPU dropped: a CPU whose whole window was
- * dropped has no record of that stretch, so no other CPU may show it.
+ * Pin every CPU's window. The start is after the last record any CPU
+ * dropped: a CPU whose older chunks were dropped has no record of that
+ * stretch, so no other CPU may show it. Before the window drops anything
+ * every CPU is whole from the recording's start and nothing is cut: a CPU
+ * whose first record comes later was idle until then, and cutting the
+ * others to it would lose their events (and make two dumps of one window
+ * start at different times).
  */
 static int flight_pin(struct tm_flight *f, struct tm_fdump_cpu *d, uint64_t *start)
 {
@@ -302,7 +306,6 @@ static int flight_pin(struct tm_flight *f, struct tm_fdump_cpu *d, uint64_t *sta
 	*start = 0;
 	pthread_mutex_lock(&f->lock);
 	for (int cpu = 0; cpu < f->opts.ncpus; cpu++) {
-		uint64_t first = 0;
 		struct tm_fchunk *c;
 		size_t n = 0;
 
@@ -321,11 +324,7 @@ static int flight_pin(struct tm_flight *f, struct tm_fdump_cpu *d, uint64_t *sta
 		for (c = f->cpus[cpu].head; c; c = c->next) {
 			c->pins++;
 			d[cpu].chunks[d[cpu].n++] = c;
-			if (!first)
-				first = c->first_ts;
 		}
-		if (first > *start)
-			*start = first;
 	}
 	pthread_mutex_unlock(&f->lock);
 	return ret;
