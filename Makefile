@@ -133,7 +133,8 @@ check-vm: all
 
 # libFuzzer targets (clang): fuzz-reader (the trace.dat reader), fuzz-report
 # (the whole report path), seeded with the fixtures and the findings, and the
-# differential fuzz-ksyms and fuzz-cmdlines (our parsers against libtraceevent's).
+# differential fuzz-ksyms, fuzz-cmdlines and fuzz-printk (our parsers against
+# libtraceevent's).
 # The library is compiled once for them (clang, instrumented for coverage and
 # the sanitizers) into its own archive, which every target links.
 FUZZ_SECONDS	?= 60

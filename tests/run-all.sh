@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # run-all.sh - `make check`: unit tests (plain and ASan/UBSan); then at once the
-# fuzz runs (reader, report; ksyms, cmdlines briefly), the mutation test and the
+# fuzz runs (reader, report; ksyms, cmdlines, printk briefly), the mutation test and the
 # bats files that do not touch the kernel; then the kernel bats files one after
 # the other, each under a time limit. Ends with one line "N passed, N failed".
 set -u
@@ -68,10 +68,10 @@ for t in reader report; do
 			"${FUZZ_SECONDS:-60}" "$t"
 	fi
 done
-# the differential targets (our kallsyms table and saved cmdlines against
-# libtraceevent's): short runs from their seeds, to catch a change that reads
-# a line differently
-for t in ksyms cmdlines; do
+# the differential targets (our kallsyms table, saved cmdlines and kernel
+# strings against libtraceevent's): short runs from their seeds, to catch a
+# change that reads a line differently
+for t in ksyms cmdlines printk; do
 	if [ -x "build/fuzz-$t" ]; then
 		start_bg "fuzz ($t, ${DIFF_FUZZ_SECONDS:-15}s)" bash tests/fuzz/run.sh \
 			"${DIFF_FUZZ_SECONDS:-15}" "$t"

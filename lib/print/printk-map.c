@@ -83,6 +83,17 @@ struct tm_printk_map *tm_printk_map_new(struct tm_blob b)
 	for (p = strtok_r(m->text, "\n", &save); p; p = strtok_r(NULL, "\n", &save))
 		if (m->n < lines && parse_line(p, &m->e[m->n]))
 			m->n++;
+	/*
+	 * libtraceevent keeps the lines newest first and sorts them with the
+	 * same comparison (glibc's qsort() is a stable merge sort), so of two
+	 * lines with one address its bsearch() finds the same one ours does.
+	 */
+	for (size_t i = 0; i < m->n / 2; i++) {
+		struct printk_entry t = m->e[i];
+
+		m->e[i] = m->e[m->n - 1 - i];
+		m->e[m->n - 1 - i] = t;
+	}
 	qsort(m->e, m->n, sizeof(*m->e), by_addr);
 	return m;
 }

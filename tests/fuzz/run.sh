@@ -3,10 +3,11 @@
 # run.sh SECONDS [TARGET] - run the libFuzzer target build/fuzz-TARGET ("reader",
 # the default: the trace.dat container; "report": the whole report path; "ksyms":
 # kallsyms text, our table against libtraceevent's; "cmdlines": saved cmdlines
-# text, our registration against libtraceevent's) for SECONDS, seeded with
+# text, our registration against libtraceevent's; "printk": printk formats, our
+# kernel strings against libtraceevent's) for SECONDS, seeded with
 # copies of every fixture (top level and upstream/), the shared findings and
-# tests/regress/ (ksyms: the fixtures' kallsyms subset; cmdlines: the tracefs
-# snapshot's saved_cmdlines); prints one TAP test,
+# tests/regress/ (ksyms: the fixtures' kallsyms subset; cmdlines and printk: the
+# tracefs snapshot's saved_cmdlines and printk_formats); prints one TAP test,
 # exits non-zero on a finding.
 set -u
 cd "$(dirname "$0")/../.."
@@ -28,8 +29,8 @@ fi
 case $target in
 reader)	max_len=131072; timeout=20 ;;
 report)	max_len=1100000; timeout=30 ;;	# upstream fixtures are ~1 MB
-ksyms|cmdlines)	max_len=4096; timeout=10 ;;
-*)	echo "not ok 1 fuzz: unknown target '$target' (reader, report, ksyms or cmdlines)"
+ksyms|cmdlines|printk)	max_len=4096; timeout=10 ;;
+*)	echo "not ok 1 fuzz: unknown target '$target' (reader, report, ksyms, cmdlines or printk)"
 	exit 2 ;;
 esac
 if [ ! -x "$bin" ]; then
@@ -41,6 +42,7 @@ mkdir -p "$corpus" "$artifacts"
 seeds=("$fixtures"/*.dat "$fixtures"/upstream/*.dat "$findings"/*.dat tests/regress/*.dat)
 [ "$target" != ksyms ] || seeds=("$fixtures"/raw/kallsyms.subset)
 [ "$target" != cmdlines ] || seeds=("$fixtures"/raw/tracefs-snapshot/saved_cmdlines)
+[ "$target" != printk ] || seeds=("$fixtures"/raw/tracefs-snapshot/printk_formats)
 for f in "${seeds[@]}"; do
 	[ -e "$f" ] && cp -f "$f" "$corpus/seed-$(basename "$f")"
 done

@@ -43,7 +43,10 @@ static const char printk_text[] =
 	"0xffffffff82810700 : \"after the NUL\"\n"
 	"0x1ffffffffffffffff : \"past 64 bits\"\n"
 	"zz : \"not hex\"\n"
-	"0xffffffff82810800 : \"newline, no closing quote\\n\n";
+	"0xffffffff82810800 : \"newline, no closing quote\\n\n"
+	"0xffffffff82810900 : \"one\"\n"
+	"0xffffffff82810900 : \"two\"\n"
+	"0xffffffff82810900 : \"three\"\n";
 
 /* What libtraceevent prints for the event's string at addr. */
 static void native_text(struct tep_handle *tep, uint64_t addr, struct trace_seq *s)
@@ -67,6 +70,7 @@ TM_TEST(printk_map_answers_what_libtraceevent_prints)
 		0xffffffff82810500,	/* in no line */
 		0, 0xffffffff82810600, 0xffffffff82810700, 0xffffffffffffffff,
 		0xffffffff82810800,
+		0xffffffff82810900,	/* three lines: libtraceevent's pick */
 	};
 	struct tm_blob b = { .data = printk_text, .len = sizeof(printk_text) - 1 };
 	struct tep_handle *tep = tep_alloc();
