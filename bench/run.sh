@@ -12,6 +12,7 @@
 #                                     options, e.g. --variant s16='./tracemap --subbuf-size 16'
 # LOADS="msg pipe sys" (default) picks loads; sys1 is sys with one dd only (on CPU 0),
 # which leaves the recorder a CPU: the adaptive zstd level's demonstration load.
+# Repetition N runs the recorders in RECORDERS' order rotated by N - 1.
 # Prints one table (medians, min-max) and the same-repetition ratios to trace-cmd
 # with the worst repetition beside the median; raw rows go to bench/out/results.tsv.
 set -u
@@ -258,10 +259,22 @@ if [ "$TABLE" = 1 ]; then		# only print the table of the last run
 	print_table
 	exit 0
 fi
+# The recorders of repetition N, starting from the Nth (rep 1 as listed): none
+# always runs in the slot after the same one, so a slow or fast spell of the
+# machine does not fall on the same pair of recorders in every repetition.
+rotated() {
+	local -a r
+	read -ra r <<<"$RECORDERS"
+	local n=${#r[@]} i
+	for ((i = 0; i < n; i++)); do
+		echo "${r[((i + $1 - 1) % n)]}"
+	done
+}
+
 : > "$OUT/results.tsv"
 for rep in $(seq "$REPS"); do
 	for load in $LOADS; do
-		for rec in $RECORDERS; do
+		for rec in $(rotated "$rep"); do
 			echo "# rep $rep load $load recorder $rec" >&2
 			one_run "$rec" "$load" "$rep"
 		done
