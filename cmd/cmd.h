@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "print/tm-events.h"
+#include "print/tm-print.h"
 
 /* Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 events lost (--fail-on-loss). */
 enum {

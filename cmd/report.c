@@ -14,7 +14,7 @@
 #include "cmd.h"
 #include "status.h"
 #include "tracemap.h"
-#include "print/tm-events.h"
+#include "events/tm-events.h"
 
 #define REPORT_MAX_FILTERS	32
 #define REPORT_MAX_CPUS		4096

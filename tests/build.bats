@@ -158,7 +158,7 @@ EOF
 	[[ "$output" == "layout: "*" public functions all called from cmd/" ]]
 }
 
-@test "build: the layout check finds an unused public function, a tm_ static, a long file" {
+@test "build: the layout check finds an unused public function, a tm_ static, a long file, a full folder" {
 	local tree
 	tree=$(mktemp -d)
 	mkdir -p "$tree/lib/x" "$tree/cmd" "$tree/tests"
@@ -167,6 +167,10 @@ EOF
 	printf 'int tm_used(void);\nint tm_unused(void);\n' >"$tree/lib/x/tm-x.h"
 	printf 'static int tm_helper(void)\n{\n\treturn 0;\n}\n' >"$tree/lib/x/a.c"
 	seq 801 | sed 's/.*/\/\* & \*\//' >"$tree/lib/x/long.c"
+	# a folder of 16 sources and 15 headers: 31 files
+	mkdir -p "$tree/lib/y"
+	for i in $(seq 16); do : >"$tree/lib/y/y$i.c"; done
+	for i in $(seq 15); do : >"$tree/lib/y/y$i.h"; done
 	run bash "$tree/tests/layout-check.sh" "$tree"
 	rm -rf "$tree"
 	[ "$status" -eq 1 ]
@@ -174,6 +178,7 @@ EOF
 	[[ "$output" != *"tm_used is public"* ]]
 	[[ "$output" == *"static functions with the tm_ prefix: tm_helper"* ]]
 	[[ "$output" == *"lib/x/long.c: 801 lines"* ]]
+	[[ "$output" == *"lib/y/: 31 sources, .c and .h (at most 30"* ]]
 }
 
 @test "build: no test asserts with a bare '! cmd', which bats never fails on" {

@@ -14,7 +14,7 @@
 #include "util/internal.h"
 #include "dat/tm-dat.h"
 #include "tm-merge.h"
-#include "print/tm-events.h"
+#include "events/tm-events.h"
 
 struct tep_handle;
 

@@ -16,7 +16,7 @@
 #include "dat/tm-dat.h"
 #include "dat/dat-internal.h"
 #include "dat/page.h"
-#include "print/tm-events.h"
+#include "events/tm-events.h"
 #include "tm-merge.h"
 #include "merge-internal.h"
 

@@ -24,7 +24,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "print/field.h"
+#include "events/field.h"
 #include "print/print-internal.h"
 #include "json-out.h"
 #include "tm-evout.h"

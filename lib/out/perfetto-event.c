@@ -25,9 +25,9 @@
 
 #include <traceevent/event-parse.h>
 
-#include "print/field.h"
+#include "events/field.h"
 #include "print/print-buf.h"
-#include "print/printk-map.h"
+#include "events/printk-map.h"
 #include "perfetto.h"
 #include "pb-write.h"
 

@@ -23,7 +23,7 @@
 #include <stdio.h>
 
 #include "dat/tm-dat.h"
-#include "print/tm-events.h"
+#include "print/tm-print.h"
 #include "util/tm-progress.h"
 
 struct tep_handle;

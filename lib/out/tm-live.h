@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "print/tm-events.h"
+#include "events/tm-events.h"
 #include "out/tm-evout.h"
 #include "record/tm-recorder.h"
 

@@ -2,9 +2,9 @@
 /*
  * print-internal.h - what the printer (print.c) takes from its neighbours:
  * the JSON form of a record (print-json.c), the latency flags
- * (print-latency.c), current trace-cmd's sched_switch text (print-states.c)
- * and the task-name generation of the events handle (events.c). Private to
- * the library.
+ * (print-latency.c), current trace-cmd's sched_switch text (print-states.c),
+ * and the lib-only part of the events handle (events/events-internal.h).
+ * Private to the library.
  */
 #ifndef TM_PRINT_INTERNAL_H
 #define TM_PRINT_INTERNAL_H
@@ -15,7 +15,8 @@
 
 #include "util/internal.h"
 #include "print-buf.h"
-#include "tm-events.h"
+#include "tm-print.h"
+#include "events/events-internal.h"
 
 struct tep_event;
 struct tep_handle;
@@ -121,9 +122,6 @@ TM_HIDDEN bool tm_fgraph_holding(const struct tm_fgraph *g);
 /* Held entries stay as printed, "name() {" (a flush: no next record to wait for). */
 TM_HIDDEN void tm_fgraph_release(struct tm_fgraph *g);
 
-/* A counter bumped whenever a task got a new name; valid while ev lives. */
-TM_HIDDEN const uint64_t *tm_events_names_gen(const struct tm_events *ev);
-
 struct tm_printer;
 
 /*
@@ -139,7 +137,7 @@ TM_HIDDEN void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_
 /* Events printed so far. */
 TM_HIDDEN uint64_t tm_printer_count(const struct tm_printer *p);
 
-/* ---- lib-only part of tm-events.h ---- */
+/* ---- lib-only part of tm-print.h: the printer ---- */
 
 /*
  * A printer of ev's events to out (task names follow tm_events_reload_cmdlines()).
@@ -158,15 +156,6 @@ TM_HIDDEN int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *n
 TM_HIDDEN void tm_printer_free(struct tm_printer *p);
 
 /*
- * Re-read saved_cmdlines (live use: tasks appear and are renamed while
- * streaming): new pids get their names, renamed ones the new name, and
- * printers made from ev print them from their next record on. -1 with a
- * message when the file cannot be read or parsed (names read so far stay).
- */
-TM_HIDDEN int tm_events_reload_cmdlines(struct tm_events *ev, const char *tracefs_dir);
-/* True when the record should be printed (f NULL: always). */
-TM_HIDDEN bool tm_filter_pass(struct tm_filter *f, const struct tm_event_rec *rec);
-/*
  * Print only a "CPU:n [N EVENTS DROPPED]" line (a JSON object with --json):
  * for a loss no later record of that CPU can carry (stream, at its end).
  * -1 with ENOMEM.
@@ -181,19 +170,5 @@ TM_HIDDEN int tm_printer_dropped(struct tm_printer *p, int buf, int cpu, int64_t
 TM_HIDDEN int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec);
 /* Hand the buffered text to out; -1 + message when the write fails. */
 TM_HIDDEN int tm_printer_flush(struct tm_printer *p);
-
-/* ---- used across lib/ ---- */
-
-/*
- * events.c: name pid comm from the next printed record on (live use): 1 when
- * its name changed, 0 when it had that name, -1 with ENOMEM.
- */
-TM_HIDDEN int tm_events_set_comm(struct tm_events *ev, int pid, const char *comm);
-/*
- * events.c: tm_events_reload_cmdlines(), leaving alone the pids for which
- * skip(ctx, pid) is true (skip NULL: none).
- */
-TM_HIDDEN int tm_events_reload_cmdlines_skip(struct tm_events *ev, const char *tracefs_dir,
-					     bool (*skip)(void *ctx, int pid), void *ctx);
 
 #endif /* TM_PRINT_INTERNAL_H */

@@ -10,7 +10,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "field.h"
+#include "events/field.h"
 #include "util/json-str.h"
 #include "print-json.h"
 #include "print-internal.h"

@@ -23,7 +23,7 @@
 #include "print-columns.h"
 #include "print-fast.h"
 #include "print-internal.h"
-#include "field.h"
+#include "events/field.h"
 #include "dat/dat-internal.h"
 #include "dat/page.h"
 
@@ -260,7 +260,7 @@ void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_t ts,
 	snprintf(out, len, "%.*s", (int)(e - tmp), tmp);
 }
 
-/* tep_data_type() and tep_data_pid() without their lookups (print/field.h). */
+/* tep_data_type() and tep_data_pid() without their lookups (events/field.h). */
 static int rec_type(struct tm_printer *p, const struct tep_record *r)
 {
 	if (!p->common_ready) {

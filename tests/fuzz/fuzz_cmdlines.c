@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_cmdlines.c - libFuzzer target, differential: the input as saved
- * cmdlines text registered line by line by our check (lib/print/meta-check.c,
+ * cmdlines text registered line by line by our check (lib/events/meta-check.c,
  * tm_meta_each_cmdline()) and parsed by libtraceevent
  * (tep_parse_saved_cmdlines()). Where ours drops no line, both handles must
  * name every pid ours registered the same, and libtraceevent must not fail;
@@ -18,7 +18,7 @@
 
 #include "fuzz-text.h"
 #include "util/internal.h"
-#include "print/meta-check.h"
+#include "events/meta-check.h"
 
 struct walk {
 	struct tep_handle	*tep;

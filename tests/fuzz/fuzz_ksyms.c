@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_ksyms.c - libFuzzer target, differential: the input as kallsyms text
- * through our symbol table (lib/print/ksyms.c) and through libtraceevent's own
+ * through our symbol table (lib/events/ksyms.c) and through libtraceevent's own
  * (tep_parse_kallsyms()). Where libtraceevent reads every line, ours must
  * drop none and hold the same table (as tep_print_funcs() prints it) and
  * answer every symbol's address -1, +0, +1 the same; where it stops at a
@@ -17,7 +17,7 @@
 
 #include "fuzz-text.h"
 #include "util/internal.h"
-#include "print/ksyms.h"
+#include "events/ksyms.h"
 
 static void count_warning(void *ctx, const char *msg)
 {

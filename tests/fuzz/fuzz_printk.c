@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_printk.c - libFuzzer target, differential: the input as a trace's
- * printk formats through our table of kernel strings (lib/print/printk-map.c)
+ * printk formats through our table of kernel strings (lib/events/printk-map.c)
  * and through libtraceevent's own (tep_parse_printk_formats() of the lines
  * report hands it). An rcu_utilization-like event printing a `const char *`
  * with %s must print, for every address a line names, one before and one
@@ -20,8 +20,8 @@
 
 #include "fuzz-text.h"
 #include "util/internal.h"
-#include "print/meta-check.h"
-#include "print/printk-map.h"
+#include "events/meta-check.h"
+#include "events/printk-map.h"
 
 static const char kstr_format[] =
 	"name: kstr\nID: 901\nformat:\n"

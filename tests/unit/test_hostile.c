@@ -15,7 +15,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "util/internal.h"
-#include "print/meta-check.h"
+#include "events/meta-check.h"
 #include "dat/rec-check.h"
 #include "tm_test.h"
 #include "dat/dat-format.h"

@@ -14,7 +14,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "util/internal.h"
-#include "print/ksyms.h"
+#include "events/ksyms.h"
 #include "dat/tm-dat.h"
 #include "tm_test.h"
 #include "dat/dat-internal.h"

@@ -11,7 +11,7 @@
 
 #include "util/internal.h"
 #include "print/print-internal.h"
-#include "print/tm-events.h"
+#include "events/tm-events.h"
 #include "tm_test.h"
 #include "dat/dat-internal.h"
 #include "merge/merge-internal.h"

@@ -15,7 +15,7 @@
 #include "util/internal.h"
 #include "print/print-fast.h"
 #include "print/print-internal.h"
-#include "print/tm-events.h"
+#include "events/tm-events.h"
 #include "tm_test.h"
 
 #define COMMON	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \

@@ -15,7 +15,7 @@
 
 #include "util/internal.h"
 #include "print/print-internal.h"
-#include "print/tm-events.h"
+#include "events/tm-events.h"
 #include "out/tm-evout.h"
 #include "out/out-internal.h"
 #include "tm_test.h"

@@ -15,8 +15,8 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "print/meta-check.h"
-#include "print/printk-map.h"
+#include "events/meta-check.h"
+#include "events/printk-map.h"
 #include "tm_test.h"
 
 /* rcu_utilization as the kernel has it: one kernel string. */

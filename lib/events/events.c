@@ -13,7 +13,7 @@
 #include "util/internal.h"
 #include "ksyms.h"
 #include "meta-check.h"
-#include "print-internal.h"
+#include "events-internal.h"
 #include "dat/tm-dat.h"
 #include "tm-events.h"
 #include "dat/dat-internal.h"
