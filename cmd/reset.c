@@ -202,19 +202,19 @@ int cmd_reset(int argc, char **argv)
 	if (!stale)
 		return cmd_fail("reset");
 	find_spool_sets(sets);
-	if (!stale[0])
+	if (!stale[0]) {
 		cmd_err("reset", "no stale tracemap instances in %s/instances", tracefs);
-	else if (o.stale)
+	} else if (o.stale) {
 		ret = remove_all(tracefs, stale, sets);
-	if (o.stale)
-		tm_spools_registry_prune();
-	else {
+	} else {
 		for (char **name = stale; *name; name++)
 			if (!keep_for_recover(sets, *name))
 				printf("would remove %s\n", *name);
 		fflush(stdout);
 		cmd_err("reset", "dry run: 'tracemap reset --stale' removes them");
 	}
+	if (o.stale)
+		tm_spools_registry_prune();
 	tm_strv_free(stale);
 	if (reset_uprobes(tracefs, o.stale, sets))
 		ret = TM_EXIT_FAIL;

@@ -119,6 +119,8 @@ live_is_tracemap() {
 	run --separate-stderr "$TRACEMAP" reset
 	tm_status 0
 	[[ $output != *"tracemap-$DEAD"* ]]
+	# with nothing stale (none left by another session), no dry-run line either
+	[[ $stderr != *"no stale tracemap instances"* ]] || [[ $stderr != *"dry run"* ]]
 }
 
 @test "reset: --stale removes the instance of a zombie tracemap" {
