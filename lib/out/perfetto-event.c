@@ -125,7 +125,8 @@ struct tm_pf_events {
 	struct pf_sched_fields	sw, wk;
 	struct tm_buf		scratch;
 	struct tm_pf_ksyms	*ksyms;
-	struct tm_printk_map	*kstrs;		/* the file's printk formats */
+	struct tm_blob		printk;		/* the file's printk formats, */
+	struct tm_printk_map	*kstrs;		/* as a table once an event needs it */
 	struct tm_common	common;		/* common_type, common_pid; the byte order */
 };
 
@@ -157,13 +158,11 @@ struct tm_pf_events *tm_pf_events_new(struct tep_handle *tep, struct tm_pf_tasks
 	if (m) {
 		m->plans = calloc(PF_EVENT_IDS, sizeof(*m->plans));
 		m->ksyms = tm_pf_ksyms_new(tep);
-		m->kstrs = tm_printk_map_new(printk);
 	}
-	if (!m || !m->plans || !m->ksyms || !m->kstrs) {
+	if (!m || !m->plans || !m->ksyms) {
 		if (m) {
 			free(m->plans);
 			tm_pf_ksyms_free(m->ksyms);
-			tm_printk_map_free(m->kstrs);
 		}
 		free(m);
 		tm_fail(ENOMEM, "Perfetto event table");
@@ -171,6 +170,7 @@ struct tm_pf_events *tm_pf_events_new(struct tep_handle *tep, struct tm_pf_tasks
 	}
 	m->tep = tep;
 	m->tasks = tasks;
+	m->printk = printk;
 	m->next_generic = PF_GENERIC_MIN_ID;
 	tm_common_init(&m->common, tep);
 	sched_fields(tep, &m->sw, "sched_switch", sw);
@@ -347,6 +347,34 @@ static int plan_described(struct tm_pf_events *m, struct pf_plan *pl)
 	return pl->desc.bytes.err ? -1 : 0;
 }
 
+/* A GenericFtraceEvent's fields (too many to describe): each format field by name. */
+static int plan_generic(struct pf_plan *pl)
+{
+	const struct tep_format_field *tf;
+	unsigned int n = 0;
+
+	for (tf = pl->ev->format.fields; tf; tf = tf->next)
+		n++;
+	pl->fields = calloc(n ?: 1, sizeof(*pl->fields));
+	if (!pl->fields)
+		return -1;
+	for (tf = pl->ev->format.fields; tf; tf = tf->next)
+		pl->fields[pl->nfields++] = (struct pf_field){
+			.tf = tf, .type = PROTOBUF_C_TYPE_STRING,
+			.kstr = tm_field_is_kernel_string(tf),
+		};
+	return 0;
+}
+
+/* The printk table, made when the first event with a kernel string field is planned. */
+static int plan_kstrs(struct tm_pf_events *m, const struct pf_plan *pl)
+{
+	for (unsigned int i = 0; i < pl->nfields && !m->kstrs; i++)
+		if (pl->fields[i].kstr && !(m->kstrs = tm_printk_map_new(m->printk)))
+			return -1;
+	return 0;
+}
+
 static struct pf_plan *plan_for(struct tm_pf_events *m, int id)
 {
 	struct pf_plan **slot = &m->plans[id & (PF_EVENT_IDS - 1)], *pl;
@@ -370,6 +398,10 @@ static struct pf_plan *plan_for(struct tm_pf_events *m, int id)
 		ret = plan_typed(pl, member);
 	else if (pl->ev)
 		ret = plan_described(m, pl);
+	if (!ret && pl->kind == PF_GENERIC && pl->ev)
+		ret = plan_generic(pl);
+	if (!ret)
+		ret = plan_kstrs(m, pl);
 	if (ret) {
 		free(pl->fields);
 		tm_buf_free(&pl->desc.bytes);
@@ -490,10 +522,10 @@ static int put_field(struct tm_pf_events *m, struct tm_buf *b, const struct pf_f
 
 /* A GenericFtraceEvent field: name and a string, signed or unsigned value. */
 static void put_generic_field(struct tm_pf_events *m, struct tm_buf *b,
-			      const struct tep_format_field *tf, const struct tm_event_rec *rec)
+			      const struct pf_field *pf, const struct tm_event_rec *rec)
 {
-	struct pf_field f = { .tf = tf, .type = PROTOBUF_C_TYPE_STRING,
-			      .kstr = tm_field_is_kernel_string(tf) };
+	const struct tep_format_field *tf = pf->tf;
+	struct pf_field f = *pf;
 	size_t at = pb_open(b, GE_FIELD);
 	uint64_t v;
 
@@ -555,7 +587,6 @@ int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec, uint
 {
 	struct pf_plan *pl = plan_for(m, tm_common_type(m->tep, &m->common, rec->data, rec->size));
 	int32_t pid = tm_common_pid(m->tep, &m->common, rec->data, rec->size);
-	const struct tep_format_field *tf;
 	size_t ev, msg;
 	unsigned int i;
 
@@ -568,8 +599,8 @@ int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec, uint
 	msg = pb_open(b, pl->member);
 	if (pl->kind == PF_GENERIC) {
 		pb_str(b, GE_NAME, pl->ev ? pl->ev->name : "unknown");
-		for (tf = pl->ev ? pl->ev->format.fields : NULL; tf; tf = tf->next)
-			put_generic_field(m, b, tf, rec);
+		for (i = 0; i < pl->nfields; i++)
+			put_generic_field(m, b, &pl->fields[i], rec);
 	} else {
 		for (i = 0; i < pl->nfields; i++)
 			if (put_field(m, b, &pl->fields[i], rec, refs))

@@ -48,6 +48,11 @@ struct tm_pf_sched {
 	char	prev_comm[16];
 };
 
+/*
+ * The event table of tep's events; printk (the file's printk formats, whose
+ * bytes must stay valid while m lives) is read once an event has a kernel
+ * string field. NULL + message.
+ */
 TM_HIDDEN struct tm_pf_events *tm_pf_events_new(struct tep_handle *tep, struct tm_pf_tasks *tasks,
 					       struct tm_blob printk);
 TM_HIDDEN void tm_pf_events_free(struct tm_pf_events *m);
