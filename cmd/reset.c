@@ -108,11 +108,8 @@ static int remove_all(const char *tracefs, char **stale, struct tm_orphan *const
 static bool probe_kept(struct tm_orphan *const *sets, const char *ev)
 {
 	char name[64];
-	int pid;
 
-	return sscanf(ev, "tracemap_%d/", &pid) == 1 &&
-	       snprintf(name, sizeof(name), "tracemap-%d", pid) < (int)sizeof(name) &&
-	       ring_owner(sets, name);
+	return tm_uprobe_instance(ev, name, sizeof(name)) && ring_owner(sets, name);
 }
 
 /* Stale uprobes, after the instances (a probe an instance enables is busy). */

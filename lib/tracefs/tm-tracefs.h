@@ -39,6 +39,12 @@ int tm_uprobe_spec_check(const char *spec);
  * (tm_strv_free); empty on kernels without uprobes. NULL + message.
  */
 char **tm_uprobe_list_stale(const char *tracefs);
+/*
+ * The instance ("tracemap-<pid>") of the recording a probe "GROUP/EVENT"
+ * belongs to, into inst; false when its group is not tracemap_<pid> or inst
+ * is too short.
+ */
+bool tm_uprobe_instance(const char *event, char *inst, size_t len);
 /* Remove one probe "GROUP/EVENT" from uprobe_events; -1 + message (EBUSY while enabled). */
 int tm_uprobe_remove_event(const char *tracefs, const char *event);
 

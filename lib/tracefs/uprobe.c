@@ -200,25 +200,28 @@ int tm_uprobes_destroy(struct tm_uprobes *u)
 	return ret;
 }
 
-/* "tracemap_<pid>" of a uprobe_events line "p:GROUP/EVENT ...", whose tracemap is gone. */
+bool tm_uprobe_instance(const char *event, char *inst, size_t len)
+{
+	size_t glen = strlen(TM_UPROBE_GROUP);
+	const char *slash = strchr(event, '/');
+
+	if (strncmp(event, TM_UPROBE_GROUP, glen) || !slash)
+		return false;
+	return snprintf(inst, len, TM_INSTANCE_PREFIX "%.*s", (int)(slash - event - glen),
+			event + glen) < (int)len;
+}
+
+/* "GROUP/EVENT" of a uprobe_events line "p:GROUP/EVENT ...", when its tracemap is gone. */
 static bool uprobe_line_stale(const char *line, char *event, size_t len)
 {
-	const char *g = strchr(line, ':'), *slash, *end;
+	const char *g = strchr(line, ':'), *end;
 	char inst[64];
-	size_t glen = strlen(TM_UPROBE_GROUP);
 
-	if (!g || strncmp(g + 1, TM_UPROBE_GROUP, glen))
+	if (!g)
 		return false;
-	slash = strchr(g + 1, '/');
 	end = g + 1 + strcspn(g + 1, " \t\n");
-	if (!slash || slash > end)
-		return false;
-	snprintf(inst, sizeof(inst), TM_INSTANCE_PREFIX "%.*s", (int)(slash - g - 1 - glen),
-		 g + 1 + glen);
-	if (!tm_instance_is_stale(inst))
-		return false;
-	snprintf(event, len, "%.*s", (int)(end - g - 1), g + 1);
-	return true;
+	return snprintf(event, len, "%.*s", (int)(end - g - 1), g + 1) < (int)len &&
+	       tm_uprobe_instance(event, inst, sizeof(inst)) && tm_instance_is_stale(inst);
 }
 
 char **tm_uprobe_list_stale(const char *tracefs)
