@@ -44,7 +44,7 @@ PKG_STAMP	:= $(BUILD)/.pkgs-ok
 
 # Debian packages the build, tests and demo need (only missing ones are installed).
 DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
-		   libtraceevent1-plugin libzstd-dev zlib1g-dev bats jq groff-base clang libclang-rt-14-dev \
+		   libtraceevent1-plugin libzstd-dev zstd zlib1g-dev bats jq groff-base clang libclang-rt-14-dev \
 		   trace-cmd libtracecmd-dev util-linux procps strace bc time \
 		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh \
 		   bash-completion kernelshark xvfb x11-utils

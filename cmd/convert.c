@@ -20,6 +20,20 @@ enum convert_target {
 	TO_JSON,
 };
 
+/* How OUT's bytes are stored: as written, or compressed by its last suffix. */
+enum out_codec {
+	OUT_PLAIN,
+	OUT_GZIP,	/* .gz */
+	OUT_ZSTD,	/* .zst */
+};
+
+/*
+ * zstd's level for .zst: on this project's benchmark Perfetto outputs, 6 is
+ * where the size levels off (9 and 12 gain under 1%, 16 and up cost 10-40x the
+ * time) at about gzip -6's time, a quarter smaller (docs/PERFORMANCE.md).
+ */
+#define CONVERT_ZSTD_LEVEL	6
+
 #define CONVERT_MAX_INPUTS	4096
 
 struct convert_opts {
@@ -27,7 +41,7 @@ struct convert_opts {
 	int			ninputs;
 	const char		*output;
 	enum convert_target	to;
-	bool			gzip;		/* OUT ends in .gz */
+	enum out_codec		codec;		/* OUT ends in .gz or .zst */
 	bool			no_plugins;
 	bool			quiet;
 };
@@ -43,7 +57,7 @@ static const struct argp_option options[] = {
 	{ "to", OPT_TO, "FORMAT", 0,
 	  "perfetto (Perfetto protobuf trace) or json (Chrome trace-event JSON); "
 	  "default from OUT's suffix: .pftrace/.perfetto-trace or .json (each also with .gz: "
-	  "gzip-compressed)", 0 },
+	  "gzip-compressed, or .zst: zstd-compressed)", 0 },
 	{ "no-plugins", 'N', NULL, 0, "Do not load libtraceevent plugins", 0 },
 	{ "quiet", 'q', NULL, 0, "No warnings about damaged input, no progress line", 0 },
 	{ 0 }
@@ -64,7 +78,8 @@ static const char doc[] =
 	"in time order, overlapping --flight dumps with each event once (same buffer, CPU, "
 	"time and payload: one event), and files of other machines (another UNAME or CPU "
 	"count) as a machine each, aligned by their wall-clock DATE options (record --date; "
-	"refused without). OUT ending in .gz is written gzip-compressed.\n"
+	"refused without). OUT ending in .gz is written gzip-compressed, in .zst "
+	"zstd-compressed (Perfetto v58 and later open both as they are).\n"
 	"A regular OUT is written under a temporary name and renamed when complete; a device, "
 	"FIFO or pipe is written straight through.";
 
@@ -73,6 +88,7 @@ static const char examples[] =
 	"  tracemap convert -i trace.dat -o trace.json      # chrome://tracing, Perfetto\n"
 	"  tracemap convert trace.dat --to json -o - | jq '.traceEvents | length'\n"
 	"  tracemap convert trace.dat -o trace.pftrace.gz     # gzip, opened as is\n"
+	"  tracemap convert trace.dat -o trace.pftrace.zst    # smaller; Perfetto >= v58\n"
 	"  tracemap convert run.0001.dat run.0002.dat -o run.pftrace\n"
 	"  tracemap convert host.dat guest.dat -o both.pftrace   # both: record --date\n";
 
@@ -83,15 +99,20 @@ static bool has_suffix(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* The target OUT's suffix names (before a .gz, which asks for gzip). */
-static enum convert_target target_of(const char *out, bool *gzip)
+/* The target OUT's suffix names (before a .gz or .zst, which asks for compression). */
+static enum convert_target target_of(const char *out, enum out_codec *codec)
 {
 	char name[PATH_MAX];
 	size_t n = strlen(out);
 
-	*gzip = has_suffix(out, ".gz");
-	if (*gzip)
+	*codec = OUT_PLAIN;
+	if (has_suffix(out, ".gz")) {
+		*codec = OUT_GZIP;
 		n -= 3;
+	} else if (has_suffix(out, ".zst")) {
+		*codec = OUT_ZSTD;
+		n -= 4;
+	}
 	snprintf(name, sizeof(name), "%.*s", (int)n, out);
 	if (has_suffix(name, ".pftrace") || has_suffix(name, ".perfetto-trace"))
 		return TO_PERFETTO;
@@ -126,7 +147,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "no input file");
 		if (!o->output)
 			argp_error(state, "no output file (-o OUT)");
-		guess = target_of(o->output, &o->gzip);
+		guess = target_of(o->output, &o->codec);
 		if (o->to == TO_GUESS)
 			o->to = guess;
 		if (o->to == TO_GUESS)
@@ -153,7 +174,7 @@ static const struct argp convert_argp = {
 struct out_file {
 	struct tm_outfile	out;
 	FILE			*f;
-	FILE			*gz;		/* NULL, or gzip into f: what the output writes */
+	FILE			*gz;		/* NULL, or gzip/zstd into f: what the output writes */
 };
 
 /* The temporary a stop signal removes (the one process-wide state of convert). */
@@ -180,12 +201,12 @@ static void catch_stop_signals(char *tmp)
 
 static int out_close(struct out_file *of, const char *path, bool ok);
 
-/* OUT.gz: the outputs write into a gzip stream on the file. */
-static int out_gzip(struct out_file *of, const char *path, bool gzip)
+/* OUT.gz, OUT.zst: the outputs write into a compressed stream on the file. */
+static int out_compress(struct out_file *of, const char *path, enum out_codec codec)
 {
-	if (!gzip)
+	if (codec == OUT_PLAIN)
 		return 0;
-	of->gz = tm_gzip_open(of->f);
+	of->gz = codec == OUT_GZIP ? tm_gzip_open(of->f) : tm_zstd_open(of->f, CONVERT_ZSTD_LEVEL);
 	if (of->gz)
 		return 0;
 	cmd_err("convert", "%s: %s", path, tm_last_error());
@@ -193,7 +214,7 @@ static int out_gzip(struct out_file *of, const char *path, bool gzip)
 	return -1;
 }
 
-static int out_open(struct out_file *of, const char *path, bool gzip)
+static int out_open(struct out_file *of, const char *path, enum out_codec codec)
 {
 	int fd;
 
@@ -205,7 +226,7 @@ static int out_open(struct out_file *of, const char *path, bool gzip)
 	}
 	if (of->out.is_stdout) {
 		of->f = stdout;
-		return out_gzip(of, path, gzip);
+		return out_compress(of, path, codec);
 	}
 	catch_stop_signals(of->out.tmp[0] ? of->out.tmp : NULL);
 	/* the FILE has a descriptor of its own: fclose() leaves tm_outfile's to close */
@@ -219,7 +240,7 @@ static int out_open(struct out_file *of, const char *path, bool gzip)
 		tm_outfile_close(&of->out, false);
 		return -1;
 	}
-	return out_gzip(of, path, gzip);
+	return out_compress(of, path, codec);
 }
 
 /* ok: flush and move into place; else remove the temporary. */
@@ -327,7 +348,7 @@ static int run_convert(const struct convert_opts *o)
 
 	if (inputs_open(&in, o))
 		goto out;
-	if (out_open(&of, o->output, o->gzip))
+	if (out_open(&of, o->output, o->codec))
 		goto out;
 	setvbuf(of.gz ?: of.f, iobuf, _IOFBF, sizeof(iobuf));
 	status.written = status_file_written;

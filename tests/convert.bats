@@ -659,6 +659,32 @@ chrome_fgraph_names() {
 	zcat "$TM_TMP/x.gz" | jq -e '.traceEvents | length > 0' >/dev/null
 }
 
+@test "convert: -o X.pftrace.zst is one checked zstd frame of the plain output, smaller than .gz" {
+	local f n=0 magic
+	for f in $(fixtures); do
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.pftrace"
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.pftrace.gz"
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.pftrace.zst"
+		# the magic trace_processor's GuessTraceType looks for, one frame, its checksum right
+		magic=$(od -An -tx1 -N4 "$TM_TMP/p.pftrace.zst" | tr -d ' ')
+		[ "$magic" = 28b52ffd ] || { echo "$f: magic $magic" >&2; return 1; }
+		zstd -q -t "$TM_TMP/p.pftrace.zst"
+		zstd -lv "$TM_TMP/p.pftrace.zst" 2>&1 | grep -Eq '^# Zstandard Frames: *1$'
+		zstd -lv "$TM_TMP/p.pftrace.zst" 2>&1 | grep -q '^Check: XXH64'
+		zstd -qdc "$TM_TMP/p.pftrace.zst" | cmp - "$TM_TMP/p.pftrace"
+		[ "$(stat -c %s "$TM_TMP/p.pftrace.zst")" -le "$(stat -c %s "$TM_TMP/p.pftrace.gz")" ] ||
+			{ echo "$f: zstd output bigger than gzip's" >&2; return 1; }
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.json"
+		"$TRACEMAP" convert "$f" -o "$TM_TMP/p.json.zst"
+		zstd -qdc "$TM_TMP/p.json.zst" | cmp - "$TM_TMP/p.json"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 12 ]
+	# --to says the format, .zst still compresses
+	"$TRACEMAP" convert "$FIXTURES/sched-v6.dat" --to json -o "$TM_TMP/x.zst"
+	zstd -qdc "$TM_TMP/x.zst" | jq -e '.traceEvents | length > 0' >/dev/null
+}
+
 @test "convert: files of two machines without DATE options are refused in one line, no OUT" {
 	local b=$TM_TMP/other.dat
 	# the same recording as another host's: its UNAME option's hostname replaced (same length)

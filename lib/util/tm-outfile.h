@@ -55,4 +55,10 @@ int tm_outfile_close(struct tm_outfile *out, bool ok);
  */
 FILE *tm_gzip_open(FILE *dst);
 
+/*
+ * zstd-out.c: the same with one zstd frame at level (content checksum on),
+ * compressed on a zstd worker thread where libzstd has them.
+ */
+FILE *tm_zstd_open(FILE *dst, int level);
+
 #endif /* TM_OUTFILE_H */
