@@ -48,11 +48,12 @@ TM_HIDDEN int tm_spool_info_write(const char *prefix, const struct tm_spool_info
 
 /*
  * Count one page a CPU's ring handed out into st (pages, bytes, losses):
- * true when it goes on to the sink; false when its commit word or a record
- * length is impossible: then only corrupt_pages counts it, and nothing past
- * the page's end (or its commit) was read.
+ * true when it goes on to the sink; false when its commit word or (with
+ * walk) a record length is impossible: then only corrupt_pages counts it,
+ * and nothing past the page's end (or its commit) was read.
  */
-TM_HIDDEN bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size);
+TM_HIDDEN bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size,
+					bool walk);
 /*
  * A cut through the running recording, for a flight dump or an output
  * switch: every thread hands its ring's records so far to the sink, the

@@ -77,14 +77,18 @@ struct tm_recorder {
 };
 
 /*
- * Page accounting: the header's loss flags, and one pass over the record
- * lengths so that a page a kernel bug or a racing writer made impossible
- * (commit word or a record running past the commit) is counted and never
- * reaches the file. The event count is not taken here: it comes from the
- * kernel (per_cpu/cpuN/stats "read events", which counts exactly what the
- * reader was handed). The pass reads one header word per record.
+ * Page accounting: the header's loss flags, and for a page copied out of the
+ * mapping (walk) one pass over the record lengths, so that a page a racing
+ * writer made impossible (a record running past the commit) is counted and
+ * never reaches the file. A page read() handed over was built by the kernel
+ * under its reader lock, where no writer reaches: its commit word is checked,
+ * its records are not walked again (~4 ns an event, 5% of the recorder's CPU
+ * on a saturated CPU, which is on read()). The event count is not taken
+ * here: it comes from the kernel (per_cpu/cpuN/stats "read events", which
+ * counts exactly what the reader was handed).
  */
-bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size)
+bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size,
+			      bool walk)
 {
 	struct tm_page pg;
 
@@ -92,7 +96,7 @@ bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, 
 		st->corrupt_pages++;
 		return false;
 	}
-	if (tm_page_check(&pg) < 0) {
+	if (walk && tm_page_check(&pg) < 0) {
 		st->corrupt_pages++;
 		return false;
 	}
@@ -115,7 +119,7 @@ static int rec_emit(void *ctx, const void *page, size_t size)
 {
 	struct tm_rec_cpu *c = ctx;
 
-	if (!tm_record_stats_add_page(&c->st, page, size))
+	if (!tm_record_stats_add_page(&c->st, page, size, tm_ring_mapped(c->ring)))
 		return 0;
 	if (c->rec->sink.fill) {
 		struct tm_ring_fill fill;

@@ -99,18 +99,40 @@ TM_TEST(corrupt_pages_are_counted_and_dropped_by_the_recorder)
 	for (i = 0; i < TM_ARRAY_SIZE(corrupt); i++) {
 		page = make_page(&corrupt[i]);
 		TM_REQUIRE(page);
-		TM_CHECK(!tm_record_stats_add_page(&st, page, SMALL));
+		TM_CHECK(!tm_record_stats_add_page(&st, page, SMALL, true));
 		free(page);
 	}
 	TM_CHECK_INT(st.corrupt_pages, TM_ARRAY_SIZE(corrupt));
 	TM_CHECK_INT(st.pages, 0);
 	page = make_page(&good);
 	TM_REQUIRE(page);
-	TM_CHECK(tm_record_stats_add_page(&st, page, SMALL));
+	TM_CHECK(tm_record_stats_add_page(&st, page, SMALL, true));
 	TM_CHECK_INT(st.pages, 1);
 	TM_CHECK_INT(st.raw_bytes, SMALL);
 	TM_CHECK_INT(st.lost_pages, 1);
 	TM_CHECK_INT(st.lost_stored, 5);
 	TM_CHECK_INT(st.corrupt_pages, TM_ARRAY_SIZE(corrupt));
 	free(page);
+}
+
+/*
+ * A page read() handed over (walk false) is checked by its commit word only:
+ * the kernel built it under its reader lock, where no writer reaches.
+ */
+TM_TEST(read_pages_are_checked_by_their_commit_word)
+{
+	struct tm_cpu_record_stats st = { 0 };
+	size_t i;
+
+	for (i = 0; i < TM_ARRAY_SIZE(corrupt); i++) {
+		uint8_t *page = make_page(&corrupt[i]);
+		/* the first two are impossible commit words, the rest impossible records */
+		bool commit_bad = i < 2;
+
+		TM_REQUIRE(page);
+		TM_CHECK(tm_record_stats_add_page(&st, page, SMALL, false) == !commit_bad);
+		free(page);
+	}
+	TM_CHECK_INT(st.corrupt_pages, 2);
+	TM_CHECK_INT(st.pages, TM_ARRAY_SIZE(corrupt) - 2);
 }
