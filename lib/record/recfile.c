@@ -211,10 +211,19 @@ static int recfile_flush(void *ctx, int cpu)
 	return recfile_spool_failed(out, cpu);
 }
 
+/* The read() path reads straight into the spool's chunk. */
+static void *recfile_slot(void *ctx, int cpu)
+{
+	struct tm_recfile *out = ctx;
+
+	return tm_spool_slot(out->spools[cpu]);
+}
+
 struct tm_page_sink tm_recfile_sink(struct tm_recfile *out)
 {
 	return (struct tm_page_sink){
-		.page = recfile_page, .flush = recfile_flush, .fill = recfile_fill, .ctx = out,
+		.page = recfile_page, .flush = recfile_flush, .fill = recfile_fill,
+		.slot = recfile_slot, .ctx = out,
 	};
 }
 

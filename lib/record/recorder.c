@@ -114,6 +114,14 @@ bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, 
 	return true;
 }
 
+/* The sink's slot for the CPU's next page (tm_ring_lend()). */
+static void *rec_slot(void *ctx)
+{
+	struct tm_rec_cpu *c = ctx;
+
+	return c->rec->sink.slot(c->rec->sink.ctx, c->cpu);
+}
+
 /* Page accounting, then the sink; a corrupt page is counted and dropped. */
 static int rec_emit(void *ctx, const void *page, size_t size)
 {
@@ -359,6 +367,8 @@ struct tm_recorder *tm_recorder_create(const char *instance_dir, size_t page_siz
 			goto fail;
 		if (opts->emit_partial && tm_ring_set_partial(c->ring, true))
 			goto fail;
+		if (sink->slot)
+			tm_ring_lend(c->ring, rec_slot, c);
 		c->st.traced = true;
 		c->st.mapped = tm_ring_mapped(c->ring);
 		/* a CPU the user's affinity (taskset, cpuset) leaves out stays theirs */

@@ -52,6 +52,8 @@ struct tm_ring {
 	bool				can_map;	/* mapped once: tm_ring_unmap() may switch */
 	uint32_t			nr_subbufs;	/* as the meta page said */
 	struct tm_ring_stats		stats;		/* the read() path's fill, once mapped */
+	tm_ring_slot_fn			slot;		/* where read() reads (tm_ring_lend()) */
+	void				*slot_ctx;
 };
 
 static bool mmap_unsupported(int err)
@@ -526,17 +528,32 @@ static int ring_drain_mapped(struct tm_ring *r, bool final, tm_ring_emit_fn emit
 	return pages;
 }
 
+void tm_ring_lend(struct tm_ring *r, tm_ring_slot_fn slot, void *ctx)
+{
+	r->slot = slot;
+	r->slot_ctx = ctx;
+}
+
+/* The consumer's slot for the next page, else the ring's own buffer. */
+static uint8_t *ring_read_buf(struct tm_ring *r)
+{
+	uint8_t *buf = r->slot ? r->slot(r->slot_ctx) : NULL;
+
+	return buf ?: r->stage;
+}
+
 static int ring_drain_read(struct tm_ring *r, tm_ring_emit_fn emit, void *ctx)
 {
 	int pages = 0;
+	uint8_t *buf;
 	ssize_t n;
 
-	while ((n = tm_ring_read_page(r->fd, r->stage, r->page_size)) > 0) {
+	while ((n = tm_ring_read_page(r->fd, buf = ring_read_buf(r), r->page_size)) > 0) {
 		unsigned long commit;
 
-		memcpy(&commit, r->stage + 8, TM_COMMIT_SIZE);
+		memcpy(&commit, buf + 8, TM_COMMIT_SIZE);
 		r->bytes_out += (uint32_t)commit & TM_PAGE_COMMIT_LEN_MASK;
-		if (emit(ctx, r->stage, r->page_size))
+		if (emit(ctx, buf, r->page_size))
 			return -1;
 		pages++;
 	}

@@ -38,6 +38,8 @@ TM_HIDDEN bool tm_ring_stats_get(struct tm_ring_stats *s, uint64_t *written,
 
 /* Called with each finished page (page_size bytes, zeroed past the data). */
 typedef int (*tm_ring_emit_fn)(void *ctx, const void *page, size_t size);
+/* Where the read() path may read its next page (page_size bytes), or NULL. */
+typedef void *(*tm_ring_slot_fn)(void *ctx);
 
 /* Unmap and close (NULL is fine). */
 TM_HIDDEN void tm_ring_close(struct tm_ring *r);
@@ -84,6 +86,12 @@ TM_HIDDEN bool tm_ring_remap(struct tm_ring *r);
  * message when the file cannot be opened or memory runs out.
  */
 TM_HIDDEN struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_size, bool use_mmap);
+/*
+ * The read() path reads each page where slot(ctx) says and hands emit that
+ * pointer (the consumer's own buffer: no copy); into the ring's own buffer
+ * when slot returns NULL, or without a slot.
+ */
+TM_HIDDEN void tm_ring_lend(struct tm_ring *r, tm_ring_slot_fn slot, void *ctx);
 /* read() path, usable on its own: one page into buf; 0 when empty (EAGAIN), -1 + message. */
 TM_HIDDEN ssize_t tm_ring_read_page(int fd, void *buf, size_t size);
 /*

@@ -241,13 +241,23 @@ static int spool_check_open(const struct tm_spool *s)
 	return 0;
 }
 
+void *tm_spool_slot(struct tm_spool *s)
+{
+	if (s->failed || s->finished)
+		return NULL;
+	return s->chunk + s->npages * s->opts.page_size;
+}
+
 int tm_spool_add_page(struct tm_spool *s, const void *page)
 {
+	uint8_t *slot = s->chunk + s->npages * s->opts.page_size;
+
 	if (spool_check_open(s))
 		return -1;
 	if (!s->npages && s->opts.max_age_ns)
 		s->first_ns = s->opts.clock_ns();
-	memcpy(s->chunk + s->npages * s->opts.page_size, page, s->opts.page_size);
+	if (page != slot)
+		memcpy(slot, page, s->opts.page_size);
 	s->npages++;
 	s->stats.pages++;
 	s->stats.raw_bytes += s->opts.page_size;

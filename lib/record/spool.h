@@ -15,8 +15,17 @@
 #include "dat/codec.h"
 #include "ring.h"
 
-/* Append one whole page (page_size bytes); compresses when a chunk fills. -1 + message. */
+/*
+ * Append one whole page (page_size bytes); compresses when a chunk fills.
+ * A page read into tm_spool_slot() is taken where it is. -1 + message.
+ */
 TM_HIDDEN int tm_spool_add_page(struct tm_spool *spool, const void *page);
+/*
+ * Where the next page goes in the chunk being gathered: a reader may read it
+ * there and add it without a copy. Valid until the next call that adds,
+ * ticks, cuts or finishes; NULL when the spool takes no more pages.
+ */
+TM_HIDDEN void *tm_spool_slot(struct tm_spool *spool);
 /*
  * Write the chunk being gathered if its first page is opts.max_age_ns old
  * (the recorder calls it after every drain round, quiet CPUs included).

@@ -28,6 +28,13 @@ struct tm_page_sink {
 	 * what came before belongs to the old side of the cut.
 	 */
 	int	(*cut)(void *ctx, int cpu);
+	/*
+	 * May be NULL: where the CPU's next page may be read (page_size bytes),
+	 * or NULL for none now. The read() path reads into it, and page() then
+	 * gets that pointer and takes the page without copying it; a page that
+	 * never reaches page() (corrupt, or none to read) leaves it unused.
+	 */
+	void	*(*slot)(void *ctx, int cpu);
 	void	*ctx;
 };
 

@@ -16,9 +16,13 @@
 
 #define PAGE 4096
 
-/* Feed every page of a fixture file into a new spool; returns it finished. */
-static struct tm_spool *spool_fixture(struct tm_test *t, const char *path, const char *raw_name,
-				      enum tm_compression c, size_t chunk_pages)
+/*
+ * Feed every page of a fixture file into a new spool, via_slot as the read()
+ * path does (each page put where tm_spool_slot() says, then added from
+ * there); returns it finished.
+ */
+static struct tm_spool *spool_feed(struct tm_test *t, const char *path, const char *raw_name,
+				   enum tm_compression c, size_t chunk_pages, bool via_slot)
 {
 	struct tm_spool_opts o = { .compression = c, .level = 1, .page_size = PAGE,
 				   .chunk_pages = chunk_pages };
@@ -36,11 +40,28 @@ static struct tm_spool *spool_fixture(struct tm_test *t, const char *path, const
 		tm_spool_destroy(s, true);
 		return NULL;
 	}
-	for (off = 0; off + PAGE <= len; off += PAGE)
-		TM_CHECK_INT(tm_spool_add_page(s, raw + off), 0);
+	for (off = 0; off + PAGE <= len; off += PAGE) {
+		void *page = raw + off;
+
+		if (via_slot) {
+			page = tm_spool_slot(s);
+			TM_CHECK(page);
+			if (!page)
+				break;
+			memcpy(page, raw + off, PAGE);
+		}
+		TM_CHECK_INT(tm_spool_add_page(s, page), 0);
+	}
 	TM_CHECK_INT(tm_spool_finish(s), 0);
+	TM_CHECK(!tm_spool_slot(s));	/* finished: takes no more pages */
 	free(raw);
 	return s;
+}
+
+static struct tm_spool *spool_fixture(struct tm_test *t, const char *path, const char *raw_name,
+				      enum tm_compression c, size_t chunk_pages)
+{
+	return spool_feed(t, path, raw_name, c, chunk_pages, false);
 }
 
 /* Walk the chunk headers of a spool file, decompress, compare with the pages. */
@@ -102,6 +123,25 @@ TM_TEST(spool_zstd_chunks_decode_back_to_the_pages)
 		tm_spool_destroy(s, true);
 	}
 	TM_CHECK(access(path, F_OK) != 0);	/* destroy(remove) unlinked it */
+}
+
+TM_TEST(spool_takes_pages_read_into_its_slot)
+{
+	static const size_t sizes[] = { 1, 3, 16 };
+	char path[] = "/tmp/tm-spool-test-XXXXXX";
+	int fd = mkstemp(path);
+
+	TM_REQUIRE(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < TM_ARRAY_SIZE(sizes); i++) {
+		struct tm_spool *s = spool_feed(t, path, "raw/A.cpu0.raw", TM_COMPRESS_ZSTD,
+						sizes[i], true);
+
+		if (!s)
+			continue;
+		check_chunks(t, s, "raw/A.cpu0.raw", sizes[i]);
+		tm_spool_destroy(s, true);
+	}
 }
 
 TM_TEST(spool_none_holds_the_raw_pages)
