@@ -88,11 +88,19 @@ static int rotor_cut(void *ctx, int cpu)
 	return r->cur[cpu] ? 0 : -1;
 }
 
+/* The read() path reads straight into the current spool's chunk (cuts come between rounds). */
+static void *rotor_slot(void *ctx, int cpu)
+{
+	struct tm_rotor *r = ctx;
+
+	return r->cur[cpu] ? tm_spool_slot(r->cur[cpu]) : NULL;
+}
+
 struct tm_page_sink tm_rotor_sink(struct tm_rotor *r)
 {
 	return (struct tm_page_sink){
 		.page = rotor_page, .flush = rotor_flush, .fill = rotor_fill, .cut = rotor_cut,
-		.ctx = r,
+		.slot = rotor_slot, .ctx = r,
 	};
 }
 
