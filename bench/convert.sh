@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# convert.sh - `tracemap convert` to Perfetto and to Chrome JSON beside `tracemap report`
-# to a file, on the same files in the same run: RUNS interleaved rounds of the three,
-# median and worst wall time, events/s, bytes an event of each output, peak RSS
-# (/usr/bin/time %M). Run by hand, under nice on a shared machine (the figures are
+# convert.sh - `tracemap convert` to Perfetto (plain and .zst) and to Chrome JSON beside
+# `tracemap report` to a file, on the same files in the same run: RUNS interleaved rounds
+# of the four, median and worst wall time, events/s, bytes an event of each output and of
+# the trace.dat itself, peak RSS (/usr/bin/time %M). Run by hand, under nice on a shared machine (the figures are
 # ratios within one run). Benchmark files: bench/record-mixed.sh DIR (root, under
 # the kernel lock).
 #
@@ -37,21 +37,28 @@ run() {
 printf '%-16s %10s %-15s %9s %9s %11s %9s %10s\n' file events output median worst 'M events/s' bytes/ev 'RSS MB'
 for f in "$@"; do
 	[ -r "$f" ] || die "cannot read $f"
-	rm -f "$WORK"/report "$WORK"/perfetto "$WORK"/json "$WORK"/perfetto-before "$WORK"/json-before
+	rm -f "$WORK"/report "$WORK"/perfetto "$WORK"/perfetto.zst "$WORK"/json \
+		"$WORK"/perfetto-before "$WORK"/json-before
 	events=$("$TRACEMAP" report "$f" 2>/dev/null | grep -cv -e '^cpus=' -e 'EVENTS DROPPED\]$' || true)
 	for ((i = 0; i < RUNS; i++)); do
 		run report sh -c '"$0" report "$1" >"$2" 2>/dev/null' "$TRACEMAP" "$f" "$WORK/o.txt"
 		run perfetto "$TRACEMAP" convert "$f" -o "$WORK/o.pftrace"
+		run perfetto.zst "$TRACEMAP" convert "$f" -o "$WORK/o.pftrace.zst"
 		run json "$TRACEMAP" convert "$f" -o "$WORK/o.json"
 		[ -z "${BEFORE:-}" ] || {
 			run perfetto-before "$BEFORE" convert "$f" -o "$WORK/b.pftrace"
 			run json-before "$BEFORE" convert "$f" -o "$WORK/b.json"
 		}
 	done
-	for name in report perfetto json ${BEFORE:+perfetto-before json-before}; do
+	awk -v f="$(basename "$f")" -v n="$events" -v size="$(stat -c %s "$f")" 'BEGIN {
+		printf "%-16s %10d %-15s %9s %9s %11s %9.1f %10s\n", f, n, "(trace.dat)", "-", "-",
+			"-", size / n, "-"
+	}'
+	for name in report perfetto perfetto.zst json ${BEFORE:+perfetto-before json-before}; do
 		case $name in
 		report) size=$(stat -c %s "$WORK/o.txt") ;;
 		perfetto) size=$(stat -c %s "$WORK/o.pftrace") ;;
+		perfetto.zst) size=$(stat -c %s "$WORK/o.pftrace.zst") ;;
 		json) size=$(stat -c %s "$WORK/o.json") ;;
 		perfetto-before) size=$(stat -c %s "$WORK/b.pftrace") ;;
 		json-before) size=$(stat -c %s "$WORK/b.json") ;;
