@@ -4,7 +4,8 @@
  * record lengths, as a kernel bug or a racing writer could hand them out:
  * the page walker refuses them without reading past the page (each page is
  * an exact-size heap block, so ASan sees any overread) and the recorder's
- * accounting counts them as corrupt instead of passing them on.
+ * accounting counts them as corrupt instead of passing them on (for a page
+ * read() handed to the file: the impossible commit words only).
  */
 #include <stdlib.h>
 #include <string.h>
