@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "internal.h"
 #include "tm-outfile.h"
@@ -40,7 +41,8 @@ static int zst_pump(struct zst_out *z, ZSTD_inBuffer *in, ZSTD_EndDirective how)
 
 		left = ZSTD_compressStream2(z->cctx, &out, in, how);
 		if (ZSTD_isError(left)) {
-			errno = EIO;
+			/* a worker's failed allocation is the one a user can act on */
+			errno = ZSTD_getErrorCode(left) == ZSTD_error_memory_allocation ? ENOMEM : EIO;
 			return -1;
 		}
 		if (out.pos && fwrite_unlocked(z->buf, 1, out.pos, z->dst) != out.pos)
