@@ -80,7 +80,7 @@ static const char doc[] =
 	"time and payload: one event), and files of other machines (another UNAME or CPU "
 	"count) as a machine each, aligned by their wall-clock DATE options (record --date; "
 	"refused without). OUT ending in .gz is written gzip-compressed, in .zst "
-	"zstd-compressed (Perfetto v58 and later open both as they are).\n"
+	"zstd-compressed (Perfetto opens gzip as it is, zstd from v58 on).\n"
 	"A regular OUT is written under a temporary name and renamed when complete; a device, "
 	"FIFO or pipe is written straight through.";
 
