@@ -320,15 +320,16 @@ static void describe(struct pf_plan *pl)
 	pb_close(b, dp);
 }
 
-static int plan_described(struct tm_pf_events *m, struct pf_plan *pl)
+/*
+ * Each format field of the event, numbered from 1, with the type it goes out
+ * as: a string (text, arrays, kernel strings), a signed or an unsigned number.
+ * Described events declare these types; generic ones pick their value field
+ * by them.
+ */
+static int plan_fields(struct pf_plan *pl, unsigned int n)
 {
 	const struct tep_format_field *tf;
-	unsigned int n = 0;
 
-	for (tf = pl->ev->format.fields; tf; tf = tf->next)
-		n++;
-	if (n > PF_DESC_MAX_FIELDS || m->next_generic == UINT32_MAX)
-		return 0;	/* stays PF_GENERIC */
 	pl->fields = calloc(n ?: 1, sizeof(*pl->fields));
 	if (!pl->fields)
 		return -1;
@@ -341,29 +342,31 @@ static int plan_described(struct tm_pf_events *m, struct pf_plan *pl)
 		f->type = !is_scalar(tf) || f->kstr ? PROTOBUF_C_TYPE_STRING :
 			  tm_field_is_signed(tf) ? PROTOBUF_C_TYPE_INT64 : PROTOBUF_C_TYPE_UINT64;
 	}
-	pl->kind = PF_DESCRIBED;
-	pl->member = m->next_generic++;
-	describe(pl);
-	return pl->desc.bytes.err ? -1 : 0;
+	return 0;
 }
 
-/* A GenericFtraceEvent's fields (too many to describe): each format field by name. */
-static int plan_generic(struct pf_plan *pl)
+static unsigned int count_fields(const struct tep_event *ev)
 {
 	const struct tep_format_field *tf;
 	unsigned int n = 0;
 
-	for (tf = pl->ev->format.fields; tf; tf = tf->next)
+	for (tf = ev->format.fields; tf; tf = tf->next)
 		n++;
-	pl->fields = calloc(n ?: 1, sizeof(*pl->fields));
-	if (!pl->fields)
+	return n;
+}
+
+static int plan_described(struct tm_pf_events *m, struct pf_plan *pl)
+{
+	unsigned int n = count_fields(pl->ev);
+
+	if (n > PF_DESC_MAX_FIELDS || m->next_generic == UINT32_MAX)
+		return 0;	/* stays PF_GENERIC */
+	if (plan_fields(pl, n))
 		return -1;
-	for (tf = pl->ev->format.fields; tf; tf = tf->next)
-		pl->fields[pl->nfields++] = (struct pf_field){
-			.tf = tf, .type = PROTOBUF_C_TYPE_STRING,
-			.kstr = tm_field_is_kernel_string(tf),
-		};
-	return 0;
+	pl->kind = PF_DESCRIBED;
+	pl->member = m->next_generic++;
+	describe(pl);
+	return pl->desc.bytes.err ? -1 : 0;
 }
 
 /* The printk table, made when the first event with a kernel string field is planned. */
@@ -398,8 +401,9 @@ static struct pf_plan *plan_for(struct tm_pf_events *m, int id)
 		ret = plan_typed(pl, member);
 	else if (pl->ev)
 		ret = plan_described(m, pl);
+	/* a GenericFtraceEvent (too many fields to describe): each field by name */
 	if (!ret && pl->kind == PF_GENERIC && pl->ev)
-		ret = plan_generic(pl);
+		ret = plan_fields(pl, count_fields(pl->ev));
 	if (!ret)
 		ret = plan_kstrs(m, pl);
 	if (ret) {
@@ -524,17 +528,18 @@ static int put_field(struct tm_pf_events *m, struct tm_buf *b, const struct pf_f
 static void put_generic_field(struct tm_pf_events *m, struct tm_buf *b,
 			      const struct pf_field *pf, const struct tm_event_rec *rec)
 {
-	const struct tep_format_field *tf = pf->tf;
-	struct pf_field f = *pf;
 	size_t at = pb_open(b, GE_FIELD);
 	uint64_t v;
 
-	pb_str(b, GF_NAME, tf->name);
-	if (!f.kstr && is_scalar(tf) &&
-	    tm_field_get(tf, rec->data, rec->size, m->common.swap, &v)) {
-		pb_uint(b, tm_field_is_signed(tf) ? GF_INT : GF_UINT, v);
+	pb_str(b, GF_NAME, pf->tf->name);
+	if (pf->type != PROTOBUF_C_TYPE_STRING &&
+	    tm_field_get(pf->tf, rec->data, rec->size, m->common.swap, &v)) {
+		pb_uint(b, pf->type == PROTOBUF_C_TYPE_INT64 ? GF_INT : GF_UINT, v);
 	} else {
+		struct pf_field f = *pf;
+
 		f.id = GF_STR;
+		f.type = PROTOBUF_C_TYPE_STRING;
 		put_field(m, b, &f, rec, NULL);
 	}
 	pb_close(b, at);
