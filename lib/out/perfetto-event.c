@@ -599,7 +599,6 @@ int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec, uint
 		return -1;
 	*desc = pl->kind == PF_DESCRIBED ? &pl->desc : NULL;
 	ev = pb_open(b, 2);	/* FtraceEventBundle.event */
-	pb_uint(b, FE_TIMESTAMP, ts);
 	pb_uint(b, FE_PID, (uint32_t)pid);
 	msg = pb_open(b, pl->member);
 	if (pl->kind == PF_GENERIC) {
@@ -620,6 +619,17 @@ int tm_pf_event_put(struct tm_pf_events *m, const struct tm_event_rec *rec, uint
 			pb_uint(b, pl->fill_pid, (uint32_t)pid);
 	}
 	pb_close(b, msg);
+	/*
+	 * The timestamp goes last. Its low bytes are the only ones that
+	 * differ from one event to the next; after the body they sit next
+	 * to the next event's unchanging tag, pid and body start, so zstd
+	 * or gzip finds one long match an event instead of two: sched-pipe
+	 * compresses 12% smaller (docs/PERFORMANCE.md). The field order is
+	 * free in protobuf; trace_processor takes the timestamp from any
+	 * place (ftrace_tokenizer.cc TokenizeFtraceEvent: a fast path when
+	 * it comes first, else FindField).
+	 */
+	pb_uint(b, FE_TIMESTAMP, ts);
 	pb_close(b, ev);
 	if (b->err)
 		return tm_fail(b->err, "Perfetto event");
