@@ -14,7 +14,9 @@
 # which leaves the recorder a CPU: the adaptive zstd level's demonstration load.
 # Repetition N runs the recorders in RECORDERS' order rotated by N - 1.
 # Prints one table (medians, min-max) and the same-repetition ratios to trace-cmd
-# with the worst repetition beside the median; raw rows go to bench/out/results.tsv.
+# with the worst repetition beside the median, then each tracemap recorder's bytes
+# against --no-mmap's in the same repetitions (issue 27: never more bytes nor loss);
+# raw rows go to bench/out/results.tsv.
 set -u
 cd "$(dirname "$0")/.."
 TRACEFS=/sys/kernel/tracing
@@ -251,6 +253,32 @@ END {
 		printf "%-5s %-16s %-32s %-32s %.3f%%, %.3f%%\n", load[k], rec[k],
 			sprintf("%.2fx, worst %.2fx, best %.2fx", med(x, m1), xh, xl),
 			sprintf("%.2fx, worst %.2fx, best %.2fx", med(y, m1), yh, yl), med(z, m1), zh
+	}
+	# each tracemap recorder against --no-mmap in the same repetition: bytes per
+	# event, and in how many repetitions it wrote more bytes or lost more events
+	hdr = 0
+	for (i = 1; i <= seen; i++) {
+		if (!(i in idx)) continue
+		k = idx[i]
+		if (rec[k] ~ /^(trace-cmd|none|idle|perf|tracemap-nommap)$/) continue
+		m1 = more_b = more_l = 0
+		for (r in reps) {
+			tk = load[k] SUBSEP "tracemap-nommap" SUBSEP r; rk = load[k] SUBSEP rec[k] SUBSEP r
+			if (!(tk in rep_b) || !(rk in rep_b) || rep_b[tk] <= 0 || rep_b[rk] <= 0)
+				continue
+			y[++m1] = rep_b[rk] / rep_b[tk]
+			if (rep_b[rk] > rep_b[tk]) more_b++
+			if (rep_lost[rk] > rep_lost[tk]) more_l++
+		}
+		if (!m1) continue
+		if (!hdr++) {
+			printf "\nagainst --no-mmap, same repetition: bytes/event median, worst; repetitions with more\n"
+			printf "%-5s %-16s %-24s %s\n", "load", "recorder", "bytes/event", "more bytes, more lost"
+		}
+		yh = -1
+		for (r = 1; r <= m1; r++) if (y[r] > yh) yh = y[r]
+		printf "%-5s %-16s %-24s %d of %d, %d of %d\n", load[k], rec[k],
+			sprintf("%.3fx, worst %.3fx", med(y, m1), yh), more_b, m1, more_l, m1
 	}
 }' "$OUT/results.tsv"
 }
