@@ -241,16 +241,22 @@ static int spool_check_open(const struct tm_spool *s)
 	return 0;
 }
 
+/* Where the chunk's next page goes. */
+static uint8_t *next_page(const struct tm_spool *s)
+{
+	return s->chunk + s->npages * s->opts.page_size;
+}
+
 void *tm_spool_slot(struct tm_spool *s)
 {
 	if (s->failed || s->finished)
 		return NULL;
-	return s->chunk + s->npages * s->opts.page_size;
+	return next_page(s);
 }
 
 int tm_spool_add_page(struct tm_spool *s, const void *page)
 {
-	uint8_t *slot = s->chunk + s->npages * s->opts.page_size;
+	uint8_t *slot = next_page(s);
 
 	if (spool_check_open(s))
 		return -1;
