@@ -30,7 +30,7 @@ enum out_codec {
 /*
  * zstd's level for .zst: on this project's benchmark Perfetto outputs, 6 is
  * where the size levels off (9 and 12 gain under 1%, 16 and up cost 10-40x the
- * time), 11-25% smaller than gzip -6 in about two thirds of its time
+ * time), 12-26% smaller than gzip -6 in about two thirds of its time
  * (docs/PERFORMANCE.md).
  */
 #define CONVERT_ZSTD_LEVEL	6
