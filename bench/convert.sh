@@ -3,9 +3,9 @@
 # convert.sh - `tracemap convert` to Perfetto (plain and .zst) and to Chrome JSON beside
 # `tracemap report` to a file, on the same files in the same run: RUNS interleaved rounds
 # of the four, median and worst wall time, events/s, bytes an event of each output and of
-# the trace.dat itself, peak RSS (/usr/bin/time %M). Run by hand, under nice on a shared machine (the figures are
-# ratios within one run). Benchmark files: bench/record-mixed.sh DIR (root, under
-# the kernel lock).
+# the trace.dat itself, peak RSS (/usr/bin/time %M). Run by hand, under nice on a shared
+# machine (the figures are ratios within one run). Benchmark files: bench/record-mixed.sh
+# DIR (root, under the kernel lock).
 #
 #   bench/convert.sh FILE.dat...
 #   RUNS=5 TRACEMAP=./tracemap bench/convert.sh /tmp/b/sched-pipe.dat /tmp/b/mixed.dat
