@@ -321,15 +321,18 @@ static void describe(struct pf_plan *pl)
 }
 
 /*
- * Each format field of the event, numbered from 1, with the type it goes out
- * as: a string (text, arrays, kernel strings), a signed or an unsigned number.
- * Described events declare these types; generic ones pick their value field
- * by them.
+ * Each format field of an untyped event, numbered from 1, with the type it
+ * goes out as: a string (text, arrays, kernel strings), a signed or an
+ * unsigned number. Described events declare these types; generic ones pick
+ * their value field by them.
  */
-static int plan_fields(struct pf_plan *pl, unsigned int n)
+static int plan_fields(struct pf_plan *pl)
 {
 	const struct tep_format_field *tf;
+	unsigned int n = 0;
 
+	for (tf = pl->ev->format.fields; tf; tf = tf->next)
+		n++;
 	pl->fields = calloc(n ?: 1, sizeof(*pl->fields));
 	if (!pl->fields)
 		return -1;
@@ -345,24 +348,14 @@ static int plan_fields(struct pf_plan *pl, unsigned int n)
 	return 0;
 }
 
-static unsigned int count_fields(const struct tep_event *ev)
-{
-	const struct tep_format_field *tf;
-	unsigned int n = 0;
-
-	for (tf = ev->format.fields; tf; tf = tf->next)
-		n++;
-	return n;
-}
-
+/*
+ * An untyped event with few enough fields gets a field number of its own and
+ * a descriptor; one with more stays a GenericFtraceEvent, each field by name.
+ */
 static int plan_described(struct tm_pf_events *m, struct pf_plan *pl)
 {
-	unsigned int n = count_fields(pl->ev);
-
-	if (n > PF_DESC_MAX_FIELDS || m->next_generic == UINT32_MAX)
+	if (pl->nfields > PF_DESC_MAX_FIELDS || m->next_generic == UINT32_MAX)
 		return 0;	/* stays PF_GENERIC */
-	if (plan_fields(pl, n))
-		return -1;
 	pl->kind = PF_DESCRIBED;
 	pl->member = m->next_generic++;
 	describe(pl);
@@ -400,10 +393,7 @@ static struct pf_plan *plan_for(struct tm_pf_events *m, int id)
 	if (member && member->type == PROTOBUF_C_TYPE_MESSAGE)
 		ret = plan_typed(pl, member);
 	else if (pl->ev)
-		ret = plan_described(m, pl);
-	/* a GenericFtraceEvent (too many fields to describe): each field by name */
-	if (!ret && pl->kind == PF_GENERIC && pl->ev)
-		ret = plan_fields(pl, count_fields(pl->ev));
+		ret = plan_fields(pl) ?: plan_described(m, pl);
 	if (!ret)
 		ret = plan_kstrs(m, pl);
 	if (ret) {
