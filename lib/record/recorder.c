@@ -81,11 +81,11 @@ struct tm_recorder {
  * mapping (walk) one pass over the record lengths, so that a page a racing
  * writer made impossible (a record running past the commit) is counted and
  * never reaches the file. A page read() handed over was built by the kernel
- * under its reader lock, where no writer reaches: for the file it is checked by
- * its commit word, its records not walked again (~4 ns an event, 5% of the
- * recorder's CPU on a saturated CPU, which is on read()). The event count is not taken
- * here: it comes from the kernel (per_cpu/cpuN/stats "read events", which
- * counts exactly what the reader was handed).
+ * under its reader lock, where no writer reaches: for the file it is checked
+ * by its commit word, its records not walked again (~4 ns an event, 5% of the
+ * recorder's CPU on a saturated CPU, which is on read()). The event count is
+ * not taken here: it comes from the kernel (per_cpu/cpuN/stats "read events",
+ * which counts exactly what the reader was handed).
  */
 bool tm_record_stats_add_page(struct tm_cpu_record_stats *st, const void *page, size_t size,
 			      bool walk)

@@ -233,7 +233,8 @@ TM_TEST(perfetto_task_rename_without_pid_field_renames_the_common_pid)
 	TM_CHECK(!desc);
 	/* the timestamp, 1000, is the event's last field: 0x08 0xe8 0x07 */
 	TM_CHECK(fe->has_timestamp && fe->timestamp == 1000);
-	TM_CHECK(b.data[b.len - 3] == 0x08 && b.data[b.len - 2] == 0xe8 && b.data[b.len - 1] == 0x07);
+	TM_CHECK(b.data[b.len - 3] == 0x08 && b.data[b.len - 2] == 0xe8 &&
+		 b.data[b.len - 1] == 0x07);
 	TM_CHECK_STR(task_name(tasks, 4242), "new");
 	TM_CHECK_INT(fe->event_case, PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME);
 	if (fe->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME) {
