@@ -52,7 +52,7 @@ for f in "$@"; do
 	done
 	awk -v f="$(basename "$f")" -v n="$events" -v size="$(stat -c %s "$f")" 'BEGIN {
 		printf "%-16s %10d %-15s %9s %9s %11s %9.1f %10s\n", f, n, "(trace.dat)", "-", "-",
-			"-", size / n, "-"
+			"-", n ? size / n : 0, "-"
 	}'
 	for name in report perfetto perfetto.zst json ${BEFORE:+perfetto-before json-before}; do
 		case $name in
@@ -69,7 +69,7 @@ for f in "$@"; do
 		awk -v f="$(basename "$f")" -v n="$events" -v name="$name" -v med="$med" \
 			-v worst="$worst" -v size="$size" -v rss="$rss" 'BEGIN {
 			printf "%-16s %10d %-15s %8.2fs %8.2fs %11.2f %9.1f %10.1f\n", f, n, name,
-				med, worst, (med > 0 ? n / med / 1e6 : 0), size / n, rss / 1024
+				med, worst, (med > 0 ? n / med / 1e6 : 0), (n ? size / n : 0), rss / 1024
 		}'
 	done
 done
