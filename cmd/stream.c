@@ -16,7 +16,7 @@
 #include "capture.h"
 #include "cmd.h"
 #include "signals.h"
-#include "out/tm-live.h"
+#include "emit/tm-live.h"
 
 #define SUB			"stream"
 #define STREAM_POLL_MS		50	/* recorder poll timeout: quiet CPUs flush this often */

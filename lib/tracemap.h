@@ -27,12 +27,12 @@ const char *tm_last_error(void);
 #include "tracefs/tm-list.h"
 #include "events/tm-events.h"
 #include "print/tm-print.h"
-#include "out/tm-evout.h"
+#include "emit/tm-evout.h"
 #include "tracefs/tm-session.h"
 #include "record/tm-recorder.h"
 #include "record/tm-recfile.h"
-#include "out/tm-live.h"
-#include "long/tm-long.h"
-#include "long/tm-recover.h"
+#include "emit/tm-live.h"
+#include "longrec/tm-longrec.h"
+#include "salvage/tm-salvage.h"
 
 #endif /* TRACEMAP_H */

@@ -3,7 +3,7 @@
 # (fixtures) and convert-record.bats (fresh recordings): protoc decodes the Perfetto
 # file, jq reads the Chrome JSON, and both are compared with `tracemap report`.
 
-TM_PROTO=$TM_ROOT/lib/out/trace.proto
+TM_PROTO=$TM_ROOT/lib/emit/trace.proto
 
 # Per event name: "count name" lines of what report prints (its --json form).
 report_counts() {
@@ -13,7 +13,7 @@ report_counts() {
 # The Perfetto trace as protoc decodes it with trace.proto (protoc fails on anything
 # malformed): compact_sched as it is, described generic events as bare numbers.
 pf_decode_raw() {
-	protoc --proto_path="$TM_ROOT/lib/out" --decode=perfetto.protos.Trace "$TM_PROTO" <"$1"
+	protoc --proto_path="$TM_ROOT/lib/emit" --decode=perfetto.protos.Trace "$TM_PROTO" <"$1"
 }
 
 # The decoded Perfetto trace as trace_processor reads it: described generic events

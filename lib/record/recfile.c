@@ -22,7 +22,6 @@
 #include "tracefs/tracefs-internal.h"
 #include "ring.h"
 #include "spool.h"
-#include "long/long-internal.h"
 
 struct tm_recfile {
 	struct tm_recfile_opts	opts;

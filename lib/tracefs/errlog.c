@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "errlog.h"
-#include "long/long-internal.h"
+#include "util/internal.h"
 
 #define TM_ERRLOG_CMD	"  Command: "
 

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "util/internal.h"
-#include "long/long-internal.h"
 #include "tracefs-internal.h"
 
 struct tm_journal_entry {

@@ -11,7 +11,6 @@
 
 #include "util/internal.h"
 #include "tracefs-internal.h"
-#include "long/long-internal.h"
 
 void tm_instance_name(char *buf, size_t len, pid_t pid)
 {

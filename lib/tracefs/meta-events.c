@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "meta-internal.h"
-#include "long/long-internal.h"
+#include "util/internal.h"
 
 static int text_read(struct tm_text *t, const char *path)
 {

@@ -8,7 +8,7 @@
 
 #include "meta-internal.h"
 #include "tracefs-internal.h"
-#include "long/long-internal.h"
+#include "util/internal.h"
 
 #define TM_KALLSYMS_DEFAULT	"/proc/kallsyms"
 

@@ -21,7 +21,6 @@
 #include "record/tm-recfile.h"
 #include "dat/dat-internal.h"
 #include "dat/page.h"
-#include "long/long-internal.h"
 
 #define TM_DATE_TRIES	16
 #define TM_DATE_STAMP	"tracemap-date-"

@@ -11,7 +11,7 @@
 
 #include "errlog.h"
 #include "session-events.h"
-#include "long/long-internal.h"
+#include "util/internal.h"
 #include "tracefs-internal.h"
 
 struct tm_ev_match {

@@ -12,7 +12,7 @@
 #include "tracer.h"
 #include "uprobe.h"
 #include "tracefs-internal.h"
-#include "long/long-internal.h"
+#include "util/internal.h"
 
 struct tm_session {
 	char			*tracefs;

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "long/long-internal.h"
+#include "util/internal.h"
 
 char *tm_read_file(const char *path, size_t *len)
 {

@@ -19,7 +19,7 @@
 
 #include "dat/dat-internal.h"
 #include "util/internal.h"
-#include "out/tm-evout.h"
+#include "emit/tm-evout.h"
 #include "tracemap.h"
 
 #define FUZZ_NAME	"fuzz.dat"

@@ -8,7 +8,7 @@
 
 #include "util/arena.h"
 #include "util/internal.h"
-#include "out/tm-evout.h"
+#include "emit/tm-evout.h"
 #include "tm_test.h"
 #include "dat/dat-internal.h"
 

@@ -9,8 +9,8 @@
 
 #include "util/internal.h"
 #include "print/print-internal.h"
-#include "out/tm-live.h"
-#include "out/out-internal.h"
+#include "emit/tm-live.h"
+#include "emit/emit-internal.h"
 #include "tm_test.h"
 #include "dat/page.h"
 

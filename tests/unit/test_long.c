@@ -15,7 +15,7 @@
 #include "dat/dat-format.h"
 #include "dat/dat-internal.h"
 #include "util/internal.h"
-#include "long/long-internal.h"
+#include "longrec/longrec-internal.h"
 #include "tracefs/meta-internal.h"
 #include "tm_fixtures.h"
 #include "tm_test.h"

@@ -12,12 +12,12 @@
 #include <traceevent/event-parse.h>
 
 #include "util/internal.h"
-#include "out/tm-evout.h"
-#include "out/out-internal.h"
+#include "emit/tm-evout.h"
+#include "emit/emit-internal.h"
 #include "trace.pb-c.h"
 #include "tm_test.h"
 #include "dat/dat-internal.h"
-#include "out/perfetto.h"
+#include "emit/perfetto.h"
 #include "util/buf.h"
 
 /*

@@ -16,8 +16,8 @@
 #include "util/internal.h"
 #include "print/print-internal.h"
 #include "events/tm-events.h"
-#include "out/tm-evout.h"
-#include "out/out-internal.h"
+#include "emit/tm-evout.h"
+#include "emit/emit-internal.h"
 #include "tm_test.h"
 
 #define ID_ENTRY	11	/* the fixture snapshot's funcgraph_entry */

@@ -7,7 +7,7 @@
 #ifndef TM_OUT_INTERNAL_H
 #define TM_OUT_INTERNAL_H
 
-#include "out/tm-evout.h"
+#include "emit/tm-evout.h"
 
 /* One record, in timestamp order, with the loss before it in rec->missed. */
 static inline int tm_evout_event(struct tm_evout *out, const struct tm_event_rec *rec)

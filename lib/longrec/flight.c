@@ -14,7 +14,7 @@
 #include "util/internal.h"
 #include "tracefs/meta-internal.h"
 #include "dat/dat-format.h"
-#include "long-internal.h"
+#include "longrec-internal.h"
 #include "dat/dat-internal.h"
 #include "record/ring.h"
 #include "record/spool.h"

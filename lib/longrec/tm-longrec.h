@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tm-long.h - long recordings: numbered output files written on a flight
+ * tm-longrec.h - long recordings: numbered output files written on a flight
  * dump or an output switch while the recording goes on (numbered.c over
  * flight.c and rotate.c), the --trigger latch armed in the instance
- * (latch.c), and extracting an existing instance's buffer (extract.c).
+ * (latch.c).
  */
-#ifndef TM_LONG_H
-#define TM_LONG_H
+#ifndef TM_LONGREC_H
+#define TM_LONGREC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -99,45 +99,4 @@ int tm_latch_rearm(struct tm_latch *t);
 /* Remove the trigger from the instance and free (NULL is fine). */
 void tm_latch_free(struct tm_latch *t);
 
-/* ---- extract (extract.c) ---- */
-
-struct tm_extract_opts {
-	const char		*tracefs;
-	const char		*instance;	/* NULL: the top-level buffer */
-	struct tm_recfile_opts	out;		/* path, version, compression, level */
-	bool			use_mmap;	/* map the buffers where the kernel lets us */
-	/* NULL, or shown the data bytes of the pages read of the buffer's unread bytes */
-	struct tm_meter		*meter;
-};
-
-struct tm_extract_cpu {
-	uint64_t	pages;
-	uint64_t	events;
-	bool		mapped;
-	bool		full;		/* a writer kept filling it: stopped after a buffer's worth */
-	char		why[96];	/* why read() ran instead of the mapping */
-};
-
-struct tm_extract_stats {
-	int			ncpus;
-	size_t			page_size;
-	bool			last_boot_info;	/* a persistent buffer's LAST_BOOT_INFO stored */
-	char			warning[256];	/* of the metadata collection, "" if none */
-	struct tm_extract_cpu	*cpu;		/* [ncpus]; free with tm_extract_stats_free() */
-};
-
-/*
- * Write what the buffer of instance o->instance (or the top level) holds
- * now, every CPU, into o->out.path as a trace.dat: the formats of the
- * enabled events and of every event met in the data, the instance's CPU
- * stats and clock, and for a persistent (boot-mapped) buffer that holds a
- * previous boot's data its last_boot_info as the LAST_BOOT_INFO option.
- * Reads through the mapping, or read() where the kernel refuses it; the
- * data read is consumed from the buffer; no setting changes. A CPU still
- * being written to is read for one buffer's worth. -1 + message.
- */
-int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st);
-/* Free what tm_extract() put in st. */
-void tm_extract_stats_free(struct tm_extract_stats *st);
-
-#endif /* TM_LONG_H */
+#endif /* TM_LONGREC_H */

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * long-internal.h - the two sides of a long recording's numbered files
+ * longrec-internal.h - the two sides of a long recording's numbered files
  * (tm_longrec, numbered.c): the in-memory flight window (flight.c) and the
  * rotating spools (rotate.c). Private to the library.
  */
-#ifndef TM_LONG_INTERNAL_H
-#define TM_LONG_INTERNAL_H
+#ifndef TM_LONGREC_INTERNAL_H
+#define TM_LONGREC_INTERNAL_H
 
 #include "util/internal.h"
-#include "tm-long.h"
+#include "tm-longrec.h"
 
 /*
  * The name of numbered file n (four digits or more) of OUTPUT: the number
@@ -95,31 +95,4 @@ TM_HIDDEN void tm_rotor_release(struct tm_rotor *r);
 /* Remove every spool and free (NULL is fine). */
 TM_HIDDEN void tm_rotor_free(struct tm_rotor *r);
 
-/* ---- what a killed recorder's instance still holds (recover-ring.c) ---- */
-
-struct tm_recover_ring {
-	const char		*dir;		/* the instance directory, tracing off */
-	size_t			page_size;	/* of its sub-buffers and of the spools */
-	enum tm_compression	compression;	/* of the spools' chunks */
-	int			level;
-	uint8_t			*ids;		/* event ids met are set here */
-};
-
-/* What the ring of one CPU added to its spool. */
-struct tm_ring_taken {
-	uint64_t	records;
-	uint64_t	pages;
-	uint32_t	chunks;
-	uint64_t	bytes;
-};
-
-/*
- * Drain cpu's ring of rr->dir (the partial sub-buffer too) and append its
- * records later than after (the spool's last record time) to the spool
- * file at spool_path (created if there is none), as chunks like the
- * recorder's. *taken says what was added. -1 + message.
- */
-TM_HIDDEN int tm_recover_ring(const struct tm_recover_ring *rr, int cpu, const char *spool_path,
-			      uint64_t after, struct tm_ring_taken *taken);
-
-#endif /* TM_LONG_INTERNAL_H */
+#endif /* TM_LONGREC_INTERNAL_H */

@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "util/internal.h"
-#include "tm-long.h"
-#include "long-internal.h"
+#include "tm-longrec.h"
+#include "longrec-internal.h"
 #include "tracefs/tracefs-internal.h"
 
 struct tm_latch {

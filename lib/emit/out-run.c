@@ -11,7 +11,7 @@
 #include "merge/merge-internal.h"
 #include "util/internal.h"
 #include "tm-evout.h"
-#include "out-internal.h"
+#include "emit-internal.h"
 #include "print/print-internal.h"
 
 void tm_evout_free(struct tm_evout *out)

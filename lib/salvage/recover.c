@@ -14,12 +14,12 @@
 
 #include "util/internal.h"
 #include "tracefs/meta-internal.h"
-#include "tm-recover.h"
+#include "tm-salvage.h"
 #include "dat/dat-internal.h"
 #include "record/record-internal.h"
 #include "tracefs/tracefs-internal.h"
 #include "record/spool.h"
-#include "long-internal.h"
+#include "salvage-internal.h"
 
 #define TM_RECOVER_NOTE	"(recovered: metadata read from tracefs at recovery time)"
 

@@ -16,7 +16,7 @@
 
 #include "util/internal.h"
 #include "tm-live.h"
-#include "out-internal.h"
+#include "emit-internal.h"
 #include "dat/dat-format.h"
 #include "dat/dat-internal.h"
 #include "print/print-internal.h"

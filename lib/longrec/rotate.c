@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "long-internal.h"
+#include "longrec-internal.h"
 #include "record/ring.h"
 #include "record/spool.h"
 

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tm-recover.h - saving what a recording that did not end normally left:
+ * tm-salvage.h - saving what a buffer or a recording that did not end
+ * normally left: extracting an existing instance's buffer (extract.c),
  * finding the spool sets whose recorder is gone (orphans.c), and turning
  * one into a trace.dat with what the dead recorder's instance ring still
  * holds and metadata read from tracefs at recovery time (recover.c,
  * recover-ring.c). The note beside the spools is record's
  * (record/spool-info.c).
  */
-#ifndef TM_RECOVER_H
-#define TM_RECOVER_H
+#ifndef TM_SALVAGE_H
+#define TM_SALVAGE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <sys/types.h>
 
 #include "dat/tm-codec.h"
+#include "record/tm-recfile.h"
 #include "util/tm-progress.h"
 
 /* CPUs recover reports on one by one (the rest count in the totals). */
@@ -81,4 +83,45 @@ struct tm_recover_result {
 int tm_recover(const char *output, const char *tracefs, struct tm_recover_result *res,
 	       struct tm_meter *meter);
 
-#endif /* TM_RECOVER_H */
+/* ---- extract (extract.c) ---- */
+
+struct tm_extract_opts {
+	const char		*tracefs;
+	const char		*instance;	/* NULL: the top-level buffer */
+	struct tm_recfile_opts	out;		/* path, version, compression, level */
+	bool			use_mmap;	/* map the buffers where the kernel lets us */
+	/* NULL, or shown the data bytes of the pages read of the buffer's unread bytes */
+	struct tm_meter		*meter;
+};
+
+struct tm_extract_cpu {
+	uint64_t	pages;
+	uint64_t	events;
+	bool		mapped;
+	bool		full;		/* a writer kept filling it: stopped after a buffer's worth */
+	char		why[96];	/* why read() ran instead of the mapping */
+};
+
+struct tm_extract_stats {
+	int			ncpus;
+	size_t			page_size;
+	bool			last_boot_info;	/* a persistent buffer's LAST_BOOT_INFO stored */
+	char			warning[256];	/* of the metadata collection, "" if none */
+	struct tm_extract_cpu	*cpu;		/* [ncpus]; free with tm_extract_stats_free() */
+};
+
+/*
+ * Write what the buffer of instance o->instance (or the top level) holds
+ * now, every CPU, into o->out.path as a trace.dat: the formats of the
+ * enabled events and of every event met in the data, the instance's CPU
+ * stats and clock, and for a persistent (boot-mapped) buffer that holds a
+ * previous boot's data its last_boot_info as the LAST_BOOT_INFO option.
+ * Reads through the mapping, or read() where the kernel refuses it; the
+ * data read is consumed from the buffer; no setting changes. A CPU still
+ * being written to is read for one buffer's worth. -1 + message.
+ */
+int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st);
+/* Free what tm_extract() put in st. */
+void tm_extract_stats_free(struct tm_extract_stats *st);
+
+#endif /* TM_SALVAGE_H */

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "long-internal.h"
+#include "longrec-internal.h"
 #include "dat/dat-internal.h"
 #include "record/record-internal.h"
 #include "tracefs/tracefs-internal.h"

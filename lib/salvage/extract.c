@@ -15,10 +15,10 @@
 #include "util/internal.h"
 #include "tracefs/meta-internal.h"
 #include "dat/dat-format.h"
-#include "tm-long.h"
+#include "tm-salvage.h"
 #include "tracefs/tracefs-internal.h"
 #include "record/ring.h"
-#include "long-internal.h"
+#include "salvage-internal.h"
 #include "record/record-internal.h"
 #include "dat/page.h"
 

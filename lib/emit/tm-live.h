@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "events/tm-events.h"
-#include "out/tm-evout.h"
+#include "emit/tm-evout.h"
 #include "record/tm-recorder.h"
 
 /* ---- live-names.c: task names that follow exec, renames and new tasks ---- */

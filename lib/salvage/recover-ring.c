@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "util/internal.h"
-#include "long-internal.h"
+#include "salvage-internal.h"
 #include "dat/dat-format.h"
 #include "dat/page.h"
 #include "record/ring.h"

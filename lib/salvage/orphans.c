@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "util/internal.h"
-#include "tm-recover.h"
+#include "tm-salvage.h"
 #include "record/record-internal.h"
 #include "tracefs/tracefs-internal.h"
 
