@@ -31,7 +31,7 @@ struct sql_load {
 	int			nbuffers, slots;
 	uint64_t		*last_ts;	/* [buffer * slots + cpu]: 0 none yet */
 	struct sql_loss		loss;
-	uint64_t		last;		/* the latest record's time */
+	uint64_t		last;		/* the derived buffer's latest record's time */
 	int			dbuf;		/* the buffer the derived tables read */
 	sqlite3_stmt		*ins_events, *ins_lost;
 	struct tm_fastbuf	json;
@@ -204,7 +204,8 @@ static int load_event(struct tm_evout *out, const struct tm_event_rec *rec)
 	if (rec->missed && lost_row(l, rec))
 		return -1;
 	l->last_ts[rec->buffer * l->slots + rec->cpu] = rec->ts;
-	l->last = rec->ts;
+	if (rec->buffer == l->dbuf)
+		l->last = rec->ts;
 	if (tm_sql_utid(s, l->machine, tid, rec->ts) < 0)
 		return -1;
 	if (e && e->ins &&
