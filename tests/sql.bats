@@ -6,6 +6,7 @@
 # the one-line errors. No kernel (sql-record.bats records).
 
 load helpers
+load sql-helpers
 
 setup() {
 	TM_TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/tracemap-sql.XXXXXX")
@@ -20,12 +21,6 @@ teardown() {
 
 fixtures() {
 	ls "$FIXTURES"/*.dat "$FIXTURES"/upstream/*.dat
-}
-
-# "COUNT NAME" per event type of report's JSON (every buffer), sorted by name.
-report_counts() {
-	"$TRACEMAP" report --json "$1" | jq -r .event | sort | uniq -c |
-		awk '{ print $1, $2 }' | sort -k2
 }
 
 @test "sql: the events table and each event's table count what report prints, per type" {
@@ -76,21 +71,6 @@ report_counts() {
 	diff -u "$TM_TMP/want" "$TM_TMP/got"
 }
 
-# Per CPU: the busy time from report --json's switches (awk), ns: from each switch
-# to the next on its CPU, or to the trace's last event, when a task other than idle ran.
-# The first buffer's (the top level's, or the instance's of a file with only that),
-# as the derived tables read it.
-busy_from_report() {
-	"$TRACEMAP" report --json "$1" | jq -sc '(.[0].buffer) as $b | .[] | select(.buffer == $b)' |
-		jq -r 'if .event == "sched_switch" then [.timestamp_ns, .cpu, .fields.next_pid] else
-			[.timestamp_ns, -1, -1] end | @tsv' |
-		awk -F'\t' '{ last = $1 }
-			$2 >= 0 { if ($2 in since && pid[$2] != 0) busy[$2] += $1 - since[$2]
-				  since[$2] = $1; pid[$2] = $3 }
-			END { for (c in since) { if (pid[c] != 0) busy[c] += last - since[c]
-				  printf "%d %d\n", c, busy[c] } }' | sort -n
-}
-
 @test "sql: sched_slice's durations per CPU sum to each CPU's busy time from report" {
 	local f n=0
 	for f in "$FIXTURES"/sched-v6.dat "$FIXTURES"/multi-v7-zstd.dat \
@@ -108,25 +88,6 @@ busy_from_report() {
 	awk '{ printf "%d,%s\n", $1, $2 / 1e6 }' <(busy_from_report "$FIXTURES/sched-v6.dat") |
 		awk -F, '{ printf "%d,%.3f\n", $1, $2 }' >"$TM_TMP/want"
 	awk -F, '{ printf "%d,%.3f\n", $1, $2 }' "$TM_TMP/got" | diff -u "$TM_TMP/want" -
-}
-
-# The longest wait from runnable (a wakeup of a sleeping task, or a preempting switch)
-# to the switch that runs it, from report --json (awk): "ns tid".
-longest_wait() {
-	"$TRACEMAP" report --json "$1" |
-		jq -r 'select(.event | test("^sched_(switch|waking|wakeup|wakeup_new)$")) |
-			[.timestamp_ns, .event, .fields.pid // -1, .fields.prev_pid // -1,
-			 .fields.prev_state // -1, .fields.next_pid // -1] | @tsv' |
-		awk -F'\t' '
-			$2 == "sched_switch" {
-				p = $4; n = $6
-				# prev_state 0 (R) or with the preempted bit 0x100: runnable now
-				if (p != 0) { run[p] = 0; if ($5 == 0 || $5 >= 256) { wake[p] = $1 } else st[p] = "S" }
-				if (n != 0) { if (n in wake) { d = $1 - wake[n]; if (d > max) { max = d; who = n } }
-					      delete wake[n]; run[n] = 1; st[n] = "" }
-				next }
-			{ t = $3; if (run[t] || (t in wake) || t == 0) next; wake[t] = $1 }
-			END { print max, who }'
 }
 
 @test "sql: the longest wakeup latency and its task are those report's events give" {
