@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "util/internal.h"
+#include "trace/trace-internal.h"
 #include "tm-codec.h"
 #include "tm-dat.h"
 

@@ -14,7 +14,7 @@
 
 #include "util/buf.h"
 #include "util/internal.h"
-#include "tracefs/meta-internal.h"
+#include "trace/trace-internal.h"
 #include "dat-internal.h"
 
 /* The six §2 metadata payloads, in file order (sections 16..21 in v7). */
