@@ -40,7 +40,7 @@ struct tm_write_opts {
 	const char		*last_boot_instance;
 	const char		*last_boot_info;
 	const char		*note;		/* appended to the VERSION option, or NULL */
-	/* NULL, or shown the bytes of spool files copied (done) and of output (written) */
+	/* NULL, or shown the bytes of data sources' files copied (done) and of output (written) */
 	struct tm_meter		*meter;
 };
 
