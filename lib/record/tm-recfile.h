@@ -63,8 +63,6 @@ int tm_recfile_full(const struct tm_recfile *out);
 int tm_recfile_write(struct tm_recfile *out, const struct tm_session *s);
 /* After a successful write cut short by a full disk: one line saying so; else NULL. */
 const char *tm_recfile_stopped(const struct tm_recfile *out);
-/* Store a DATE option (text of tm_session_date_offset()) in the file; -1 with EINVAL if too long. */
-int tm_recfile_set_date(struct tm_recfile *out, const char *date);
 /* A warning of the metadata collection (kallsyms addresses zero), or NULL. */
 const char *tm_recfile_warning(const struct tm_recfile *out);
 /* Bytes in the spools so far, read while the recorder threads write them (live status). */
