@@ -81,7 +81,8 @@ static int select_cpus(struct capture *r)
 	r->ncpus = get_nprocs_conf();
 	r->cpus = calloc(r->ncpus, sizeof(*r->cpus));
 	r->kstats = calloc(r->ncpus, sizeof(*r->kstats));
-	if (!r->cpus || !r->kstats) {
+	r->kstats0 = calloc(r->ncpus, sizeof(*r->kstats0));
+	if (!r->cpus || !r->kstats || !r->kstats0) {
 		cmd_err(r->sub, "out of memory");
 		return -1;
 	}
@@ -244,9 +245,20 @@ out:
 	return ret;
 }
 
+/* The counters this capture starts from (not zero in a reused instance). */
+static int read_kstats0(struct capture *r)
+{
+	for (int cpu = 0; cpu < r->ncpus; cpu++)
+		if (r->cpus[cpu] && tm_session_cpu_stats(r->sess, cpu, &r->kstats0[cpu])) {
+			cmd_fail(r->sub);
+			return -1;
+		}
+	return 0;
+}
+
 int capture_start(struct capture *r, const struct capture_sink *s)
 {
-	if (open_recorder(r, s))
+	if (read_kstats0(r) || open_recorder(r, s))
 		return -1;
 	if (start_tracing(r)) {
 		capture_child_abandon(r);
@@ -267,7 +279,7 @@ int capture_stop(struct capture *r)
 	if (tm_recorder_stop(r->rec))
 		ret = cmd_fail(r->sub);
 	for (int cpu = 0; cpu < r->ncpus; cpu++)
-		if (r->cpus[cpu] && tm_session_cpu_stats(r->sess, cpu, &r->kstats[cpu]))
+		if (r->cpus[cpu] && capture_cpu_kstats(r, cpu, &r->kstats[cpu]))
 			ret = cmd_fail(r->sub);
 	return ret ? -1 : 0;
 }
@@ -300,7 +312,7 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 		total_lost += klost > st.lost_stored ? klost : st.lost_stored;
 		if (quiet)
 			continue;
-		/* events: the kernel's count of what this CPU's reader was handed */
+		/* events: the kernel's count of what this CPU's reader was handed since the start */
 		fprintf(stderr, "%3d %12llu %10llu %10.2f", cpu,
 			(unsigned long long)(r->count ? r->count->events(r->count->ctx, cpu) :
 						 k->read),
@@ -378,8 +390,9 @@ int capture_close(struct capture *r, int ret)
 	}
 	free(r->cpus);
 	free(r->kstats);
+	free(r->kstats0);
 	r->cpus = NULL;
-	r->kstats = NULL;
+	r->kstats = r->kstats0 = NULL;
 	return ret;
 }
 
