@@ -74,6 +74,11 @@ void capture_note_arg(struct capture_opts *o, const char *arg);
  */
 void capture_parse_args(int argc, char **argv, const struct argp_option *options,
 			argp_parser_t parser, const char *doc, const char *examples, void *input);
+/*
+ * At the end of record's and stream's parsing, after their own checks: no
+ * event, tracer or uprobe is a usage error (the trace would be empty).
+ */
+void capture_check_events(struct argp_state *state, const struct capture_opts *o);
 void capture_opts_init(struct capture_opts *o);
 void capture_opts_free(struct capture_opts *o);
 

@@ -548,8 +548,8 @@ record_error() {
 }
 
 @test "record: unknown clock and option fail before tracing, leaving nothing" {
-	record_error "unknown trace clock 'nosuch'" -C nosuch -o "$TM_TMP/x.dat" --duration 1
-	record_error "unknown tracefs option 'nosuchopt'" -O nosuchopt -o "$TM_TMP/x.dat" --duration 1
+	record_error "unknown trace clock 'nosuch'" -e sched -C nosuch -o "$TM_TMP/x.dat" --duration 1
+	record_error "unknown tracefs option 'nosuchopt'" -e sched -O nosuchopt -o "$TM_TMP/x.dat" --duration 1
 }
 
 @test "record: usage errors exit 2" {
