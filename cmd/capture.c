@@ -18,6 +18,7 @@
 #include "signals.h"
 
 #define CAPTURE_BUSY_WAIT_MS	2000	/* how long a busy instance gets to become free */
+#define CAPTURE_CHILD_GRACE_MS	2000	/* COMMAND's time to exit after a stop signal */
 
 /* ---- waiting ---- */
 
@@ -27,6 +28,43 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Reap COMMAND for up to ms or until a stop signal past stops (-1: none), still recording. */
+static void reap_for(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx, int ms,
+		     int stops)
+{
+	double end = now_s() + ms / 1000.0;
+
+	for (;;) {
+		capture_child_reap(r, false);
+		if (r->child_done || now_s() >= end || (stops >= 0 && signals_stop_count() != stops))
+			return;
+		if (idle)
+			idle(ctx, 50);
+		else
+			signals_wait(50);
+	}
+}
+
+/*
+ * The stop signal goes on to COMMAND; one that ignores it (or takes longer
+ * than CAPTURE_CHILD_GRACE_MS, or a second stop signal) gets SIGKILL, said
+ * in one line. Tracing goes on meanwhile: COMMAND's end is in the trace.
+ */
+static void end_command(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
+{
+	int sig = signals_last(), stops = signals_stop_count();
+
+	kill(r->child, sig);
+	reap_for(r, idle, ctx, CAPTURE_CHILD_GRACE_MS, stops);
+	if (r->child_done)
+		return;
+	cmd_err(r->sub, "%s (pid %d) did not exit within %d s of SIG%s: sending SIGKILL",
+		r->o->command[0], (int)r->child, CAPTURE_CHILD_GRACE_MS / 1000,
+		sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+	kill(r->child, SIGKILL);
+	reap_for(r, NULL, NULL, CAPTURE_CHILD_GRACE_MS, -1);
 }
 
 void capture_wait(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
@@ -71,7 +109,7 @@ void capture_wait(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
 		status_clear(&r->status->line);
 	/* a stop signal goes on to COMMAND, which would have got it from the terminal */
 	if (r->child > 0 && !r->child_done && signals_stop_count())
-		kill(r->child, signals_last());
+		end_command(r, idle, ctx);
 }
 
 /* ---- setup ---- */

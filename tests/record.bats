@@ -380,6 +380,28 @@ hold_instance() {
 	no_spools
 }
 
+# Issue 44: a COMMAND ignoring SIGTERM outlived tracemap (exit 0, no word).
+@test "record: COMMAND ignoring the forwarded SIGTERM gets SIGKILL 2 s later, said in one line" {
+	local t0 t1
+	rec_start -e sched:sched_process_exit -o "$TM_TMP/k.dat" -- \
+		sh -c "trap '' INT TERM; sleep 3; echo survived > $TM_TMP/f"
+	sleep 0.3
+	t0=$(date +%s%N)
+	rec_stop TERM
+	t1=$(date +%s%N)
+	[ "$REC_STATUS" -eq 137 ] || { echo "status $REC_STATUS" >&2; cat "$REC_ERR" >&2; return 1; }
+	grep -qx "tracemap record: sh (pid [0-9]*) did not exit within 2 s of SIGTERM: sending SIGKILL" \
+		"$REC_ERR" || { cat "$REC_ERR" >&2; return 1; }
+	grep -q "sh killed by signal 9" "$REC_ERR"
+	# the grace was waited for, and it is short of the 3 s the command wanted
+	[ $(((t1 - t0) / 1000000)) -ge 1900 ] && [ $(((t1 - t0) / 1000000)) -lt 2900 ] ||
+		{ echo "stopped after $(((t1 - t0) / 1000000)) ms" >&2; return 1; }
+	readable_by_trace_cmd "$TM_TMP/k.dat"
+	sleep 1.5
+	[ ! -e "$TM_TMP/f" ]
+	no_spools
+}
+
 @test "record: a second SIGINT does not interrupt the cleanup" {
 	rec_start -e all -o "$TM_TMP/d.dat"
 	sleep 0.3
