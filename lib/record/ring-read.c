@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * ring-read.c - the read() path of a CPU buffer: one page per read of
- * trace_pipe_raw (tracefs_cpu_read(), or read() for a caller's own fd).
- */
+/* ring-read.c - the read() path of a CPU buffer: one page per tracefs_cpu_read() of trace_pipe_raw. */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,16 +19,6 @@ static ssize_t read_done(ssize_t n, void *buf, size_t size)
 	if (n > 0 && (size_t)n < size)
 		memset((char *)buf + n, 0, size - n);
 	return n;
-}
-
-ssize_t tm_ring_read_page(int fd, void *buf, size_t size)
-{
-	ssize_t n;
-
-	do {
-		n = read(fd, buf, size);
-	} while (n < 0 && errno == EINTR);
-	return read_done(n, buf, size);
 }
 
 ssize_t tm_ring_read_cpu(struct tracefs_cpu *tcpu, void *buf, size_t size)

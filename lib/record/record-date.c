@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * session-date.c - record --date: the offset between the instance's trace
+ * record-date.c - record --date: the offset between the instance's trace
  * clock and the wall clock, measured with trace_marker writes bracketed by
- * CLOCK_REALTIME reads before recording starts (the DATE option, spec §5).
+ * CLOCK_REALTIME reads before recording starts (the DATE option, spec §5),
+ * the markers read back from the CPU's ring.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,12 +18,12 @@
 
 #include "dat/dat-format.h"
 #include "util/internal.h"
-#include "tm-session.h"
-#include "record/ring.h"
-#include "record/tm-recfile.h"
+#include "tracefs/tm-session.h"
+#include "ring.h"
+#include "tm-recfile.h"
 #include "dat/dat-internal.h"
 #include "dat/page.h"
-#include "tracefs-internal.h"
+#include "tracefs/tracefs-internal.h"
 
 #define TM_DATE_TRIES	16
 #define TM_DATE_STAMP	"tracemap-date-"
@@ -101,30 +102,22 @@ static int date_scan_page(const void *page, size_t size, struct tm_date_try *t)
 	return r;
 }
 
-/* Read the CPU's buffer empty (read() path, no mapping), noting the markers. */
+/* One page read: the markers on it noted. */
+static int date_page(void *ctx, const void *page, size_t size)
+{
+	return date_scan_page(page, size, ctx) < 0 ? -1 : 0;
+}
+
+/* Read the CPU's buffer empty (the ring's read() path, no mapping), noting the markers. */
 static int date_read(const char *dir, int cpu, size_t page_size, struct tm_date_try *t)
 {
-	char path[PATH_MAX];
-	void *page;
-	ssize_t n;
-	int fd, ret = 0;
+	struct tm_ring *ring = tm_ring_open(dir, cpu, page_size, false);
+	int ret;
 
-	if (tm_path(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu))
-		return -1;
-	page = malloc(page_size);
-	if (!page)
-		return tm_fail(ENOMEM, "--date");
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		free(page);
-		return tm_fail(errno, "--date: open %s", path);
-	}
-	while (!ret && (n = tm_ring_read_page(fd, page, page_size)) > 0)
-		ret = date_scan_page(page, page_size, t) < 0 ? -1 : 0;
-	if (n < 0)
-		ret = -1;
-	close(fd);
-	free(page);
+	if (!ring)
+		return tm_fail_prefix("--date");
+	ret = tm_ring_drain(ring, true, date_page, t) < 0 ? -1 : 0;
+	tm_ring_close(ring);
 	return ret;
 }
 
@@ -147,8 +140,8 @@ static int date_pick(const struct tm_date_try *t, char *out, size_t len)
 	return 0;
 }
 
-int tm_session_date_offset(struct tm_session *s, const bool *cpus, int ncpus, char *out,
-			   size_t len)
+int tm_record_date_offset(struct tm_session *s, const bool *cpus, int ncpus, char *out,
+			  size_t len)
 {
 	struct tm_date_try t[TM_DATE_TRIES] = { 0 };
 	const char *dir = tm_session_dir(s);
