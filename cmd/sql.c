@@ -24,6 +24,7 @@ struct sql_opts {
 	const char		*top;
 	enum tm_sql_format	format;
 	bool			hist;
+	bool			show;
 	bool			no_plugins;
 	bool			quiet;
 };
@@ -32,6 +33,7 @@ enum {
 	OPT_FORMAT = 256,
 	OPT_TOP,
 	OPT_HIST,
+	OPT_SHOW,
 };
 
 static const struct argp_option options[] = {
@@ -44,6 +46,8 @@ static const struct argp_option options[] = {
 	{ "top", OPT_TOP, "NAME", 0, "Run a named query (--top list names them)", 0 },
 	{ "hist", OPT_HIST, NULL, 0, "With --top latency or another latency query: the "
 	  "distribution as a log2 histogram", 0 },
+	{ "show", OPT_SHOW, NULL, 0, "With --top NAME: print its SQL (and --hist's) instead of "
+	  "running it; no FILE needed", 0 },
 	{ "no-plugins", 'N', NULL, 0, "Do not load libtraceevent plugins", 0 },
 	{ "quiet", 'q', NULL, 0, "No warnings about damaged input, no progress line", 0 },
 	{ 0 }
@@ -95,6 +99,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'N': o->no_plugins = true; return 0;
 	case 'q': o->quiet = true; return 0;
 	case OPT_HIST: o->hist = true; return 0;
+	case OPT_SHOW: o->show = true; return 0;
 	case OPT_TOP: o->top = arg; return 0;
 	case OPT_FORMAT:
 		if (!strcmp(arg, "columns"))
@@ -117,8 +122,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				argp_error(state, "more than %d input files", SQL_MAX_INPUTS);
 			o->inputs[o->ninputs++] = o->args[i];
 		}
-		if (!o->ninputs && !(o->top && !strcmp(o->top, "list")))
+		if (!o->ninputs && !(o->top && (o->show || !strcmp(o->top, "list"))))
 			argp_error(state, "no input file");
+		if (o->show && !o->top)
+			argp_error(state, "--show goes with --top NAME");
 		if (o->query && o->top)
 			argp_error(state, "a QUERY and --top: give one of them");
 		if (o->hist && !o->top)
@@ -283,6 +290,10 @@ int cmd_sql(int argc, char **argv)
 	query = o.query;
 	if (o.top && named_query(&o, &query, &hist))
 		return TM_EXIT_USAGE;
+	if (o.show) {
+		printf("%s;\n", hist ?: query);
+		return TM_EXIT_OK;
+	}
 	if (!query && !o.top && !(o.output && isatty(STDIN_FILENO))) {
 		if (isatty(STDIN_FILENO) && !o.output) {
 			cmd_err("sql", "no query: give one after the files, on standard input, "

@@ -253,3 +253,20 @@ fixtures() {
 	[[ $output == "tracemap sql: "*"$TM_TMP/full/t.sqlite: disk full" ]]
 	[ -z "$(ls -A "$TM_TMP/full")" ]
 }
+
+@test "sql: the man page shows each named query's SQL as --top NAME --show prints it" {
+	local n line page=$TM_ROOT/man/tracemap-sql.1 k=0
+	sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/^\\&//' "$page" >"$TM_TMP/man"
+	for n in $("$TRACEMAP" sql --top list | cut -d' ' -f1); do
+		for h in "" --hist; do
+			"$TRACEMAP" sql --top "$n" $h --show >"$TM_TMP/q" 2>/dev/null || continue
+			sed -i 's/;$//' "$TM_TMP/q"
+			while IFS= read -r line; do
+				grep -qxF -- "$line" "$TM_TMP/man" ||
+					{ echo "$n$h: not in the page: $line" >&2; return 1; }
+			done <"$TM_TMP/q"
+			k=$((k + 1))
+		done
+	done
+	[ "$k" -ge 9 ]
+}
