@@ -260,7 +260,6 @@ fixtures() {
 	for n in $("$TRACEMAP" sql --top list | cut -d' ' -f1); do
 		for h in "" --hist; do
 			"$TRACEMAP" sql --top "$n" $h --show >"$TM_TMP/q" 2>/dev/null || continue
-			sed -i 's/;$//' "$TM_TMP/q"
 			while IFS= read -r line; do
 				grep -qxF -- "$line" "$TM_TMP/man" ||
 					{ echo "$n$h: not in the page: $line" >&2; return 1; }
