@@ -176,7 +176,7 @@ struct tm_sql *tm_sql_new(const char *path)
 		file = s->tmp;
 	}
 	if (sqlite3_open_v2(file, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			    SQLITE_OPEN_EXRESCODE, NULL) != SQLITE_OK) {
+			    SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		tm_sql_fail(s, "open");
 		goto fail;
 	}

@@ -87,10 +87,35 @@ int tm_sql_event_row(struct tm_sql *s, const struct sql_event *e, bool swap,
 	return rc == SQLITE_DONE ? 0 : tm_sql_fail(s, "insert");
 }
 
+/*
+ * tep_find_field() of the derived tables' fields, remembered: they ask by
+ * string constants, so (event, name pointer) is the key of a small
+ * direct-mapped table (a miss asks libtraceevent again).
+ */
+#define FIELD_CACHE	256
+
+static const struct tep_format_field *find_field(const struct tep_event *ev, const char *name)
+{
+	static struct {
+		const struct tep_event		*ev;
+		const char			*name;
+		const struct tep_format_field	*f;
+	} cache[FIELD_CACHE];
+	uintptr_t h = ((uintptr_t)ev >> 4) ^ ((uintptr_t)name >> 2);
+	unsigned int i = (unsigned int)(h ^ (h >> 8)) % FIELD_CACHE;
+
+	if (cache[i].ev != ev || cache[i].name != name) {
+		cache[i].ev = ev;
+		cache[i].name = name;
+		cache[i].f = tep_find_field((struct tep_event *)ev, name);
+	}
+	return cache[i].f;
+}
+
 int64_t tm_sql_num(const struct tep_event *ev, const char *name, bool swap,
 		   const struct tm_event_rec *rec)
 {
-	const struct tep_format_field *f = tep_find_field((struct tep_event *)ev, name);
+	const struct tep_format_field *f = find_field(ev, name);
 	uint64_t v;
 
 	if (!f || !tm_field_get(f, rec->data, rec->size, swap, &v))
@@ -101,7 +126,7 @@ int64_t tm_sql_num(const struct tep_event *ev, const char *name, bool swap,
 const char *tm_sql_str(const struct tep_event *ev, const char *name,
 		       const struct tm_event_rec *rec, char *buf, size_t len)
 {
-	const struct tep_format_field *f = tep_find_field((struct tep_event *)ev, name);
+	const struct tep_format_field *f = find_field(ev, name);
 	const uint8_t *p;
 	uint32_t n;
 

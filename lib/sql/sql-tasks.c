@@ -89,10 +89,17 @@ int tm_sql_thread_name(struct tm_sql *s, int machine, int64_t tid, const char *n
 {
 	int64_t u = tm_sql_utid(s, machine, tid, ts);
 
+	char *have;
+	size_t n;
+
 	if (u < 0)
 		return -1;
-	if (name && name[0])
-		snprintf(s->tasks->t[u].name, TASK_NAME_MAX, "%s", name);
+	have = s->tasks->t[u].name;
+	if (!name || !name[0] || !strncmp(have, name, TASK_NAME_MAX - 1))
+		return 0;
+	n = strnlen(name, TASK_NAME_MAX - 1);
+	memcpy(have, name, n);
+	have[n] = '\0';
 	return 0;
 }
 
