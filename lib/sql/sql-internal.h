@@ -72,6 +72,7 @@ struct tm_sql {
 	unsigned int		derived;	/* enum sql_derived: the tables to fill */
 	bool			multi;		/* several machines: a machine column */
 	bool			buffers;	/* several buffers: a buffer column */
+	bool			events_fields;	/* the query reads events.fields: build its JSON */
 	int			ucpu_base;	/* the first ucpu of the machine being loaded */
 	struct sql_tasks	*tasks;		/* threads and processes of every machine */
 	struct sql_buf		scratch;	/* a JSON array being built */

@@ -130,14 +130,15 @@ static int generic_row(struct sql_load *l, const struct sql_event *e,
 	int c = 1;
 
 	l->json.len = 0;
-	if (e && tm_jsonfmt_put_fields(e->json, &l->json, rec->data, rec->size))
+	if (e && l->s->events_fields &&
+	    tm_jsonfmt_put_fields(e->json, &l->json, rec->data, rec->size))
 		return tm_fail(ENOMEM, "sql events");
 	sqlite3_bind_int64(st, c++, (int64_t)rec->ts);
 	sqlite3_bind_int64(st, c++, rec->cpu);
 	sqlite3_bind_int64(st, c++, tid);
 	sqlite3_bind_text(st, c++, e ? e->ev->system : NULL, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, c++, e ? e->ev->name : NULL, -1, SQLITE_STATIC);
-	if (e)
+	if (e && l->s->events_fields)
 		sqlite3_bind_text(st, c++, l->json.buf, (int)l->json.len, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, c++);
@@ -268,10 +269,12 @@ static int note_read(void *ctx, int action, const char *a, const char *b, const 
 	struct tm_sql *s = ctx;
 	int i;
 
-	(void)b, (void)db, (void)view;
+	(void)db, (void)view;
 	if (action != SQLITE_READ || !a)
 		return SQLITE_OK;
 	s->derived |= tm_sql_table_bit(a);
+	if (!strcmp(a, "events") && b && !strcmp(b, "fields"))
+		s->events_fields = true;
 	for (i = 0; i < s->ntabs; i++)
 		if (!strcmp(s->tabs[i].name, a))
 			s->tabs[i].wanted = true;
@@ -283,6 +286,7 @@ static void want_all(struct tm_sql *s)
 	int i;
 
 	s->derived = ~0u;
+	s->events_fields = true;
 	for (i = 0; i < s->ntabs; i++)
 		s->tabs[i].wanted = true;
 }

@@ -359,7 +359,7 @@ static struct sql_event *plan_event(struct tm_sql *s, struct tep_handle *tep,
 	e->nfields = 0;
 	for (f = ev->format.fields; f; f = f->next)
 		e->fields[e->nfields++] = (struct sql_field){ .f = f, .kind = field_kind(f) };
-	if (s->derived & SQL_D_EVENTS) {
+	if (s->derived & SQL_D_EVENTS && s->events_fields) {
 		e->json = tm_jsonfmt_new(tep, ev);
 		if (!e->json)
 			goto nomem;
