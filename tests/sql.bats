@@ -173,6 +173,11 @@ fixtures() {
 		.fields.next_pid != 0) | "\(.timestamp_ns),\(.fields.next_pid)"' | sort >"$TM_TMP/want"
 	awk -F, 'NR > 1 && $10 != 0 { print $1 "," $10 }' "$TM_TMP/b" | sort >"$TM_TMP/got"
 	diff -u "$TM_TMP/want" "$TM_TMP/got"
+	# Perfetto's documentation's sched_slice example, as it is: every slice, named
+	[ "$("$TRACEMAP" sql "$f" --format csv 'select ts, dur, cpu, end_state, priority,
+		process.name, thread.name from sched_slice left join thread using(utid)
+		left join process using(upid)' | awk -F, 'NR > 1 && $6 != "" && $7 != ""' | wc -l)" = \
+	  "$("$TRACEMAP" sql "$f" --format csv 'SELECT count(*) FROM sched_slice' | tail -1)" ]
 	# thread JOIN process USING (upid), the docs' form
 	"$TRACEMAP" sql "$f" --format csv 'SELECT tid, thread.name, pid, process.name AS pname
 		FROM thread JOIN process USING (upid) WHERE tid = 10497' | tail -1 | grep -qx '10497,sh,10497,sh'
