@@ -6,6 +6,7 @@
 
 load helpers
 load sql-helpers
+load convert-helpers
 
 setup() {
 	tm_kernel_setup
@@ -72,4 +73,26 @@ no_loss() {
 	diff -u "$TM_TMP/want" "$TM_TMP/got"
 	"$TRACEMAP" sql "$TM_TMP/r.dat" --format csv 'SELECT DISTINCT name FROM syscalls
 		ORDER BY name' | tail -n +2 | diff -u <(printf '%s\n' openat read) -
+}
+
+@test "sql-record: two machines' dated files: a machine column, each machine's events its file's" {
+	local m
+	for m in a b0; do
+		timeout -s KILL 60 "$TRACEMAP" record -q --date --file-version 6 -e sched \
+			-o "$TM_TMP/$m.dat" -- sh -c 'for i in 1 2 3 4; do /bin/true; done'
+	done
+	other_host "$TM_TMP/b0.dat" "$TM_TMP/b.dat"
+	{ "$TRACEMAP" report --json "$TM_TMP/a.dat" | wc -l
+	  "$TRACEMAP" report --json "$TM_TMP/b.dat" | wc -l; } | awk '{ print NR - 1, $1 }' \
+		>"$TM_TMP/want"
+	"$TRACEMAP" sql "$TM_TMP/a.dat" "$TM_TMP/b.dat" --format tsv 'SELECT machine, count(*)
+		FROM events GROUP BY machine ORDER BY machine' | tail -n +2 | tr '\t' ' ' >"$TM_TMP/got"
+	diff -u "$TM_TMP/want" "$TM_TMP/got"
+	# the event tables and the derived ones have it too; threads of machine 1 say so
+	"$TRACEMAP" sql "$TM_TMP/a.dat" "$TM_TMP/b.dat" --format csv 'SELECT
+		(SELECT count(DISTINCT machine) FROM sched_switch),
+		(SELECT count(DISTINCT machine) FROM sched_slice),
+		(SELECT count(*) FROM thread WHERE machine = 1 AND machine_id = 1) > 0,
+		(SELECT count(*) FROM thread WHERE machine = 0 AND machine_id IS NULL) > 0' |
+		tail -1 | grep -qx '2,2,1,1'
 }
