@@ -39,6 +39,7 @@ struct tm_sql_load_opts {
 	 * only the tables they read are filled, the others exist empty.
 	 */
 	const char *const	*queries;
+	bool			fill_all;	/* -o: every table, the queries only checked */
 	bool			no_plugins;
 	tm_warn_fn		warn;
 	void			*warn_ctx;
