@@ -28,6 +28,7 @@
 #include "print/print-internal.h"
 #include "json-out.h"
 #include "tm-evout.h"
+#include "trace/tm-trace.h"
 
 #define TM_COMM_LEN	16
 #define CPU_LANES	(1 << 22)	/* PID_MAX_LIMIT: above every pid */

@@ -20,8 +20,8 @@
 
 #include "util/internal.h"
 #include "tm-longrec.h"
-#include "longrec-internal.h"
 #include "tracefs/tracefs-internal.h"
+#include "tracefs/tm-session.h"
 
 struct tm_latch {
 	struct tm_session	*sess;

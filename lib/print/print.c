@@ -17,15 +17,16 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "dat/dat-format.h"
 #include "util/internal.h"
 #include "util/json-str.h"
 #include "print-columns.h"
 #include "print-fast.h"
 #include "print-internal.h"
 #include "events/field.h"
-#include "dat/dat-internal.h"
 #include "dat/page.h"
+#include "trace/tm-trace.h"
+#include "events/events-internal.h"
+#include "events/tm-events.h"
 
 #define TM_MAX_BUFFERS	64
 #define TM_NAME_COLS	20	/* event names are padded to this width */

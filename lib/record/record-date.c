@@ -20,7 +20,6 @@
 #include "tracefs/tm-session.h"
 #include "ring.h"
 #include "tm-recfile.h"
-#include "dat/dat-internal.h"
 #include "dat/page.h"
 
 #define TM_DATE_TRIES	16

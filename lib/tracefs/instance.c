@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 #include "util/internal.h"
 #include "tracefs-internal.h"
+#include "tm-tracefs.h"
 
 void tm_instance_name(char *buf, size_t len, pid_t pid)
 {

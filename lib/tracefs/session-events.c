@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "errlog.h"
 #include "session-events.h"
 #include "util/internal.h"
 #include "tracefs-internal.h"

@@ -13,9 +13,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 #include "util/internal.h"
 #include "tm-list.h"
+#include "tm-tracefs.h"
 
 /* A growing NULL-terminated string vector. */
 struct tm_strv {

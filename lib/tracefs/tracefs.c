@@ -9,6 +9,7 @@
 #include <tracefs.h>
 
 #include "util/internal.h"
+#include "tm-tracefs.h"
 
 /* First tracefs mount point listed in /proc/mounts, copied into buf. */
 static bool tracefs_find_mount(char *buf, size_t len)

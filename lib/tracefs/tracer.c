@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "tracer.h"
+#include "util/internal.h"
+#include "tracefs-internal.h"
 
 /* 1 when word is one of the whitespace-separated words of <dir>/<file>, else 0; -1 + message. */
 static int file_has_word(const char *dir, const char *file, const char *word)
