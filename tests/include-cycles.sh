@@ -244,18 +244,16 @@ srcs=$(ls lib/*/*.c cmd/*.c)
 bad=0
 
 if [ "$verbose" = -t ]; then
-	# rows: from (cmd first, then down the layers); columns: to
-	order="cmd emit print merge events salvage longrec record dat tracefs trace util"
-	cols=$(echo $order | tr ' ' '\n' | tac | tr '\n' ' ')
-	printf '| from \\ to |'; for c in $cols; do printf ' %s |' "$c"; done; echo
-	printf '|-----------|'; for c in $cols; do printf -- '-%s-|' "$(echo "$c" | tr 'a-z' '-')"; done; echo
+	# rows: from, down the layers ("lib" is lib/tracemap.h); columns: to
+	order="cmd lib emit print merge events salvage longrec record dat tracefs trace util"
+	cols=$(echo $order | tr ' ' '\n' | grep -vx cmd | tac | tr '\n' ' ')
+	name() { [ "$1" = lib ] && echo tracemap.h || echo "$1"; }
+	printf '| from \\ to |'; for c in $cols; do printf ' %s |' "$(name "$c")"; done; echo
+	printf '|------------|'; for c in $cols; do printf -- '-%s-|' "$(name "$c" | tr 'a-z.' '-')"; done; echo
 	for r in $order; do
-		printf '| %-9s |' "$r"
+		printf '| %-10s |' "$(name "$r")"
 		for c in $cols; do
-			n=$(awk -v a="$r" -v b="$c" '$1 == a && $2 == b { print $3 }' "$tmp/folders")
-			[ "$r" = cmd ] && [ "$c" != cmd ] &&
-				n=$(awk -v b="$c" '$1 == "lib" && $2 == b { print $3 }' "$tmp/folders")
-			printf ' %s |' "${n:-}"
+			printf ' %s |' "$(awk -v a="$r" -v b="$c" '$1 == a && $2 == b { print $3 }' "$tmp/folders")"
 		done
 		echo
 	done
