@@ -233,7 +233,7 @@ EOF
 	[[ "$output" == "layout: "*" public functions all called from cmd/" ]]
 }
 
-@test "build: the layout check finds an unused public function, a tm_ static, a long file, a full folder" {
+@test "build: the layout check finds an unused public function, a tm_ static, a foreign static, a long file, a full folder" {
 	local tree
 	tree=$(mktemp -d)
 	mkdir -p "$tree/lib/x" "$tree/cmd" "$tree/tests"
@@ -241,6 +241,7 @@ EOF
 	printf '#include "x/tm-x.h"\nint main(void)\n{\n\treturn tm_used();\n}\n' >"$tree/cmd/m.c"
 	printf 'int tm_used(void);\nint tm_unused(void);\n' >"$tree/lib/x/tm-x.h"
 	printf 'static int tm_helper(void)\n{\n\treturn 0;\n}\n' >"$tree/lib/x/a.c"
+	printf 'static int tracefs_mount(void)\n{\n\treturn 0;\n}\n' >"$tree/lib/x/b.c"
 	seq 801 | sed 's/.*/\/\* & \*\//' >"$tree/lib/x/long.c"
 	# a folder of 16 sources and 15 headers: 31 files
 	mkdir -p "$tree/lib/y"
@@ -252,6 +253,7 @@ EOF
 	[[ "$output" == *"tm_unused is public but cmd/ never calls it"* ]]
 	[[ "$output" != *"tm_used is public"* ]]
 	[[ "$output" == *"static functions with the tm_ prefix: tm_helper"* ]]
+	[[ "$output" == *"static functions in another library's namespace: tracefs_mount"* ]]
 	[[ "$output" == *"lib/x/long.c: 801 lines"* ]]
 	[[ "$output" == *"lib/y/: 31 sources, .c and .h (at most 30"* ]]
 }
