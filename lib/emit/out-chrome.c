@@ -29,6 +29,7 @@
 #include "print/print-internal.h"
 #include "json-out.h"
 #include "tm-evout.h"
+#include "trace/tm-trace.h"
 
 #define CPU_LANES	(1 << 22)	/* PID_MAX_LIMIT: above every pid */
 #define MACHINE_SHIFT	23

@@ -16,7 +16,6 @@
 #include <traceevent/event-parse.h>
 
 #include "dat/dat-format.h"
-#include "util/internal.h"
 #include "print-fast.h"
 
 #define FUNC_TEXT_MAX	127	/* the plugin formats the function into 128 bytes */

@@ -12,11 +12,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/internal.h"
 #include "print-buf.h"
 #include "tm-print.h"
-#include "events/events-internal.h"
+
+struct tm_events;
 
 struct tep_event;
 struct tep_handle;

@@ -12,6 +12,7 @@
 #include "dat/dat-format.h"
 #include "util/json-str.h"
 #include "print-json.h"
+#include "print-buf.h"
 
 /* The bytes of field d in a record of size bytes: tm_field_bytes() on the precomputed field. */
 static bool field_bytes(const struct tm_jsonfmt *f, const struct json_field *d,

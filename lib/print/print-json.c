@@ -13,9 +13,9 @@
 
 #include <traceevent/event-parse.h>
 
-#include "util/json-str.h"
 #include "print-json.h"
 #include "print-internal.h"
+#include "trace/tm-trace.h"
 
 static char *put_bool(char *o, bool v)
 {

@@ -12,7 +12,6 @@
 
 #include "util/internal.h"
 #include "print-fast.h"
-#include "print-learn.h"
 
 enum piece_kind {
 	PIECE_LIT,

@@ -17,15 +17,16 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "dat/dat-format.h"
 #include "util/internal.h"
 #include "util/json-str.h"
 #include "print-columns.h"
 #include "print-fast.h"
 #include "print-internal.h"
 #include "events/field.h"
-#include "dat/dat-internal.h"
 #include "dat/page.h"
+#include "trace/tm-trace.h"
+#include "events/events-internal.h"
+#include "events/tm-events.h"
 
 #define TM_MAX_BUFFERS	64
 #define TM_NAME_COLS	20	/* event names are padded to this width */
@@ -530,7 +531,7 @@ static int print_json(struct tm_printer *p, struct tep_record *r,
  * The reference text of the event into p->seq: libtraceevent's, or for
  * current trace-cmd's sched_switch print-states.c's (both may register comms).
  */
-static void tep_info(struct tm_printer *p, struct tep_record *r, const struct fast_slot *slot)
+static void info_by_tep(struct tm_printer *p, struct tep_record *r, const struct fast_slot *slot)
 {
 	p->comm_gen++;
 	trace_seq_reset(&p->seq);
@@ -581,13 +582,13 @@ static int fast_info(struct tm_printer *p, struct tep_record *r, struct fast_slo
 	if (f->ops->render(f, &p->obuf, r->data, (uint32_t)r->size)) {
 		/* libtraceevent prints this one; the format may learn from it */
 		p->obuf.len = start;
-		tep_info(p, r, slot);
+		info_by_tep(p, r, slot);
 		if (f->ops->learn)
 			f->ops->learn(f, r->data, (uint32_t)r->size, p->seq.buffer, p->seq.len);
 		return put_info(p, p->seq.buffer, p->seq.len) ? -1 : 1;
 	}
 	if (slot->state == FAST_CHECKING || f->unconfirmed) {
-		tep_info(p, r, slot);
+		info_by_tep(p, r, slot);
 		if (p->seq.len != p->obuf.len - start ||
 		    memcmp(p->seq.buffer, p->obuf.buf + start, p->seq.len)) {
 			slot->state = FAST_OFF;
@@ -613,7 +614,7 @@ static int print_info(struct tm_printer *p, struct tep_record *r, struct fast_sl
 
 	if (ret)
 		return ret < 0 ? -1 : 0;
-	tep_info(p, r, slot);
+	info_by_tep(p, r, slot);
 	return put_info(p, p->seq.buffer, p->seq.len);
 }
 

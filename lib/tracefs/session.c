@@ -13,6 +13,7 @@
 #include "uprobe.h"
 #include "tracefs-internal.h"
 #include "util/internal.h"
+#include "tm-tracefs.h"
 
 struct tm_session {
 	char			*tracefs;

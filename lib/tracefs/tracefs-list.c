@@ -14,6 +14,7 @@
 #include "util/internal.h"
 #include "tracefs-internal.h"
 #include "tm-list.h"
+#include "tm-tracefs.h"
 
 /* A growing NULL-terminated string vector. */
 struct tm_strv {

@@ -22,6 +22,8 @@
 #include "dat/dat-internal.h"
 #include "merge/merge-internal.h"
 #include "print/print-internal.h"
+#include "trace/tm-trace.h"
+#include "merge/tm-merge.h"
 
 struct warnings {
 	int	n;

@@ -16,6 +16,7 @@
 #include "print/print-fast.h"
 #include "print/print-internal.h"
 #include "events/tm-events.h"
+#include "trace/tm-trace.h"
 #include "tm_test.h"
 
 #define COMMON	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
