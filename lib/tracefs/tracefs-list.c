@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,21 +58,6 @@ static char **strv_finish(struct tm_strv *s)
 	}
 	qsort(s->v, s->n, sizeof(*s->v), strv_cmp);
 	return s->v;
-}
-
-/* snprintf a path into a PATH_MAX buffer; ENAMETOOLONG instead of a cut path. */
-static int pathf(char *buf, const char *fmt, ...) TM_PRINTF(2, 3);
-static int pathf(char *buf, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, PATH_MAX, fmt, ap);
-	va_end(ap);
-	if (n < 0 || n >= PATH_MAX)
-		return tm_failx(ENAMETOOLONG, "path too long: %.64s...", buf);
-	return 0;
 }
 
 static bool is_dir_at(int dfd, const char *name)
@@ -139,7 +123,7 @@ char **tm_list_systems(const char *dir)
 	struct tm_strv s = { 0 };
 	char path[PATH_MAX];
 
-	if (pathf(path, "%s/events", dir) || subdirs(path, &s))
+	if (tm_path(path, sizeof(path), "%s/events", dir) || subdirs(path, &s))
 		goto fail;
 	if (strv_finish(&s))
 		return s.v;
@@ -157,7 +141,7 @@ static int add_system_events(const char *dir, const char *system, const regex_t 
 	char path[PATH_MAX], *name;
 	int ret = -1;
 
-	if (pathf(path, "%s/events/%s", dir, system) || subdirs(path, &ev))
+	if (tm_path(path, sizeof(path), "%s/events/%s", dir, system) || subdirs(path, &ev))
 		return -1;
 	for (size_t i = 0; i < ev.n; i++) {
 		if (asprintf(&name, "%s:%s", system, ev.v[i]) < 0) {
@@ -207,7 +191,7 @@ static char **file_words(const char *dir, const char *file, struct tm_strv *s)
 {
 	char path[PATH_MAX], *buf, *tok, *save = NULL;
 
-	if (pathf(path, "%s/%s", dir, file))
+	if (tm_path(path, sizeof(path), "%s/%s", dir, file))
 		return NULL;
 	buf = tm_read_file(path, NULL);
 	if (!buf)
@@ -252,7 +236,7 @@ char **tm_list_functions(const char *tracefs, const regex_t *filter)
 	char path[PATH_MAX], *buf, *line, *save = NULL;
 	bool ok = true;
 
-	if (pathf(path, "%s/available_filter_functions", tracefs))
+	if (tm_path(path, sizeof(path), "%s/available_filter_functions", tracefs))
 		return NULL;
 	buf = tm_read_file(path, NULL);
 	if (!buf)
@@ -282,7 +266,7 @@ static char *option_line(const char *path, const char *name)
 {
 	char file[PATH_MAX], *value, *line = NULL;
 
-	if (pathf(file, "%s/%s", path, name))
+	if (tm_path(file, sizeof(file), "%s/%s", path, name))
 		return NULL;
 	value = tm_read_file(file, NULL);
 	if (!value)
@@ -303,7 +287,7 @@ char **tm_list_options(const char *dir)
 	struct dirent *d;
 	DIR *od;
 
-	if (pathf(path, "%s/options", dir))
+	if (tm_path(path, sizeof(path), "%s/options", dir))
 		return NULL;
 	od = opendir(path);
 	if (!od) {
@@ -345,7 +329,7 @@ static char *event_system(const char *dir, const char *event)
 	if (!systems)
 		return NULL;
 	for (char **sys = systems; *sys; sys++) {
-		if (pathf(path, "%s/events/%s/%s/format", dir, *sys, event) ||
+		if (tm_path(path, sizeof(path), "%s/events/%s/%s/format", dir, *sys, event) ||
 		    access(path, F_OK))
 			continue;
 		if (found++)
@@ -391,7 +375,7 @@ char *tm_list_event_format(const char *dir, const char *event)
 		tm_failx(ENOENT, "unknown event '%s' (see 'tracemap list -e')", event);
 		goto out;
 	}
-	if (pathf(path, "%s/events/%s/%s/format", dir, system, name) ||
+	if (tm_path(path, sizeof(path), "%s/events/%s/%s/format", dir, system, name) ||
 	    access(path, F_OK)) {
 		tm_failx(ENOENT, "unknown event '%s' (see 'tracemap list -e')", event);
 		goto out;
