@@ -42,7 +42,7 @@ static unsigned long long kernel_lost(const struct capture *c)
 	struct tm_cpu_kstats k;
 
 	for (int cpu = 0; cpu < c->ncpus; cpu++)
-		if (c->cpus[cpu] && !tm_session_cpu_stats(c->sess, cpu, &k))
+		if (c->cpus[cpu] && !capture_cpu_kstats(c, cpu, &k))
 			n += k.overrun + k.dropped + k.commit_overrun;
 	return n;
 }

@@ -310,10 +310,10 @@ wait_done() {
 	tm_status 2
 	run "$TRACEMAP" record --post 1 -o "$TM_TMP/x.dat"
 	tm_status 2
-	run "$TRACEMAP" record --trigger sched -o "$TM_TMP/x.dat" --duration 1
+	run "$TRACEMAP" record -e sched --trigger sched -o "$TM_TMP/x.dat" --duration 1
 	tm_status 1
 	[[ $output == *"bad trigger 'sched'"* ]]
-	run "$TRACEMAP" record --trigger 'sched:no_such_event' -o "$TM_TMP/x.dat" --duration 1
+	run "$TRACEMAP" record -e sched --trigger 'sched:no_such_event' -o "$TM_TMP/x.dat" --duration 1
 	tm_status 1
 	[[ $output == *"unknown trigger event 'sched:no_such_event'"* ]]
 	! ls "$TM_TMP"/x.dat* 2>/dev/null || return 1
