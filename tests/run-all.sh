@@ -46,7 +46,7 @@ run_tap "unit tests" ./build/unit-tests
 run_tap "unit tests (ASan+UBSan)" ./build/asan/unit-tests
 
 # The bats files that never touch tracefs (fixtures and command lines only).
-kernel_free=(build cli man report report-errors report-hostile report-vm convert)
+kernel_free=(build cli man report report-errors report-hostile report-vm convert standalone)
 
 # Phase 1, at once (they share no state, and the kernel is not touched): the
 # fuzz targets (their seconds are wall time), the mutation test and the
@@ -98,11 +98,15 @@ done
 # test that hangs fails its file, by name, and the run goes on. The longest file
 # (record-long) takes about 75 s on a shared 2-CPU machine; 600 s leaves eight
 # times that, and one hang still ends well inside CI's 90 minutes.
+# TM_KERNEL_LOCK=FILE: each file runs under flock(1) on FILE, so that runs
+# sharing this kernel (other checkouts, benchmarks) take turns file by file.
 limit=${KERNEL_FILE_SECONDS:-600}
+lock=()
+[ -n "${TM_KERNEL_LOCK:-}" ] && lock=(flock "$TM_KERNEL_LOCK")
 for f in tests/*.bats; do
 	base=$(basename "$f" .bats)
 	[[ " ${kernel_free[*]} " == *" $base "* ]] && continue
-	run_tap "$f (live kernel, ${limit} s at most)" timeout -s KILL "$limit" bats --tap "$f"
+	run_tap "$f (live kernel, ${limit} s at most)" "${lock[@]}" timeout -s KILL "$limit" bats --tap "$f"
 done
 
 echo "$passed passed, $failed failed"

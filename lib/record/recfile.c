@@ -34,7 +34,6 @@ struct tm_recfile {
 	bool			keep;		/* the file did not fit: spools stay */
 	char			stopped[PATH_MAX + 160];
 	char			warning[256];
-	char			date[32];	/* DATE option text, "" = none */
 };
 
 /* Written in place (emptied only when the data is there): a failed start keeps a file. */
@@ -304,13 +303,11 @@ int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta)
 
 	if (recfile_finish_spools(out))
 		return -1;
-	if (out->date[0])
-		wo.date = out->date;
 	if (tm_meta_warning(meta))
 		snprintf(out->warning, sizeof(out->warning), "%s", tm_meta_warning(meta));
 	if (tm_outfile_truncate(&out->file))
 		return -1;
-	if (tm_dat_write(out->file.fd, meta, out->spools, o->ncpus, &wo)) {
+	if (tm_spools_write_dat(out->file.fd, meta, out->spools, o->ncpus, &wo)) {
 		tm_fail_prefix("write %s", recfile_name(out));
 		return recfile_keep_spools(out);
 	}
@@ -328,14 +325,6 @@ int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta)
 const char *tm_recfile_stopped(const struct tm_recfile *out)
 {
 	return out->full && !out->keep ? out->stopped : NULL;
-}
-
-int tm_recfile_set_date(struct tm_recfile *out, const char *date)
-{
-	if (strlen(date) >= sizeof(out->date))
-		return tm_failx(EINVAL, "DATE option '%s' too long", date);
-	snprintf(out->date, sizeof(out->date), "%s", date);
-	return 0;
 }
 
 int tm_recfile_write(struct tm_recfile *out, const struct tm_session *s)
