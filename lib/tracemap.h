@@ -33,5 +33,6 @@
 #include "emit/tm-live.h"
 #include "longrec/tm-longrec.h"
 #include "salvage/tm-salvage.h"
+#include "sql/tm-sql.h"
 
 #endif /* TRACEMAP_H */
