@@ -125,10 +125,11 @@ check: deps
 		$(BUILD)/tm-mutate $(BUILD)/tm-zombie
 	@bash tests/run-all.sh
 
-# The guest tests (tests/vm/, not part of check): Debian's 6.1 kernel under QEMU (TCG,
-# 2 vCPUs) with an initramfs of this build, where function tracing runs and the
-# ring buffer has no mapping; installs QEMU and busybox-static, downloads the kernel.
-check-vm: all
+# The guest tests (tests/vm/, not part of check): Debian's 6.1, 6.12 and 7.3 kernels
+# (TM_VM_KERNEL=7.3 one of them) under QEMU (TCG, 2 vCPUs) with the host's root shared
+# read-only as the guest's: tests/vm/guest-tests.sh and the kernel bats files run there;
+# installs QEMU and busybox-static, downloads each kernel once into build/vm.
+check-vm: all asan $(BUILD)/tm-zombie
 	@bash tests/vm/run.sh
 
 # libFuzzer targets (clang): fuzz-reader (the trace.dat reader), fuzz-report

@@ -4,6 +4,12 @@
 # console as "TMVM: ok N - name" or "TMVM: not ok N - name" with the case's output.
 T=/sys/kernel/tracing
 n=0
+# the kernel's version (6.1, 6.12, 7.3) and the path record -v names for its CPUs
+KV=$(uname -r | cut -d. -f1,2)
+case $KV in
+6.[0-9]) PATH_WORD="read() path" OTHER_PATH_WORD="mmap path" ;;
+*) PATH_WORD="mmap path" OTHER_PATH_WORD="read() path" ;;
+esac
 
 # Uptime in seconds (two decimals): boot and case times on the console.
 uptime_s() {
@@ -18,7 +24,7 @@ t() {
 	case $1 in *"${TM_ONLY:-}"*) ;; *) return 0 ;; esac
 	n=$((n + 1))
 	start=$(uptime_s)
-	if ( set -e; "$2" ) >/tmp/case.log 2>&1; then
+	if ( set -e; $2 ) >/tmp/case.log 2>&1; then
 		echo "TMVM: ok $n - $1"
 	else
 		echo "TMVM: not ok $n - $1"
@@ -81,9 +87,13 @@ same_report() {
 }
 
 # The kernel allocates the top-level buffer's full size on the first event enabled
-# anywhere (buffer_size_kb "7 (expanded: 1408)" becomes "1410"): once, before any
-# snapshot, so that this lazy allocation is not taken for a change a test made.
+# (buffer_size_kb "7 (expanded: 1408)" becomes "1410"): anywhere on 6.1, at the top
+# level on 6.12+. Once, before any snapshot, so that this lazy allocation is not taken
+# for a change a test made.
 mkdir $T/instances/warm-up
 echo 1 >$T/instances/warm-up/events/sched/sched_switch/enable
 echo 0 >$T/instances/warm-up/events/sched/sched_switch/enable
 rmdir $T/instances/warm-up
+echo 1 >$T/events/sched/sched_switch/enable
+echo 0 >$T/events/sched/sched_switch/enable
+: >$T/trace
