@@ -23,27 +23,6 @@ TM_HIDDEN int tm_failx(int err, const char *fmt, ...) TM_PRINTF(2, 3);
 /* Prefix the current message with "<fmt>: " (keeps errno). Returns -1. */
 TM_HIDDEN int tm_fail_prefix(const char *fmt, ...) TM_PRINTF(1, 2);
 
-/* A malloc'ed text blob (a file's content, a format, a section payload). */
-struct tm_text {
-	char		*data;
-	size_t		len;
-	uint64_t	sec, off;	/* read from a trace.dat: where (see struct tm_blob) */
-};
-
-/* The format texts of one event system. */
-struct tm_meta_system {
-	char		*name;
-	size_t		nformats;
-	struct tm_text	*formats;	/* events/<name>/<event>/format */
-};
-
-/* fileio.c: free a text's bytes and empty it. */
-TM_HIDDEN void tm_text_free(struct tm_text *t);
-/* Free n texts and the array (NULL is fine). */
-TM_HIDDEN void tm_texts_free(struct tm_text *t, size_t n);
-/* Free n systems (names, formats) and the array (NULL is fine). */
-TM_HIDDEN void tm_systems_free(struct tm_meta_system *sys, size_t n);
-
 /*
  * bigmem.c: like malloc() (free() it), for a buffer that will be written
  * whole: from 512 KiB on, rounded up to and aligned on 2 MiB and backed by
@@ -65,10 +44,6 @@ TM_HIDDEN char *tm_read_file(const char *path, size_t *len);
 TM_HIDDEN int tm_write_all(int fd, const void *buf, size_t len);
 /* pread() all of len bytes; -1 with errno EIO on a short file (no message). */
 TM_HIDDEN int tm_pread_all(int fd, void *buf, size_t len, off_t off);
-/* Write text to the existing <dir>/<file> (truncating); -1, message names the file and errno. */
-TM_HIDDEN int tm_file_write(const char *dir, const char *file, const char *text);
-/* Like tm_file_write() without O_TRUNC (tracefs pid lists append). */
-TM_HIDDEN int tm_file_append(const char *dir, const char *file, const char *text);
 
 /* outfile.c: empty a regular output file and rewind it; nothing for a stream. -1 + message. */
 TM_HIDDEN int tm_outfile_truncate(struct tm_outfile *out);
