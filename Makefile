@@ -47,7 +47,8 @@ DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
 		   libtraceevent1-plugin libzstd-dev zstd zlib1g-dev bats jq groff-base clang libclang-rt-14-dev \
 		   trace-cmd libtracecmd-dev util-linux procps strace bc time \
 		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh \
-		   bash-completion kernelshark xvfb x11-utils
+		   bash-completion kernelshark xvfb x11-utils \
+		   qemu-system-x86 seabios busybox-static
 
 .PHONY: all deps check check-vm fuzz fuzz-long demo install clean asan
 
