@@ -112,7 +112,7 @@ done
 # and 7.3). Its ok/not ok lines count like the bats files'; TM_CI_GUEST=0 leaves it out.
 if [ "${TM_CI_GUEST:-1}" != 0 ]; then
 	run_tap "guest: the recorder on Linux 7.3 (tests/vm, ${GUEST_SECONDS:-720} s at most)" \
-		env TM_VM_KERNEL=7.3 TM_VM_ONLY="record on" \
+		env TM_VM_KERNEL=7.3 TM_VM_ONLY=record_on \
 		TM_VM_BATS="record-loss recover record-long:flight" TM_VM_TIMEOUT="${GUEST_SECONDS:-720}" \
 		bash tests/vm/run.sh
 fi

@@ -58,7 +58,7 @@ share_options() {
 	if [ "$(tm_vm_share "$1")" = 9p ]; then
 		bash tests/vm/initramfs.sh "$1"
 		qopts+=(-initrd "$VM/k/$1/initramfs.cpio.gz"
-			-fsdev "local,id=root,path=/,security_model=none,readonly=on"
+			-fsdev "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap"
 			-device "virtio-9p-pci,fsdev=root,mount_tag=root"
 			-fsdev "local,id=out,path=$VM/out,security_model=none"
 			-device "virtio-9p-pci,fsdev=out,mount_tag=out")
