@@ -165,6 +165,7 @@ void tm_dat_close(struct tm_dat *dat)
 	free(dat->uname);
 	free(dat->tracer_version);
 	free(dat->last_boot_info);
+	free(dat->modules);
 	free(dat->comp_version);
 	tm_codec_free(dat->codec);
 	if (dat->own_fd)
