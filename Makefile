@@ -47,7 +47,8 @@ DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
 		   libtraceevent1-plugin libzstd-dev zstd zlib1g-dev bats jq groff-base clang libclang-rt-14-dev \
 		   trace-cmd libtracecmd-dev util-linux procps strace bc time \
 		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh \
-		   bash-completion kernelshark xvfb x11-utils libsqlite3-dev sqlite3
+		   bash-completion kernelshark xvfb x11-utils libsqlite3-dev sqlite3 \
+		   qemu-system-x86 seabios busybox-static
 
 .PHONY: all deps check check-vm fuzz fuzz-long demo install clean asan
 
@@ -135,10 +136,11 @@ check: deps
 		$(BUILD)/tm-mutate $(BUILD)/tm-zombie
 	@bash tests/run-all.sh
 
-# The guest tests (tests/vm/, not part of check): Debian's 6.1 kernel under QEMU (TCG,
-# 2 vCPUs) with an initramfs of this build, where function tracing runs and the
-# ring buffer has no mapping; installs QEMU and busybox-static, downloads the kernel.
-check-vm: all
+# The guest tests (tests/vm/, not part of check): Debian's 6.1, 6.12 and 7.3 kernels
+# (TM_VM_KERNEL=7.3 one of them) under QEMU (TCG, 2 vCPUs) with the host's root shared
+# read-only as the guest's: tests/vm/guest-tests.sh and the kernel bats files run there;
+# installs QEMU and busybox-static, downloads each kernel once into build/vm.
+check-vm: all asan $(BUILD)/tm-zombie
 	@bash tests/vm/run.sh
 
 # libFuzzer targets (clang): fuzz-reader (the trace.dat reader), fuzz-report
