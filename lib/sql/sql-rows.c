@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "events/field.h"
 #include "sql-internal.h"
 
 /* An array field as JSON: "[1,2,3]" of its elements (bytes when the size is odd). */

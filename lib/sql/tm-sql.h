@@ -14,10 +14,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "dat/tm-dat.h"
 #include "events/tm-events.h"
 #include "util/tm-progress.h"
 
+struct tm_dat;
 struct tm_sql;
 
 /*
