@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sql-internal.h"
+#include "tm-sql.h"
 
 /*
  * The page cache SQLite may keep (KiB): past it pages go to the database

@@ -13,10 +13,8 @@
 #include <sqlite3.h>
 #include <traceevent/event-parse.h>
 
-#include "events/field.h"
-#include "merge/tm-merge.h"
 #include "util/internal.h"
-#include "tm-sql.h"
+#include "trace/tm-trace.h"
 
 #define SQL_NULL	INT64_MIN	/* an integer bound as NULL (sql_row()'s 'I') */
 

@@ -12,10 +12,14 @@
 #include <string.h>
 
 #include "dat/dat-internal.h"
-#include "emit/emit-internal.h"
 #include "print/print-internal.h"
-#include "print/print-buf.h"
 #include "sql-internal.h"
+#include "events/field.h"
+#include "dat/tm-dat.h"
+#include "trace/tm-trace.h"
+#include "events/tm-events.h"
+#include "emit/tm-evout.h"
+#include "tm-sql.h"
 
 #define SQL_MAX_FILES	4096
 

@@ -11,6 +11,7 @@
 
 #include "util/json-str.h"
 #include "sql-internal.h"
+#include "tm-sql.h"
 
 #define SQL_WIDTH_ROWS	1000	/* rows held to find the columns' widths */
 #define SQL_MAX_WIDTH	60	/* wider cells make their column no wider */

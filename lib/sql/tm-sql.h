@@ -14,7 +14,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "dat/tm-dat.h"
 #include "events/tm-events.h"
 #include "util/tm-progress.h"
 
