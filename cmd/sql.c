@@ -233,7 +233,8 @@ static int run_sql(const struct sql_opts *o, const char *query, const char *hist
 	struct cmd_warn warn = { .sub = "sql", .quiet = o->quiet, .status = &status };
 	const char *queries[2] = { hist ?: query, NULL };
 	struct tm_sql_load_opts lo = {
-		.queries = o->output || !query ? NULL : queries,
+		.queries = hist || query ? queries : NULL,
+		.fill_all = o->output,
 		.no_plugins = o->no_plugins,
 		.warn = cmd_warning,
 		.warn_ctx = &warn,

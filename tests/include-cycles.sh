@@ -31,8 +31,8 @@ cd "$(dirname "$0")/.." || exit 2
 
 verbose=${1:-}
 # A < B: B may include A. Every lib folder is below lib/tracemap.h ("lib"), and that below cmd.
-LAYERS="util<trace<tracefs<dat<record<longrec record<salvage dat<events<merge<print<emit<sql
-record<emit longrec<lib salvage<lib sql<lib lib<cmd"
+LAYERS="util<trace<tracefs<dat<record<longrec record<salvage dat<events<merge<print<emit
+record<emit longrec<lib salvage<lib emit<sql sql<lib emit<lib lib<cmd"
 MAX_BACK=1
 MAX_MUTUAL=1
 tmp=$(mktemp -d)

@@ -243,6 +243,14 @@ fixtures() {
 	run "$TRACEMAP" sql "$FIXTURES/sched-v6.dat" 'SELECT nope FROM sched_switch'
 	[ "$status" -eq 1 ]
 	[ "$output" = 'tracemap sql: query:1:8: no such column: nope' ]
+	# found before anything is loaded: -o writes no database
+	run "$TRACEMAP" sql "$FIXTURES/sched-v6.dat" -o "$TM_TMP/t.sqlite" 'SELECT 1; SELEC 2'
+	[ "$status" -eq 1 ]
+	[ "$output" = 'tracemap sql: query:1:11: near "SELEC": syntax error' ]
+	[ -z "$(ls -A "$TM_TMP")" ]
+	# a table an earlier statement makes is no error
+	"$TRACEMAP" sql "$FIXTURES/sched-v6.dat" --format csv 'CREATE TEMP TABLE x AS
+		SELECT count(*) AS n FROM sched_switch; SELECT n FROM x' | tail -1 | grep -qx 167
 	run "$TRACEMAP" sql "$FIXTURES/sched-v6.dat" --top nothing
 	[ "$status" -eq 2 ]
 	[[ $output == "tracemap sql: no named query 'nothing' (--top list names them)" ]]

@@ -13,8 +13,8 @@
 #include <sqlite3.h>
 #include <traceevent/event-parse.h>
 
-#include "util/internal.h"
 #include "trace/tm-trace.h"
+#include "util/internal.h"
 
 #define SQL_NULL	INT64_MIN	/* an integer bound as NULL (sql_row()'s 'I') */
 
@@ -93,6 +93,14 @@ TM_HIDDEN int tm_sql_row(struct tm_sql *s, sqlite3_stmt *stmt, int machine, cons
 			 ...);
 /* The INSERT of n values (and the machine's) into a derived table. NULL + message. */
 TM_HIDDEN sqlite3_stmt *tm_sql_insert(struct tm_sql *s, const char *name, int n);
+
+/* ---- sql-query.c ---- */
+
+/*
+ * SQLite's message as "query:LINE:COL: message", for the byte at off of the
+ * statement stmt of sql (the statement's start when off < 0): -1.
+ */
+TM_HIDDEN int tm_sql_query_fail(struct tm_sql *s, const char *sql, const char *stmt, int off);
 
 /* ---- sql-schema.c: a table per event type ---- */
 

@@ -12,13 +12,11 @@
 #include <string.h>
 
 #include "dat/dat-internal.h"
+#include "dat/tm-dat.h"
+#include "emit/tm-evout.h"
+#include "events/field.h"
 #include "print/print-internal.h"
 #include "sql-internal.h"
-#include "events/field.h"
-#include "dat/tm-dat.h"
-#include "trace/tm-trace.h"
-#include "events/tm-events.h"
-#include "emit/tm-evout.h"
 #include "tm-sql.h"
 
 #define SQL_MAX_FILES	4096
@@ -297,28 +295,32 @@ static void want_all(struct tm_sql *s)
 
 /*
  * Prepare each statement of each query against the empty schema: the
- * authorizer notes the tables it reads. A statement that does not prepare
- * (it may read a table an earlier one creates) asks for everything.
+ * authorizer notes the tables it reads. A statement that reads a table
+ * the schema lacks may read one an earlier statement creates: it asks for
+ * every table. Any other error is the query's, reported before the load.
  */
-static void want_tables(struct tm_sql *s, const char *const *queries)
+static int want_tables(struct tm_sql *s, const char *const *queries, bool all)
 {
 	const char *sql, *tail;
 	sqlite3_stmt *st;
-	int i;
+	int i, r = 0;
 
 	if (!queries) {
 		want_all(s);
-		return;
+		return 0;
 	}
 	s->derived = SQL_D_TASKS | SQL_D_LOST;
 	sqlite3_set_authorizer(s->db, note_read, s);
-	for (i = 0; queries[i]; i++) {
+	for (i = 0; queries[i] && !r; i++) {
 		for (sql = queries[i]; sql && *sql; sql = tail) {
 			st = NULL;
 			if (sqlite3_prepare_v2(s->db, sql, -1, &st, &tail) != SQLITE_OK) {
-				want_all(s);
-				sqlite3_set_authorizer(s->db, NULL, NULL);
-				return;
+				if (strncmp(sqlite3_errmsg(s->db), "no such table", 13))
+					r = tm_sql_query_fail(s, queries[i], sql,
+							      sqlite3_error_offset(s->db));
+				else
+					want_all(s);
+				break;
 			}
 			sqlite3_finalize(st);
 			if (!st && tail == sql)
@@ -326,6 +328,9 @@ static void want_tables(struct tm_sql *s, const char *const *queries)
 		}
 	}
 	sqlite3_set_authorizer(s->db, NULL, NULL);
+	if (all)
+		want_all(s);
+	return r;
 }
 
 /* ---- the whole load ---- */
@@ -414,7 +419,8 @@ int tm_sql_load(struct tm_sql *s, struct tm_dat *const *dats, int n, const int *
 	}
 	if (tm_sql_exec(s, "BEGIN") || tm_sql_schema_create(s))
 		goto out;
-	want_tables(s, o->queries);
+	if (want_tables(s, o->queries, o->fill_all))
+		goto out;
 	o->skipped = 0;
 	/* utid 0 and upid 0: the first machine's idle task, as in Perfetto */
 	if (tm_sql_utid(s, 0, 0, 0) < 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sql-internal.h"
+#include "tm-sql.h"
 
 #define HIST_SLOTS	64
 #define HIST_STARS	40

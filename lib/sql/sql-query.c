@@ -16,8 +16,7 @@
 #define SQL_WIDTH_ROWS	1000	/* rows held to find the columns' widths */
 #define SQL_MAX_WIDTH	60	/* wider cells make their column no wider */
 
-/* "query:LINE:COL: message" for the byte at off of sql (its statement's start when < 0). */
-static int query_fail(struct tm_sql *s, const char *sql, const char *stmt, int off)
+int tm_sql_query_fail(struct tm_sql *s, const char *sql, const char *stmt, int off)
 {
 	const char *at = stmt + (off > 0 ? off : 0), *p;
 	int line = 1, col = 1;
@@ -288,7 +287,7 @@ int tm_sql_query(struct tm_sql *s, const char *sql, enum tm_sql_format fmt, FILE
 	while (p && *p) {
 		st = NULL;
 		if (sqlite3_prepare_v2(s->db, p, -1, &st, &tail) != SQLITE_OK)
-			return query_fail(s, sql, p, sqlite3_error_offset(s->db));
+			return tm_sql_query_fail(s, sql, p, sqlite3_error_offset(s->db));
 		if (!st) {
 			p = tail;
 			continue;
@@ -301,7 +300,7 @@ int tm_sql_query(struct tm_sql *s, const char *sql, enum tm_sql_format fmt, FILE
 		}
 		if (r && sqlite3_errcode(s->db) != SQLITE_OK && sqlite3_errcode(s->db) != SQLITE_DONE &&
 		    sqlite3_errcode(s->db) != SQLITE_ROW)
-			query_fail(s, sql, p, -1);
+			tm_sql_query_fail(s, sql, p, -1);
 		sqlite3_finalize(st);
 		if (r)
 			return -1;

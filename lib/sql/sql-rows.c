@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "events/field.h"
 #include "sql-internal.h"
 #include "trace/tm-trace.h"
 #include "events/field.h"

@@ -17,6 +17,7 @@
 #include "events/tm-events.h"
 #include "util/tm-progress.h"
 
+struct tm_dat;
 struct tm_sql;
 
 /*
@@ -38,6 +39,7 @@ struct tm_sql_load_opts {
 	 * only the tables they read are filled, the others exist empty.
 	 */
 	const char *const	*queries;
+	bool			fill_all;	/* -o: every table, the queries only checked */
 	bool			no_plugins;
 	tm_warn_fn		warn;
 	void			*warn_ctx;

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 
 #include "util/tm-error.h"
+#include "dat/tm-dat.h"
 #include "sql/sql-internal.h"
+#include "sql/tm-sql.h"
 #include "tm_test.h"
 #include "sql/tm-sql.h"
 #include "dat/tm-dat.h"
