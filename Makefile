@@ -10,7 +10,7 @@ COMPDIR		:= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR	:= $(PREFIX)/share/zsh/site-functions
 
 CC		?= cc
-PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c libelf zlib
+PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c libelf zlib libcurl sqlite3
 BUILD		:= build
 ASAN_BUILD	:= $(BUILD)/asan
 
@@ -47,7 +47,8 @@ DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
 		   libtraceevent1-plugin libzstd-dev zstd zlib1g-dev bats jq groff-base clang libclang-rt-14-dev \
 		   trace-cmd libtracecmd-dev util-linux procps strace bc time \
 		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh \
-		   bash-completion kernelshark xvfb x11-utils
+		   bash-completion kernelshark xvfb x11-utils \
+		   libcurl4-openssl-dev libsqlite3-dev sqlite3 clickhouse-server clickhouse-client
 
 .PHONY: all deps check check-vm fuzz fuzz-long demo install clean asan
 

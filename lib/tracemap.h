@@ -34,5 +34,6 @@ const char *tm_last_error(void);
 #include "emit/tm-live.h"
 #include "longrec/tm-longrec.h"
 #include "salvage/tm-salvage.h"
+#include "fleet/tm-fleet.h"
 
 #endif /* TRACEMAP_H */

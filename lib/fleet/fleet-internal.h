@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* fleet-internal.h - what lib/fleet's sources share: the schema, the encoder, HTTP. */
+#ifndef TM_FLEET_INTERNAL_H
+#define TM_FLEET_INTERNAL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "util/internal.h"
+#include "util/buf.h"
+#include "fleet/tm-fleet.h"
+
+struct sqlite3_stmt;
+
+/* The ClickHouse types a SQLite column becomes. */
+enum tm_ch_type {
+	TM_CH_INT64,
+	TM_CH_FLOAT64,
+	TM_CH_STRING,
+};
+
+struct tm_fleet_col {
+	char			*name;
+	enum tm_ch_type		type;
+	bool			nullable;
+};
+
+struct tm_fleet_table {
+	char			*name;
+	struct tm_fleet_col	*cols;		/* the SQLite table's columns, in order */
+	int			ncols;
+	int			machine_col;	/* SQLite's machine column (a number); -1: none */
+	int			ts_col;		/* an integer ts column, the sort key; -1: none */
+};
+
+struct tm_fleet_schema {
+	struct tm_fleet_table	*tables;
+	int			ntables;
+};
+
+/* ClickHouse's name of a type, with Nullable() when nullable. */
+TM_HIDDEN const char *tm_ch_type_name(enum tm_ch_type type, bool nullable);
+/* The type of a SQLite declared type, by SQLite's own affinity rules. */
+TM_HIDDEN enum tm_ch_type tm_ch_type_of_decl(const char *decl);
+/* "`name`" with backticks and backslashes escaped, into b. */
+TM_HIDDEN void tm_ch_put_ident(struct tm_buf *b, const char *name);
+/* 'text' with quotes and backslashes escaped, into b. */
+TM_HIDDEN void tm_ch_put_string(struct tm_buf *b, const char *s);
+/* The local table's name of a table: NAME_local with a cluster, else NAME. */
+TM_HIDDEN void tm_ch_put_table(struct tm_buf *b, const char *name, const char *cluster);
+/* CREATE TABLE statements of one table (';' after each, NUL-terminated) into b. */
+TM_HIDDEN void tm_fleet_ddl_table(struct tm_buf *b, const struct tm_fleet_table *t,
+				  const char *dbname, const char *cluster);
+/* The same for tracemap_loads. */
+TM_HIDDEN void tm_fleet_ddl_loads(struct tm_buf *b, const char *dbname, const char *cluster);
+
+/* RowBinary: LEB128 lengths, little-endian numbers (rowbinary.c). */
+TM_HIDDEN void tm_rb_put_string(struct tm_buf *b, const void *s, size_t len);
+TM_HIDDEN void tm_rb_put_int64(struct tm_buf *b, int64_t v);
+TM_HIDDEN void tm_rb_put_float64(struct tm_buf *b, double v);
+/* The columns of one row of st (SELECT * of t) but its machine column. */
+TM_HIDDEN void tm_rb_put_row(struct tm_buf *b, const struct tm_fleet_table *t,
+			     struct sqlite3_stmt *st);
+
+/*
+ * A body source for tm_ch_insert(): up to cap bytes into buf; 0 at the end;
+ * -1 with tm_last_error() to abort the request.
+ */
+typedef ssize_t (*tm_ch_fill_fn)(void *ctx, uint8_t *buf, size_t cap);
+/* POST the statement with a streamed body (chunked); -1 with the server's text. */
+TM_HIDDEN int tm_ch_insert(struct tm_ch *ch, const char *sql, tm_ch_fill_fn fill, void *ctx);
+/* Run a query whose answer is one integer. */
+TM_HIDDEN int tm_ch_query_u64(struct tm_ch *ch, const char *sql, uint64_t *out);
+/* CREATE DATABASE IF NOT EXISTS of ch's database. */
+TM_HIDDEN int tm_ch_create_db(struct tm_ch *ch);
+/* The database name of ch. */
+TM_HIDDEN const char *tm_ch_db(const struct tm_ch *ch);
+
+#endif /* TM_FLEET_INTERNAL_H */
