@@ -133,7 +133,7 @@ check-vm: all
 	@bash tests/vm/run.sh
 
 # libFuzzer targets (clang): fuzz-reader (the trace.dat reader), fuzz-report
-# (the whole report path), seeded with the fixtures and the findings, and the
+# (the whole report path), seeded with the fixtures and tests/regress/, and the
 # differential fuzz-ksyms, fuzz-cmdlines and fuzz-printk (our parsers against
 # libtraceevent's).
 # The library is compiled once for them (clang, instrumented for coverage and

@@ -15,7 +15,7 @@ TRACEMAP=${TRACEMAP:-./tracemap}
 BEFORE=${BEFORE:?BEFORE=an older tracemap binary to compare with}
 RUNS=${RUNS:-5}
 COPIES=${COPIES:-895}	# x 821 events = 734,795, the size of the holdout file
-FIXTURES=${TM_FIXTURES:-../shared/fixtures}
+FIXTURES=${TM_FIXTURES:-tests/fixtures}
 WORK=$(mktemp -d /tmp/tracemap-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 

@@ -158,7 +158,7 @@ static int long_date(struct capture *c, const struct record_opts *o, char *date,
 {
 	if (!o->date)
 		return 0;
-	if (tm_session_date_offset(c->sess, c->cpus, c->ncpus, date, len))
+	if (tm_record_date_offset(c->sess, c->cpus, c->ncpus, date, len))
 		return cmd_fail(SUB);
 	return 0;
 }

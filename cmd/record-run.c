@@ -41,7 +41,7 @@ static int store_date(struct capture *c, struct tm_recfile *out)
 {
 	char date[32];
 
-	if (tm_session_date_offset(c->sess, c->cpus, c->ncpus, date, sizeof(date)) ||
+	if (tm_record_date_offset(c->sess, c->cpus, c->ncpus, date, sizeof(date)) ||
 	    tm_recfile_set_date(out, date)) {
 		cmd_fail(SUB);
 		return -1;

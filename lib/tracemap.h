@@ -18,6 +18,7 @@
 const char *tm_last_error(void);
 
 #include "util/tm-outfile.h"
+#include "trace/tm-trace.h"
 #include "tracefs/tm-tracefs.h"
 #include "dat/tm-codec.h"
 #include "dat/tm-dat.h"

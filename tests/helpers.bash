@@ -5,7 +5,7 @@
 TM_ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 # The tests run the sanitizer build; TRACEMAP=./tracemap runs the plain one.
 TRACEMAP=${TRACEMAP:-$TM_ROOT/build/asan/tracemap}
-FIXTURES=${TM_FIXTURES:-$TM_ROOT/../shared/fixtures}
+FIXTURES=${TM_FIXTURES:-$TM_ROOT/tests/fixtures}
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
 # Flags that make `tracemap report` print what the installed trace-cmd 3.1.6
 # prints: the tests that compare with it add them (one switch for all of them).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 # report-hostile.bats - `tracemap report` and `tracemap convert` on files built to
-# break libtraceevent: tests/regress/ (and shared findings not kept there yet), and
+# break libtraceevent: tests/regress/, and
 # crafted format/record damage. Each either prints what trace-cmd would (with a
 # warning line per thing dropped or skipped) and exits 0, or exits 1 with one error
 # line naming file and offset (convert then leaves no OUT). No kernel needed.
@@ -10,17 +10,11 @@ load helpers
 load convert-helpers
 bats_require_minimum_version 1.5.0
 
-FINDINGS=${TM_FINDINGS:-$TM_ROOT/../shared/findings}
 REGRESS=$TM_ROOT/tests/regress
 
-# Every kept regression input: tests/regress/, then the shared findings not kept there.
+# Every kept regression input.
 regression_inputs() {
-	local f
 	ls "$REGRESS"/*.dat
-	for f in "$FINDINGS"/*.dat; do
-		[ -e "$f" ] && [ ! -e "$REGRESS/${f##*/}" ] && echo "$f"
-	done
-	return 0
 }
 
 setup() {

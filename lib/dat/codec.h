@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "util/internal.h"
 #include "tm-codec.h"
 
 /* Worst-case compressed size of len input bytes. Cannot fail. */

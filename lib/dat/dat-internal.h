@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "util/internal.h"
+#include "trace/trace-internal.h"
 #include "tm-codec.h"
 #include "tm-dat.h"
 
@@ -316,28 +317,19 @@ TM_HIDDEN char *tm_dat_take_kallsyms(struct tm_dat *dat, struct tm_blob *b);
 
 /*
  * Write a complete trace.dat to out_fd strictly sequentially (works on a pipe):
- * metadata from meta, then the top buffer's CPU data taken from spools[cpu]
- * (NULL = no data for that CPU; spools were made with the matching
- * compression: none for v6/v7-none, zstd for v7-zstd) and finished with
- * tm_spool_finish. Uses copy_file_range where the output allows, read/write
- * otherwise. File offsets count from the first byte written: a regular file
- * must be positioned at 0. Layout (spec §9.2 layout 1): v7 header, sections
- * 16-21, options (DONE -> second options), BUFFER section, options with the
- * BUFFER option, strings. v6: spec §3 with an options block. -1 + message
- * (bad options or spools: EINVAL; a failed read or write: its errno).
- */
-TM_HIDDEN int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spools,
-			   int ncpus, const struct tm_write_opts *opts);
-/*
- * Like tm_dat_write() with the CPU data given as n sources (CPU ids below
- * ncpus, each once, any order; empty ones are left out of the file). The
- * caller vouches that the data matches the file's compression and page
- * size. -1 + message, also when a source hands out more or fewer bytes
- * than its size (EIO).
+ * metadata from meta, then the top buffer's CPU data from n sources (CPU ids
+ * below ncpus, each once, any order; empty ones are left out of the file),
+ * each holding the file's compression (zstd chunks for v7-zstd, raw pages
+ * otherwise) and page size. Uses copy_file_range from a source's file where
+ * the output allows, read/write otherwise. File offsets count from the first
+ * byte written: a regular file must be positioned at 0. Layout (spec §9.2
+ * layout 1): v7 header, sections 16-21, options (DONE -> second options),
+ * BUFFER section, options with the BUFFER option, strings. v6: spec §3 with
+ * an options block. -1 + message (bad options or sources: EINVAL; a failed
+ * read or write: its errno; a source handing out more or fewer bytes than
+ * its size: EIO).
  */
 TM_HIDDEN int tm_dat_write_data(int out_fd, const struct tm_meta *meta, const struct tm_cpu_data *cpus,
 				int n, int ncpus, const struct tm_write_opts *opts);
-/* A finished spool as a tm_dat_write_data() source for cpu (its fd from offset 0). */
-TM_HIDDEN void tm_spool_data(const struct tm_spool *spool, int cpu, struct tm_cpu_data *data);
 
 #endif /* TM_DAT_INTERNAL_H */

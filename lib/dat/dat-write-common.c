@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * dat-write-common.c - what the v6 and v7 layouts both write: the prologue,
- * options, and the byte moving to the output (spool copies, padding).
+ * options, and the byte moving to the output (a source's file copied, padding).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +12,6 @@
 
 #include "dat-format.h"
 #include "dat-write-internal.h"
-#include "record/tm-spool.h"
 
 #define TM_COPY_BLOCK	(1u << 20)	/* read/write fallback block */
 /* copy_file_range request cap: a meter is shown after each (16 a second at 1 GiB/s) */
@@ -113,7 +112,7 @@ int tm_write_pad_to(struct tm_write_ctx *w, uint64_t to)
 	return 0;
 }
 
-/* n more bytes of a spool copied: the writer's meter, if any, is shown them. */
+/* n more bytes of a source's file copied: the writer's meter, if any, is shown them. */
 static void copy_meter(struct tm_write_ctx *w, uint64_t n)
 {
 	struct tm_meter *m = w->opts->meter;
@@ -138,7 +137,7 @@ static int copy_fallback(struct tm_write_ctx *w, int in, off_t off, uint64_t lef
 	while (left) {
 		n = left < TM_COPY_BLOCK ? left : TM_COPY_BLOCK;
 		if (tm_pread_all(in, w->copy_buf, n, off))
-			return tm_fail(errno, "read spool %s", path);
+			return tm_fail(errno, "read %s", path);
 		if (tm_write_all(w->fd, w->copy_buf, n))
 			return tm_fail(errno, "write trace.dat");
 		off += n;
@@ -149,7 +148,7 @@ static int copy_fallback(struct tm_write_ctx *w, int in, off_t off, uint64_t lef
 }
 
 /* copy_file_range while the file system allows it; the rest by read/write. */
-static int copy_spool(struct tm_write_ctx *w, int in, uint64_t len, const char *path)
+static int copy_file(struct tm_write_ctx *w, int in, uint64_t len, const char *path)
 {
 	uint64_t left = len;
 	loff_t off = 0;
@@ -165,9 +164,9 @@ static int copy_spool(struct tm_write_ctx *w, int in, uint64_t len, const char *
 			break;
 		}
 		if (n < 0)
-			return tm_fail(errno, "copy spool %s to trace.dat", path);
+			return tm_fail(errno, "copy %s to trace.dat", path);
 		if (n == 0)
-			return tm_failx(EIO, "spool %s is shorter than its %llu bytes", path,
+			return tm_failx(EIO, "%s is shorter than its %llu bytes", path,
 					(unsigned long long)len);
 		left -= n;
 		copy_meter(w, n);
@@ -214,5 +213,5 @@ int tm_write_blob(struct tm_write_ctx *w, const struct tm_cpu_blob *b)
 	}
 	if (b->src->fd < 0)
 		return write_pieces(w, b->src);
-	return copy_spool(w, b->src->fd, b->size, b->src->name);
+	return copy_file(w, b->src->fd, b->size, b->src->name);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * dat-write-internal.h - what the trace.dat writer's files share: the write
- * context tm_dat_write (dat-write.c) fills, the pieces both layouts use
+ * context tm_dat_write_data (dat-write.c) fills, the pieces both layouts use
  * (dat-write-common.c) and the layouts themselves (dat-write-v6.c,
  * dat-write-v7.c). Private to the library.
  */
@@ -14,7 +14,7 @@
 
 #include "util/buf.h"
 #include "util/internal.h"
-#include "tracefs/meta-internal.h"
+#include "trace/trace-internal.h"
 #include "dat-internal.h"
 
 /* The six §2 metadata payloads, in file order (sections 16..21 in v7). */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dat-write.c - tm_dat_write: checks, page geometry, the CPUs with data and
- * the §2 metadata payloads, then the version's layout writes the file.
+ * dat-write.c - tm_dat_write_data: checks, page geometry, the CPUs' data
+ * sources and the §2 metadata payloads, then the version's layout writes
+ * the file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,8 +16,6 @@
 #include "dat-write-internal.h"
 #include "tm-write.h"
 #include "dat-internal.h"
-#include "tracefs/tracefs-internal.h"
-#include "record/spool.h"
 #include "codec.h"
 
 /* §2: the six metadata payloads, the same bytes in v6 and v7. */
@@ -96,19 +95,20 @@ static int write_geometry(struct tm_write_ctx *w)
 	return 0;
 }
 
-static int write_check_spool(struct tm_write_ctx *w, struct tm_spool *s, int cpu)
+/* A source holds what the file stores: its compression and its page size. */
+static int write_check_source(const struct tm_write_ctx *w, const struct tm_cpu_data *src)
 {
 	enum tm_compression want = w->compressed ? TM_COMPRESS_ZSTD : TM_COMPRESS_NONE;
+	enum tm_compression has = src->compressed ? TM_COMPRESS_ZSTD : TM_COMPRESS_NONE;
+	const char *name = src->name ? src->name : "memory";
 
-	if (!tm_spool_finished(s))
-		return tm_failx(EINVAL, "trace.dat: spool of CPU %d was not finished", cpu);
-	if (tm_spool_compression(s) != want)
-		return tm_failx(EINVAL, "trace.dat: spool of CPU %d is %s, the file %s", cpu,
-				tm_compression_name(tm_spool_compression(s)),
+	if (has != want)
+		return tm_failx(EINVAL, "trace.dat: data of CPU %d is %s (%s), the file %s",
+				src->cpu, tm_compression_name(has), name,
 				tm_compression_name(want));
-	if (tm_spool_page_size(s) != w->page_size)
-		return tm_failx(EINVAL, "trace.dat: spool of CPU %d has %zu-byte pages, not %u",
-				cpu, tm_spool_page_size(s), w->page_size);
+	if (src->page_size != w->page_size)
+		return tm_failx(EINVAL, "trace.dat: data of CPU %d has %zu-byte pages (%s), not %u",
+				src->cpu, src->page_size, name, w->page_size);
 	return 0;
 }
 
@@ -134,6 +134,8 @@ static int write_blobs(struct tm_write_ctx *w, const struct tm_cpu_data *cpus, i
 		for (j = 0; j < i; j++)
 			if (cpus[j].cpu == cpus[i].cpu)
 				return tm_failx(EINVAL, "trace.dat: CPU %d given twice", cpus[i].cpu);
+		if (write_check_source(w, &cpus[i]))
+			return -1;
 		if (!cpus[i].size)
 			continue;
 		w->blobs[w->nblobs++] = (struct tm_cpu_blob){
@@ -202,48 +204,5 @@ out:
 		tm_buf_free(&w.payload[i]);
 	free(w.blobs);
 	free(w.copy_buf);
-	return ret;
-}
-
-void tm_spool_data(const struct tm_spool *spool, int cpu, struct tm_cpu_data *data)
-{
-	struct tm_spool_stats st;
-
-	tm_spool_get_stats(spool, &st);
-	*data = (struct tm_cpu_data){
-		.cpu = cpu, .size = st.pages ? st.file_bytes : 0, .chunks = st.chunks,
-		.fd = tm_spool_fd(spool), .name = tm_spool_path(spool),
-	};
-}
-
-int tm_dat_write(int out_fd, const struct tm_meta *meta, struct tm_spool **spools,
-		 int ncpus, const struct tm_write_opts *opts)
-{
-	struct tm_write_ctx w = { .opts = opts };
-	struct tm_cpu_data *cpus;
-	int n = 0, cpu, ret = -1;
-
-	if (ncpus < 0)
-		return tm_failx(EINVAL, "trace.dat: bad CPU count %d", ncpus);
-	cpus = calloc(ncpus ? ncpus : 1, sizeof(*cpus));
-	if (!cpus)
-		return tm_fail(ENOMEM, "trace.dat layout");
-	if (tm_dat_version_find(opts->version)) {
-		w.compressed = tm_dat_version_find(opts->version)->compression &&
-			       opts->compression == TM_COMPRESS_ZSTD;
-		w.meta = meta;
-		if (write_geometry(&w))
-			goto out;
-	}
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		if (!spools || !spools[cpu])
-			continue;
-		if (w.meta && write_check_spool(&w, spools[cpu], cpu))
-			goto out;
-		tm_spool_data(spools[cpu], cpu, &cpus[n++]);
-	}
-	ret = tm_dat_write_data(out_fd, meta, cpus, n, ncpus, opts);
-out:
-	free(cpus);
 	return ret;
 }

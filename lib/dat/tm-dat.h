@@ -12,20 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct tm_dat;
+#include "trace/tm-trace.h"
 
-/* A text blob of the file's metadata (not NUL-terminated unless said). */
-struct tm_blob {
-	const char	*data;
-	size_t		len;
-	/*
-	 * Where data[0] is, for messages: sec 0 and off its file offset, or
-	 * (v7) sec the file offset of its section and off the byte in the
-	 * section's (uncompressed) body.
-	 */
-	uint64_t	sec;
-	uint64_t	off;
-};
+struct tm_dat;
 
 /*
  * Every function taking a dat needs one tm_dat_open() returned. Accessors

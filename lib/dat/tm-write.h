@@ -12,7 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "tm-codec.h"
-#include "record/tm-spool.h"
 #include "util/tm-progress.h"
 
 struct tm_meta;
@@ -41,28 +40,8 @@ struct tm_write_opts {
 	const char		*last_boot_instance;
 	const char		*last_boot_info;
 	const char		*note;		/* appended to the VERSION option, or NULL */
-	/* NULL, or shown the bytes of spool files copied (done) and of output (written) */
+	/* NULL, or shown the bytes of data sources' files copied (done) and of output (written) */
 	struct tm_meter		*meter;
-};
-
-/*
- * One CPU's trace data for tm_dat_write_data(): the bytes of its trace.dat
- * CPU blob without the chunk count in front (what a spool file holds),
- * either read from a file or handed out piece by piece from memory.
- */
-struct tm_cpu_data {
-	int		cpu;
-	uint64_t	size;		/* bytes: chunk headers + frames, or raw pages */
-	uint32_t	chunks;		/* compressed chunks (0 for raw pages) */
-	int		fd;		/* the bytes from offset 0 of this file, or -1 */
-	const char	*name;		/* for messages: the file, or what holds the pieces */
-	/*
-	 * With fd -1: the next piece in *data and *len; returns 1 for a piece, 0 at
-	 * the end, -1 + message. Asking for the next piece tells the source the
-	 * one before it is in the file (it may release it).
-	 */
-	int		(*next)(void *ctx, const void **data, size_t *len);
-	void		*ctx;
 };
 
 #endif /* TM_WRITE_H */

@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "merge/tm-merge.h"
 
 struct tep_handle;
 struct tm_dat;

@@ -454,8 +454,8 @@ static int flight_plan(struct tm_flight *f, struct tm_codec *codec, struct tm_fd
 		chunks++;
 	}
 	*src = (struct tm_cpu_data){
-		.cpu = cpu, .size = size, .chunks = codec ? chunks : 0, .fd = -1,
-		.name = "the flight window", .next = fdump_next, .ctx = d,
+		.cpu = cpu, .size = size, .chunks = codec ? chunks : 0, .compressed = codec != NULL,
+		.page_size = f->opts.page_size, .fd = -1, .name = "the flight window", .next = fdump_next, .ctx = d,
 	};
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "longrec-internal.h"
 #include "dat/dat-internal.h"
 #include "record/record-internal.h"
+#include "record/spool.h"
 #include "tracefs/tracefs-internal.h"
 
 #define TM_FLIGHT_CHUNK_BYTES	(128u << 10)	/* of pages per flight chunk, at most */
@@ -141,7 +142,7 @@ static int longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, boo
 	}
 	if (tm_rotor_take(lr->rotor, final, &spools))
 		return -1;
-	ret = tm_dat_write(fd, meta, spools, lr->opts.out.ncpus, &wo);
+	ret = tm_spools_write_dat(fd, meta, spools, lr->opts.out.ncpus, &wo);
 	tm_rotor_release(lr->rotor);
 	return ret;
 }

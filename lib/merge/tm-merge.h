@@ -11,17 +11,7 @@
 #include <stdint.h>
 
 #include "dat/tm-dat.h"
-
-/* One record ready to print. */
-struct tm_event_rec {
-	uint64_t	ts;		/* trace-clock units */
-	const void	*data;		/* payload, common fields first */
-	uint32_t	size;		/* payload bytes */
-	int		cpu;
-	int		buffer;		/* 0 top level, then instances */
-	int		file;		/* which of several files merged (0 for one) */
-	int64_t		missed;		/* events lost before it: 0, n, or -1 unknown */
-};
+#include "trace/tm-trace.h"
 
 struct tm_merge;
 

@@ -281,7 +281,7 @@ int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta)
 		snprintf(out->warning, sizeof(out->warning), "%s", tm_meta_warning(meta));
 	if (tm_outfile_truncate(&out->file))
 		return -1;
-	if (tm_dat_write(out->file.fd, meta, out->spools, o->ncpus, &wo)) {
+	if (tm_spools_write_dat(out->file.fd, meta, out->spools, o->ncpus, &wo)) {
 		tm_fail_prefix("write %s", recfile_name(out));
 		return recfile_keep_spools(out);
 	}

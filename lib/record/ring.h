@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "util/internal.h"
 #include "record/tm-spool.h"
 
 /*

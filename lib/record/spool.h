@@ -88,4 +88,19 @@ TM_HIDDEN int tm_spool_salvage(struct tm_spool *spool);
 /* The CPU's ring-buffer fill level in per mille, for the adaptive level. Cannot fail. */
 TM_HIDDEN void tm_spool_set_fill(struct tm_spool *spool, const struct tm_ring_fill *fill);
 
+struct tm_cpu_data;
+struct tm_meta;
+struct tm_write_opts;
+
+/* spool-dat.c: a finished spool as a tm_dat_write_data() source for cpu (its fd from offset 0). */
+TM_HIDDEN void tm_spool_data(const struct tm_spool *spool, int cpu, struct tm_cpu_data *data);
+/*
+ * tm_dat_write_data() with the top buffer's data from spools[cpu] (NULL =
+ * no data for that CPU), each finished with tm_spool_finish() and made with
+ * the file's compression (none for v6/v7-none, zstd for v7-zstd) and page
+ * size. -1 + message (an unfinished or mismatched spool: EINVAL).
+ */
+TM_HIDDEN int tm_spools_write_dat(int out_fd, const struct tm_meta *meta, struct tm_spool **spools,
+				  int ncpus, const struct tm_write_opts *opts);
+
 #endif /* TM_SPOOL_PRIV_H */

@@ -63,7 +63,17 @@ int tm_recfile_full(const struct tm_recfile *out);
 int tm_recfile_write(struct tm_recfile *out, const struct tm_session *s);
 /* After a successful write cut short by a full disk: one line saying so; else NULL. */
 const char *tm_recfile_stopped(const struct tm_recfile *out);
-/* Store a DATE option (text of tm_session_date_offset()) in the file; -1 with EINVAL if too long. */
+/*
+ * record --date (record-date.c): with tracing off and before the buffers
+ * are mapped, write numbered trace_marker lines between CLOCK_REALTIME
+ * reads on a CPU of cpus[0..ncpus) the process may run on, read them back
+ * from that CPU's buffer, clear the instance's buffers, and put the
+ * wall-clock minus trace-clock offset in microseconds into out as the DATE
+ * option's text ("0x<hex>"). -1 + message.
+ */
+int tm_record_date_offset(struct tm_session *s, const bool *cpus, int ncpus, char *out,
+			  size_t len);
+/* Store a DATE option (text of tm_record_date_offset()) in the file; -1 with EINVAL if too long. */
 int tm_recfile_set_date(struct tm_recfile *out, const char *date);
 /* A warning of the metadata collection (kallsyms addresses zero), or NULL. */
 const char *tm_recfile_warning(const struct tm_recfile *out);

@@ -116,7 +116,9 @@ static int open_spools(struct recover_run *r, struct tm_recover_result *res)
 		if (!st.file_bytes)
 			continue;
 		*d = (struct tm_cpu_data){
-			.cpu = cpu, .size = st.file_bytes, .chunks = st.chunks, .fd = -1,
+			.cpu = cpu, .size = st.file_bytes, .chunks = st.chunks,
+			.compressed = r->info.compression != TM_COMPRESS_NONE,
+			.page_size = r->info.page_size, .fd = -1,
 		};
 		d->name = strdup(path);
 		if (!d->name)

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * meta-internal.h - a recording's collected metadata (struct tm_meta), filled
- * by meta.c and meta-events.c and read by the trace.dat writer. Private to
- * the library.
+ * meta-internal.h - a recording's metadata (struct tm_meta, trace/) collected
+ * from tracefs by meta.c and meta-events.c. Private to the library.
  */
 #ifndef TM_META_INTERNAL_H
 #define TM_META_INTERNAL_H
@@ -11,24 +10,7 @@
 #include <stdint.h>
 
 #include "util/internal.h"
-
-struct tm_meta {
-	struct tm_text		header_page;
-	struct tm_text		header_event;
-	size_t			nftrace;
-	struct tm_text		*ftrace;	/* events/ftrace/<event>/format */
-	size_t			nsystems;
-	struct tm_meta_system	*systems;	/* never "ftrace" */
-	struct tm_text		kallsyms;
-	struct tm_text		printk;
-	struct tm_text		cmdlines;
-	char			*uname;		/* "sysname nodename release machine" */
-	struct tm_text		trace_clock;	/* whole trace_clock file */
-	char			clock[64];	/* the selected clock name */
-	int			ncpus;
-	struct tm_text		*stats;		/* per_cpu/cpuN/stats text, N < ncpus */
-	char			warning[160];
-};
+#include "trace/trace-internal.h"
 
 /* meta-events.c: header files, ftrace formats and the enabled events' formats; -1 + message. */
 TM_HIDDEN int tm_meta_read_events(struct tm_meta *meta, const char *tracefs,
@@ -61,14 +43,5 @@ struct tm_meta_opts {
  * stored empty. The event formats always come from <tracefs>/events.
  */
 TM_HIDDEN struct tm_meta *tm_meta_collect_opts(const struct tm_meta_opts *opts);
-/* Replace the kallsyms text; -1 with ENOMEM. */
-TM_HIDDEN int tm_meta_set_kallsyms(struct tm_meta *meta, const char *text, size_t len);
-/* Text of per_cpu/cpuN/stats (the writer prefixes "CPU: N\n"); -1: no such CPU, ENOMEM. */
-TM_HIDDEN int tm_meta_set_stats(struct tm_meta *meta, int cpu, const char *text, size_t len);
-/* Text of a trace_clock file; the bracketed name becomes the clock. -1 with ENOMEM. */
-TM_HIDDEN int tm_meta_set_trace_clock(struct tm_meta *meta, const char *text, size_t len);
-TM_HIDDEN int tm_meta_cpus(const struct tm_meta *meta);
-/* Number of stored event formats outside the ftrace system. */
-TM_HIDDEN size_t tm_meta_event_count(const struct tm_meta *meta);
 
 #endif /* TM_META_INTERNAL_H */

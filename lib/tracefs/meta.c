@@ -24,33 +24,6 @@ static int meta_read(struct tm_text *t, const char *path, bool optional)
 	return -1;
 }
 
-/* True when the text has symbol lines and every address in it is zero. */
-static bool kallsyms_all_zero(const char *p, size_t len)
-{
-	const char *end = p + len;
-	bool lines = false;
-
-	while (p < end) {
-		for (; p < end && *p != ' ' && *p != '\n'; p++)
-			if (*p != '0')
-				return false;
-		lines = true;
-		p = memchr(p, '\n', end - p);
-		if (!p)
-			break;
-		p++;
-	}
-	return lines;
-}
-
-static void meta_check_kallsyms(struct tm_meta *meta)
-{
-	meta->warning[0] = '\0';
-	if (kallsyms_all_zero(meta->kallsyms.data, meta->kallsyms.len))
-		snprintf(meta->warning, sizeof(meta->warning), "kallsyms addresses read as zero "
-			 "(kptr_restrict?): symbols will not resolve");
-}
-
 static int meta_uname(struct tm_meta *meta)
 {
 	struct utsname u;
@@ -63,24 +36,6 @@ static int meta_uname(struct tm_meta *meta)
 		return tm_fail(ENOMEM, "uname");
 	}
 	return 0;
-}
-
-/* The selected clock is the bracketed word: "[local] global counter ...". */
-static void meta_parse_clock(struct tm_meta *meta)
-{
-	const char *open, *close;
-	size_t n;
-
-	meta->clock[0] = '\0';
-	open = meta->trace_clock.data ? strchr(meta->trace_clock.data, '[') : NULL;
-	close = open ? strchr(open, ']') : NULL;
-	if (!close)
-		return;
-	n = close - open - 1;
-	if (n >= sizeof(meta->clock))
-		n = sizeof(meta->clock) - 1;
-	memcpy(meta->clock, open + 1, n);
-	meta->clock[n] = '\0';
 }
 
 static int meta_read_stats(struct tm_meta *meta, const char *dir)
@@ -108,7 +63,7 @@ static int meta_read_files(struct tm_meta *meta, const struct tm_meta_opts *o,
 	if (meta_read(&meta->kallsyms, o->kallsyms ? o->kallsyms : TM_KALLSYMS_DEFAULT,
 			 false))
 		return -1;
-	meta_check_kallsyms(meta);
+	tm_meta_check_kallsyms(meta);
 	if (tm_path(path, sizeof(path), "%s/printk_formats", o->tracefs))
 		return -1;
 	if (meta_read(&meta->printk, path, true))
@@ -121,7 +76,7 @@ static int meta_read_files(struct tm_meta *meta, const struct tm_meta_opts *o,
 		return -1;
 	if (meta_read(&meta->trace_clock, path, false))
 		return -1;
-	meta_parse_clock(meta);
+	tm_meta_parse_clock(meta);
 	return meta_read_stats(meta, dir);
 }
 
@@ -157,82 +112,4 @@ struct tm_meta *tm_meta_collect(const char *tracefs, const char *instance, int n
 	struct tm_meta_opts o = { .tracefs = tracefs, .instance = instance, .ncpus = ncpus };
 
 	return tm_meta_collect_opts(&o);
-}
-
-const char *tm_meta_warning(const struct tm_meta *meta)
-{
-	return meta->warning[0] ? meta->warning : NULL;
-}
-
-const char *tm_meta_clock(const struct tm_meta *meta)
-{
-	return meta->clock[0] ? meta->clock : NULL;
-}
-
-int tm_meta_cpus(const struct tm_meta *meta)
-{
-	return meta->ncpus;
-}
-
-size_t tm_meta_event_count(const struct tm_meta *meta)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < meta->nsystems; i++)
-		n += meta->systems[i].nformats;
-	return n;
-}
-
-static int text_set(struct tm_text *t, const char *text, size_t len)
-{
-	char *copy = malloc(len + 1);
-
-	if (!copy)
-		return tm_fail(ENOMEM, "metadata");
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	tm_text_free(t);
-	t->data = copy;
-	t->len = len;
-	return 0;
-}
-
-int tm_meta_set_kallsyms(struct tm_meta *meta, const char *text, size_t len)
-{
-	if (text_set(&meta->kallsyms, text, len))
-		return -1;
-	meta_check_kallsyms(meta);
-	return 0;
-}
-
-int tm_meta_set_stats(struct tm_meta *meta, int cpu, const char *text, size_t len)
-{
-	if (cpu < 0 || cpu >= meta->ncpus)
-		return tm_failx(EINVAL, "metadata: no CPU %d (file has %d)", cpu, meta->ncpus);
-	return text_set(&meta->stats[cpu], text, len);
-}
-
-int tm_meta_set_trace_clock(struct tm_meta *meta, const char *text, size_t len)
-{
-	if (text_set(&meta->trace_clock, text, len))
-		return -1;
-	meta_parse_clock(meta);
-	return 0;
-}
-
-void tm_meta_free(struct tm_meta *meta)
-{
-	if (!meta)
-		return;
-	tm_text_free(&meta->header_page);
-	tm_text_free(&meta->header_event);
-	tm_texts_free(meta->ftrace, meta->nftrace);
-	tm_systems_free(meta->systems, meta->nsystems);
-	tm_text_free(&meta->kallsyms);
-	tm_text_free(&meta->printk);
-	tm_text_free(&meta->cmdlines);
-	tm_text_free(&meta->trace_clock);
-	tm_texts_free(meta->stats, (size_t)meta->ncpus);
-	free(meta->uname);
-	free(meta);
 }

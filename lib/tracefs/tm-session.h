@@ -133,17 +133,6 @@ int tm_session_start(struct tm_session *s);
 /* tracing_on 0 in the instance; -1 + message. */
 int tm_session_stop(struct tm_session *s);
 
-/*
- * record --date (session-date.c): with tracing off and before the buffers
- * are mapped, write numbered trace_marker lines between CLOCK_REALTIME
- * reads on a CPU of cpus[0..ncpus) the process may run on, read them back
- * from that CPU's buffer, clear the instance's buffers, and put the
- * wall-clock minus trace-clock offset in microseconds into out as the DATE
- * option's text ("0x<hex>"). -1 + message.
- */
-int tm_session_date_offset(struct tm_session *s, const bool *cpus, int ncpus, char *out,
-			   size_t len);
-
 /* per_cpu/cpuN/stats of the instance. */
 struct tm_cpu_kstats {
 	uint64_t	entries;

@@ -10,10 +10,10 @@
 
 /* ---- lib-only part of tm-write.h ---- */
 
-/* Selected trace clock ("local"), NULL if trace_clock had none. */
-TM_HIDDEN const char *tm_meta_clock(const struct tm_meta *meta);
+struct tm_meta;
+
 /*
- * Read everything the file needs from tracefs for the instance (NULL = top
+ * meta.c: read everything the file needs from tracefs for the instance (NULL = top
  * level): header_page/header_event, all ftrace formats, the formats of every
  * event enabled in the instance (its set_event; ftrace events are always
  * stored in their own section), the whole /proc/kallsyms (tm_meta_warning()
@@ -23,10 +23,6 @@ TM_HIDDEN const char *tm_meta_clock(const struct tm_meta *meta);
  * message naming the file that could not be read.
  */
 TM_HIDDEN struct tm_meta *tm_meta_collect(const char *tracefs, const char *instance, int ncpus);
-/* Free the metadata (NULL is fine). */
-TM_HIDDEN void tm_meta_free(struct tm_meta *meta);
-/* A warning collected on the way (e.g. kallsyms addresses zero), or NULL. */
-TM_HIDDEN const char *tm_meta_warning(const struct tm_meta *meta);
 
 /* ---- lib-only part of tm-tracefs.h ---- */
 

@@ -55,33 +55,6 @@ fail:
 	return NULL;
 }
 
-void tm_text_free(struct tm_text *t)
-{
-	free(t->data);
-	t->data = NULL;
-	t->len = 0;
-}
-
-void tm_texts_free(struct tm_text *t, size_t n)
-{
-	size_t i;
-
-	for (i = 0; t && i < n; i++)
-		tm_text_free(&t[i]);
-	free(t);
-}
-
-void tm_systems_free(struct tm_meta_system *sys, size_t n)
-{
-	size_t i;
-
-	for (i = 0; sys && i < n; i++) {
-		free(sys[i].name);
-		tm_texts_free(sys[i].formats, sys[i].nformats);
-	}
-	free(sys);
-}
-
 int tm_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -23,27 +23,6 @@ TM_HIDDEN int tm_failx(int err, const char *fmt, ...) TM_PRINTF(2, 3);
 /* Prefix the current message with "<fmt>: " (keeps errno). Returns -1. */
 TM_HIDDEN int tm_fail_prefix(const char *fmt, ...) TM_PRINTF(1, 2);
 
-/* A malloc'ed text blob (a file's content, a format, a section payload). */
-struct tm_text {
-	char		*data;
-	size_t		len;
-	uint64_t	sec, off;	/* read from a trace.dat: where (see struct tm_blob) */
-};
-
-/* The format texts of one event system. */
-struct tm_meta_system {
-	char		*name;
-	size_t		nformats;
-	struct tm_text	*formats;	/* events/<name>/<event>/format */
-};
-
-/* fileio.c: free a text's bytes and empty it. */
-TM_HIDDEN void tm_text_free(struct tm_text *t);
-/* Free n texts and the array (NULL is fine). */
-TM_HIDDEN void tm_texts_free(struct tm_text *t, size_t n);
-/* Free n systems (names, formats) and the array (NULL is fine). */
-TM_HIDDEN void tm_systems_free(struct tm_meta_system *sys, size_t n);
-
 /*
  * bigmem.c: like malloc() (free() it), for a buffer that will be written
  * whole: from 512 KiB on, rounded up to and aligned on 2 MiB and backed by

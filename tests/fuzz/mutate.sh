@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# mutate.sh [COUNT] - the mutation test: every kept regression input (tests/regress/
-# and the shared findings) as it is, then COUNT (default $MUTATIONS, else 200)
+# mutate.sh [COUNT] - the mutation test: every kept regression input (tests/regress/)
+# as it is, then COUNT (default $MUTATIONS, else 200)
 # mutated copies of the fixtures (top level and upstream/; truncated at a random
 # offset, or random bytes changed in the header, the metadata or the CPU data), each
 # through the sanitizer build of `tracemap report`, `report -N`, `report --json` and
@@ -28,8 +28,7 @@ ci_seed=20260101
 seed=${MUTATE_SEED:-$ci_seed}
 [ "$seed" != random ] || seed=$(( (RANDOM << 15 | RANDOM) ))
 jobs=${MUTATE_JOBS:-2}
-fixtures=${TM_FIXTURES:-../shared/fixtures}
-findings=${TM_FINDINGS:-../shared/findings}
+fixtures=${TM_FIXTURES:-tests/fixtures}
 tracemap=${TRACEMAP:-build/asan/tracemap}
 mutator=build/tm-mutate
 work=build/mutate
@@ -115,11 +114,7 @@ kept() {
 }
 
 mapfile -t sources < <(ls "$fixtures"/*.dat "$fixtures"/upstream/*.dat 2>/dev/null)
-# a finding kept in tests/regress/ too is tried once
-mapfile -t regress < <(ls tests/regress/*.dat 2>/dev/null
-	for f in "$findings"/*.dat; do
-		[ -e "$f" ] && [ ! -e "tests/regress/${f##*/}" ] && echo "$f"
-	done)
+mapfile -t regress < <(ls tests/regress/*.dat 2>/dev/null)
 
 if [ "${1:-}" = --one ]; then
 	# internal: xargs runs one input per call, a mutation's index or a regression input

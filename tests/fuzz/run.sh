@@ -5,7 +5,7 @@
 # kallsyms text, our table against libtraceevent's; "cmdlines": saved cmdlines
 # text, our registration against libtraceevent's; "printk": printk formats, our
 # kernel strings against libtraceevent's) for SECONDS, seeded with
-# copies of every fixture (top level and upstream/), the shared findings and
+# copies of every fixture (tests/fixtures/, top level and upstream/) and
 # tests/regress/ (ksyms: the fixtures' kallsyms subset; cmdlines and printk: the
 # tracefs snapshot's saved_cmdlines and printk_formats); prints one TAP test,
 # exits non-zero on a finding.
@@ -14,8 +14,7 @@ cd "$(dirname "$0")/../.."
 
 secs=${1:-60}
 target=${2:-reader}
-fixtures=${TM_FIXTURES:-../shared/fixtures}
-findings=${TM_FINDINGS:-../shared/findings}
+fixtures=${TM_FIXTURES:-tests/fixtures}
 bin=build/fuzz-$target
 corpus=build/fuzz-corpus-$target
 artifacts=build/fuzz-artifacts-$target/
@@ -38,8 +37,8 @@ if [ ! -x "$bin" ]; then
 	exit 1
 fi
 mkdir -p "$corpus" "$artifacts"
-# copies only: the fixtures and findings themselves are never handed to the fuzzer
-seeds=("$fixtures"/*.dat "$fixtures"/upstream/*.dat "$findings"/*.dat tests/regress/*.dat)
+# copies only: the fixtures and regression inputs themselves are never handed to the fuzzer
+seeds=("$fixtures"/*.dat "$fixtures"/upstream/*.dat tests/regress/*.dat)
 [ "$target" != ksyms ] || seeds=("$fixtures"/raw/kallsyms.subset)
 [ "$target" != cmdlines ] || seeds=("$fixtures"/raw/tracefs-snapshot/saved_cmdlines)
 [ "$target" != printk ] || seeds=("$fixtures"/raw/tracefs-snapshot/printk_formats)

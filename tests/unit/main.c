@@ -24,7 +24,7 @@ const char *tm_fixture(const char *name)
 	static char path[4096];
 	const char *dir = getenv("TM_FIXTURES");
 
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "../shared/fixtures", name);
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures", name);
 	return path;
 }
 

@@ -21,6 +21,7 @@
 #include "tm_test.h"
 #include "tracefs/tracefs-internal.h"
 #include "dat/page.h"
+#include "record/spool.h"
 
 #define PAGE	4096
 #define NCPUS	TM_FIXTURE_CPUS
@@ -344,7 +345,7 @@ static int rotor_file(struct tm_rotor *r, bool final, struct tm_meta *meta, cons
 		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd >= 0) {
-		ret = tm_dat_write(fd, meta, spools, NCPUS, &wo);
+		ret = tm_spools_write_dat(fd, meta, spools, NCPUS, &wo);
 		close(fd);
 	}
 	tm_rotor_release(r);
@@ -464,7 +465,8 @@ TM_TEST(write_data_from_memory_checks_the_size)
 	TM_REQUIRE(meta && dir && raw);
 	snprintf(path, sizeof(path), "%s/mem.dat", dir);
 	h = (struct halves){ .data = (const uint8_t *)raw, .len = len };
-	cd = (struct tm_cpu_data){ .cpu = 1, .size = len, .fd = -1, .next = halves_next,
+	cd = (struct tm_cpu_data){ .cpu = 1, .size = len, .page_size = PAGE, .fd = -1,
+				   .next = halves_next,
 				   .ctx = &h };
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	TM_REQUIRE(fd >= 0);

@@ -77,7 +77,7 @@ static void *pipe_copier(void *arg)
 	return NULL;
 }
 
-/* tm_dat_write into a pipe whose reader copies to out. */
+/* tm_spools_write_dat into a pipe whose reader copies to out. */
 static int write_via_pipe(int out, const struct tm_meta *meta, struct tm_spool **spools,
 			  const struct tm_write_opts *wo)
 {
@@ -93,7 +93,7 @@ static int write_via_pipe(int out, const struct tm_meta *meta, struct tm_spool *
 		close(p[1]);
 		return -1;
 	}
-	ret = tm_dat_write(p[1], meta, spools, NCPUS, wo);
+	ret = tm_spools_write_dat(p[1], meta, spools, NCPUS, wo);
 	close(p[1]);
 	pthread_join(th, NULL);
 	close(p[0]);
@@ -123,7 +123,7 @@ static int write_fixture(struct tm_test *t, const char *dir, const struct tm_met
 	if (fd < 0)
 		goto out;
 	ret = via_pipe ? write_via_pipe(fd, meta, spools, &wo)
-		       : tm_dat_write(fd, meta, spools, NCPUS, &wo);
+		       : tm_spools_write_dat(fd, meta, spools, NCPUS, &wo);
 	if (ret) {
 		fprintf(stderr, "  write %s: %s\n", out, tm_last_error());
 		t->failures++;
@@ -424,21 +424,21 @@ TM_TEST(write_refuses_unfinished_or_mismatched_spools)
 	snprintf(path, sizeof(path), "%s/out.dat", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	TM_REQUIRE(fd >= 0);
-	TM_CHECK_INT(tm_dat_write(fd, meta, spools, NCPUS, &wo), -1);
+	TM_CHECK_INT(tm_spools_write_dat(fd, meta, spools, NCPUS, &wo), -1);
 	TM_CHECK(strstr(tm_last_error(), "CPU 1 was not finished") != NULL);
 	TM_CHECK_INT(tm_spool_finish(spools[1]), 0);
-	TM_CHECK_INT(tm_dat_write(fd, meta, spools, NCPUS, &wo), -1);	/* none vs zstd */
+	TM_CHECK_INT(tm_spools_write_dat(fd, meta, spools, NCPUS, &wo), -1);	/* none vs zstd */
 	TM_CHECK(strstr(tm_last_error(), "CPU 1 is none") != NULL);
 	wo.version = 5;
-	TM_CHECK_INT(tm_dat_write(fd, meta, spools, NCPUS, &wo), -1);
+	TM_CHECK_INT(tm_spools_write_dat(fd, meta, spools, NCPUS, &wo), -1);
 	TM_CHECK_INT(errno, EINVAL);
 	/* offsets count from byte 0: a file positioned elsewhere is refused */
 	wo.version = 6;
 	TM_CHECK_INT(write(fd, "x", 1), 1);
-	TM_CHECK_INT(tm_dat_write(fd, meta, spools, NCPUS, &wo), -1);
+	TM_CHECK_INT(tm_spools_write_dat(fd, meta, spools, NCPUS, &wo), -1);
 	TM_CHECK(strstr(tm_last_error(), "offset 1") != NULL);
 	TM_CHECK_INT(lseek(fd, 0, SEEK_SET), 0);
-	TM_CHECK_INT(tm_dat_write(fd, meta, spools, NCPUS, &wo), 0);	/* v6 takes raw pages */
+	TM_CHECK_INT(tm_spools_write_dat(fd, meta, spools, NCPUS, &wo), 0);	/* v6 takes raw pages */
 	close(fd);
 	tm_spool_destroy(spools[1], true);
 	tm_meta_free(meta);
@@ -459,7 +459,7 @@ static void check_only_cpu1(struct tm_test *t, const char *dir, const struct tm_
 	snprintf(path, sizeof(path), "%s/out%d.dat", dir, version);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	TM_REQUIRE(fd >= 0);
-	TM_CHECK_INT(tm_dat_write(fd, meta, spools, NCPUS, &wo), 0);
+	TM_CHECK_INT(tm_spools_write_dat(fd, meta, spools, NCPUS, &wo), 0);
 	close(fd);
 	snprintf(cmd, sizeof(cmd), "bash -c \"diff <(trace-cmd report -i '%s' 2>&1) "
 		 "<(grep -v '\\[000\\]' '%s')\" >/dev/null", path,
@@ -528,7 +528,7 @@ TM_TEST(write_meter_counts_the_spool_bytes_copied_and_the_file_written)
 	snprintf(path, sizeof(path), "%s/metered.dat", dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	TM_REQUIRE(fd >= 0);
-	TM_CHECK_INT(tm_dat_write(fd, meta, spools, NCPUS, &wo), 0);
+	TM_CHECK_INT(tm_spools_write_dat(fd, meta, spools, NCPUS, &wo), 0);
 	TM_CHECK(!fstat(fd, &sb));
 	close(fd);
 	TM_CHECK_INT(meter.p.done, spooled);

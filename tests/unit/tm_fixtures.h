@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tm_fixtures.h - what several unit tests build from ../shared/fixtures: the
+ * tm_fixtures.h - what several unit tests build from tests/fixtures/: the
  * raw data sets' metadata, scratch directories, a command's output.
  */
 #ifndef TM_FIXTURES_H

@@ -18,7 +18,7 @@ struct tm_test {
 };
 
 void tm_test_register(struct tm_test *t);
-/* Path of a file in ../shared/fixtures (TM_FIXTURES overrides the directory). */
+/* Path of a file in tests/fixtures, from the top of the tree (TM_FIXTURES overrides). */
 const char *tm_fixture(const char *name);
 
 #define TM_TEST(id)							\

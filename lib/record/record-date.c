@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * session-date.c - record --date: the offset between the instance's trace
+ * record-date.c - record --date: the offset between the instance's trace
  * clock and the wall clock, measured with trace_marker writes bracketed by
- * CLOCK_REALTIME reads before recording starts (the DATE option, spec §5).
+ * CLOCK_REALTIME reads before recording starts (the DATE option, spec §5),
+ * the markers read back from the CPU's ring.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,9 +17,9 @@
 
 #include "dat/dat-format.h"
 #include "util/internal.h"
-#include "tm-session.h"
-#include "record/ring.h"
-#include "record/tm-recfile.h"
+#include "tracefs/tm-session.h"
+#include "ring.h"
+#include "tm-recfile.h"
 #include "dat/dat-internal.h"
 #include "dat/page.h"
 
@@ -145,8 +146,8 @@ static int date_pick(const struct tm_date_try *t, char *out, size_t len)
 	return 0;
 }
 
-int tm_session_date_offset(struct tm_session *s, const bool *cpus, int ncpus, char *out,
-			   size_t len)
+int tm_record_date_offset(struct tm_session *s, const bool *cpus, int ncpus, char *out,
+			  size_t len)
 {
 	struct tm_date_try t[TM_DATE_TRIES] = { 0 };
 	const char *dir = tm_session_dir(s);
