@@ -66,6 +66,9 @@ static int ch_parse(struct tm_ch *ch, const char *rest)
 	hostport[n] = '\0';
 	if (!strchr(hostport, ':'))
 		strcat(hostport, ":8123");
+	else if (strspn(strchr(hostport, ':') + 1, "0123456789") !=
+		 strlen(strchr(hostport, ':') + 1) || !strchr(hostport, ':')[1])
+		return -1;
 	snprintf(ch->db, sizeof(ch->db), "%s", slash && slash[1] ? slash + 1 : "default");
 	for (const char *p = ch->db; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '_')
