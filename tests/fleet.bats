@@ -131,13 +131,22 @@ ask() {
 			awk -F'\t' '{ n[$1 "\t" $2] += $3 } END { for (k in n) print k "\t" n[k] }' | csort)
 		# sched_slice sums per CPU and machine
 		diff <(ask "$s" --top cpu) <(sqlite_union \
-			"SELECT {M}, cpu, count(*), sum(dur) FROM {T}sched_slice GROUP BY cpu" \
-			"ORDER BY 1, 2")
+			"SELECT {M}, cpu, total(CASE WHEN utid != 0 THEN dur END),
+			   total(CASE WHEN utid = 0 THEN dur END), count(*)
+			 FROM {T}sched_slice GROUP BY cpu" "ORDER BY 1, 2" | sed 's/\.0\t/\t/g')
+		# per task: run time, switches, wakeups, the longest latency
+		diff <(ask "$s" --top latency --limit 100 | csort) <(sqlite_union \
+			"SELECT {M}, t.name, sum(rt), sum(sw), sum(d), max(md) FROM
+			 (SELECT utid, sum(dur) AS rt, count(*) AS sw FROM {T}sched_slice
+			  WHERE utid != 0 GROUP BY utid)
+			 LEFT JOIN (SELECT utid, count(*) AS d, max(latency) AS md
+			  FROM {T}wakeup_latency GROUP BY utid) USING (utid)
+			 LEFT JOIN {T}thread t USING (utid) GROUP BY t.name" "" | csort)
 		# the top wakeup latencies across the fleet, and of one machine
-		diff <(ask "$s" --top latency --limit 25) <(sqlite_union \
+		diff <(ask "$s" --top wakeups --limit 25) <(sqlite_union \
 			"SELECT {M}, ts, latency, tid, cpu FROM {T}wakeup_latency" \
 			"ORDER BY 3 DESC, 1, 2, 4 LIMIT 25")
-		diff <(ask "$s" --top latency --limit 7 -m h2) <(sqlite3 -separator $'\t' "$FLEET_TMP/h2.db" \
+		diff <(ask "$s" --top wakeups --limit 7 -m h2) <(sqlite3 -separator $'\t' "$FLEET_TMP/h2.db" \
 			"SELECT 'h2', ts, latency, tid, cpu FROM wakeup_latency ORDER BY latency DESC, ts, tid LIMIT 7")
 		# syscall time, per machine, and run time per task across machines
 		diff <(ask "$s" --top syscalls | csort) <(sqlite_union \

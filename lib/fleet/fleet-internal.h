@@ -54,13 +54,31 @@ TM_HIDDEN void tm_fleet_ddl_table(struct tm_buf *b, const struct tm_fleet_table 
 /* The same for tracemap_loads. */
 TM_HIDDEN void tm_fleet_ddl_loads(struct tm_buf *b, const char *dbname, const char *cluster);
 
-/* RowBinary: LEB128 lengths, little-endian numbers (rowbinary.c). */
+/* ClickHouse's binary values: LEB128 lengths, little-endian numbers (rowbinary.c). */
 TM_HIDDEN void tm_rb_put_string(struct tm_buf *b, const void *s, size_t len);
 TM_HIDDEN void tm_rb_put_int64(struct tm_buf *b, int64_t v);
 TM_HIDDEN void tm_rb_put_float64(struct tm_buf *b, double v);
-/* The columns of one row of st (SELECT * of t) but its machine column. */
-TM_HIDDEN void tm_rb_put_row(struct tm_buf *b, const struct tm_fleet_table *t,
-			     struct sqlite3_stmt *st);
+/* Column i of st's row as a String: a text's or a blob's bytes, a number's text. */
+TM_HIDDEN void tm_rb_put_text(struct tm_buf *b, struct sqlite3_stmt *st, int i);
+
+/* A Native block of a table's rows being gathered (native.c). */
+struct tm_native_col;
+struct tm_native {
+	const struct tm_fleet_table	*t;
+	struct tm_native_col		*cols;		/* one per SQLite column */
+	struct tm_buf			machine;	/* the machine column's values */
+	uint64_t			rows;
+	int				err;		/* ENOMEM once an append failed */
+};
+
+TM_HIDDEN void tm_native_init(struct tm_native *nb, const struct tm_fleet_table *t);
+TM_HIDDEN void tm_native_free(struct tm_native *nb);
+/* One row of st (SELECT * of the table) on machine. */
+TM_HIDDEN void tm_native_add(struct tm_native *nb, struct sqlite3_stmt *st, const char *machine);
+/* The bytes the rows gathered take. */
+TM_HIDDEN size_t tm_native_bytes(const struct tm_native *nb);
+/* The rows gathered as one block (trace on each) appended to out; emptied. -1: ENOMEM. */
+TM_HIDDEN int tm_native_flush(struct tm_native *nb, struct tm_buf *out, const char *trace);
 
 /*
  * A body source for tm_ch_insert(): up to cap bytes into buf; 0 at the end;

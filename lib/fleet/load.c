@@ -18,27 +18,27 @@
 
 #include "fleet-internal.h"
 
-#define LOAD_BLOCK	(256u << 10)	/* RowBinary bytes encoded at a time */
+#define LOAD_BLOCK_ROWS		65536		/* rows a Native block holds at most */
+#define LOAD_BLOCK_BYTES	(4u << 20)	/* or the bytes, whichever comes first */
 
 /* One table's rows as a request body. */
 struct load_stream {
 	const struct tm_fleet_table	*t;
 	const struct tm_fleet_load_opts	*o;
 	sqlite3_stmt			*st;
-	struct tm_buf			trace;		/* the trace id encoded */
-	struct tm_buf			block;
+	struct tm_native		rows_in;	/* the block being gathered */
+	struct tm_buf			block;		/* the block being sent */
 	size_t				off;		/* sent of block */
 	uint64_t			rows;
 	bool				done;
 };
 
 /* The machine's name of a row: its number's name, the number, or the one name. */
-static void load_put_machine(struct load_stream *ls)
+static const char *load_machine(struct load_stream *ls, char num[24])
 {
 	const struct tm_fleet_load_opts *o = ls->o;
 	int col = ls->t->machine_col;
 	const char *name = o->nmachines ? o->machines[0] : "";
-	char num[24];
 
 	if (col >= 0 && sqlite3_column_type(ls->st, col) == SQLITE_INTEGER) {
 		int64_t m = sqlite3_column_int64(ls->st, col);
@@ -46,21 +46,24 @@ static void load_put_machine(struct load_stream *ls)
 		if (m >= 0 && m < o->nmachines) {
 			name = o->machines[m];
 		} else {
-			snprintf(num, sizeof(num), "%" PRId64, m);
+			snprintf(num, 24, "%" PRId64, m);
 			name = num;
 		}
 	} else if (col >= 0 && sqlite3_column_type(ls->st, col) != SQLITE_NULL) {
 		name = (const char *)sqlite3_column_text(ls->st, col);
 	}
-	tm_rb_put_string(&ls->block, name, strlen(name));
+	return name ? name : "";
 }
 
 /* Encode the next rows into ls->block; -1 on a SQLite error. */
 static int load_refill(struct load_stream *ls)
 {
+	char num[24];
+
 	ls->block.len = 0;
 	ls->off = 0;
-	while (ls->block.len < LOAD_BLOCK) {
+	while (ls->rows_in.rows < LOAD_BLOCK_ROWS &&
+	       tm_native_bytes(&ls->rows_in) < LOAD_BLOCK_BYTES) {
 		int rc = sqlite3_step(ls->st);
 
 		if (rc == SQLITE_DONE) {
@@ -70,14 +73,10 @@ static int load_refill(struct load_stream *ls)
 		if (rc != SQLITE_ROW)
 			return tm_failx(EIO, "reading table %s: %s", ls->t->name,
 					sqlite3_errmsg(sqlite3_db_handle(ls->st)));
-		tm_buf_put(&ls->block, ls->trace.data, ls->trace.len);
-		load_put_machine(ls);
-		tm_rb_put_row(&ls->block, ls->t, ls->st);
+		tm_native_add(&ls->rows_in, ls->st, load_machine(ls, num));
 		ls->rows++;
 	}
-	if (ls->block.err)
-		return tm_fail(ls->block.err, "table %s", ls->t->name);
-	return 0;
+	return tm_native_flush(&ls->rows_in, &ls->block, ls->o->trace);
 }
 
 static ssize_t load_fill(void *ctx, uint8_t *buf, size_t cap)
@@ -208,7 +207,7 @@ static int load_stream_open(struct load_stream *ls, sqlite3 *db, const struct tm
 
 	ls->t = t;
 	ls->o = o;
-	tm_rb_put_string(&ls->trace, o->trace, strlen(o->trace));
+	tm_native_init(&ls->rows_in, t);
 	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &ls->st, NULL) : SQLITE_NOMEM;
 	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
@@ -219,11 +218,11 @@ static int load_stream_open(struct load_stream *ls, sqlite3 *db, const struct tm
 static void load_stream_close(struct load_stream *ls)
 {
 	sqlite3_finalize(ls->st);
-	tm_buf_free(&ls->trace);
+	tm_native_free(&ls->rows_in);
 	tm_buf_free(&ls->block);
 }
 
-/* INSERT INTO `t` (`trace`, `machine`, `c1`, ...) FORMAT RowBinary */
+/* INSERT INTO `t` (`trace`, `machine`, `c1`, ...) FORMAT Native */
 static char *load_insert_sql(const struct tm_fleet_table *t, const char *cluster)
 {
 	struct tm_buf b = { 0 };
@@ -237,7 +236,7 @@ static char *load_insert_sql(const struct tm_fleet_table *t, const char *cluster
 		tm_buf_put(&b, ", ", 2);
 		tm_ch_put_ident(&b, t->cols[i].name);
 	}
-	tm_buf_putstr(&b, ") FORMAT RowBinary");
+	tm_buf_putstr(&b, ") FORMAT Native");
 	if (b.err) {
 		tm_buf_free(&b);
 		tm_fail(ENOMEM, "%s", t->name);

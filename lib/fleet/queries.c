@@ -22,19 +22,40 @@ static const struct {
 	const char *name;
 	const char *sql;
 } queries[] = {
+	/* events per type */
 	{ "counts",
 	  "SELECT $M system, name, count(*) AS events FROM $T(events) WHERE $W "
 	  "GROUP BY $M system, name ORDER BY $M system, name" },
+	/* per CPU: busy and idle time, switches (tracemap sql --top cpu, in ns) */
 	{ "cpu",
-	  "SELECT $M cpu, count(*) AS slices, sum(dur) AS run_ns FROM $T(sched_slice) "
-	  "WHERE $W GROUP BY $M cpu ORDER BY $M cpu" },
+	  "SELECT $M cpu, sum(CASE WHEN utid != 0 THEN dur ELSE 0 END) AS busy_ns, "
+	  "sum(CASE WHEN utid = 0 THEN dur ELSE 0 END) AS idle_ns, count(*) AS switches "
+	  "FROM $T(sched_slice) WHERE $W GROUP BY $M cpu ORDER BY $M cpu" },
+	/*
+	 * per task: run time, switches, wakeups and the longest wakeup latency
+	 * (tracemap sql --top latency, in ns); the joins of aggregates done where
+	 * the query was asked, each side read through its Distributed table
+	 */
 	{ "latency",
+	  "SELECT $M name AS task, sum(runtime_ns) AS runtime_ns, sum(switches) AS switches, "
+	  "sum(delays) AS delays, max(max_delay_ns) AS max_delay_ns FROM "
+	  "(SELECT machine, trace, utid, runtime_ns, switches, delays, max_delay_ns FROM "
+	  "(SELECT machine, trace, utid, sum(dur) AS runtime_ns, count(*) AS switches "
+	  "FROM $T(sched_slice) WHERE $W AND utid != 0 GROUP BY machine, trace, utid) "
+	  "ANY LEFT JOIN (SELECT trace, utid, count(*) AS delays, max(latency) AS max_delay_ns "
+	  "FROM $T(wakeup_latency) WHERE $W GROUP BY trace, utid) USING (trace, utid)) "
+	  "ANY LEFT JOIN (SELECT trace, utid, name FROM $T(thread) WHERE $W) USING (trace, utid) "
+	  "GROUP BY $M name ORDER BY max_delay_ns DESC, runtime_ns DESC, $M task LIMIT $N" },
+	/* the longest wakeup latencies, one row each */
+	{ "wakeups",
 	  "SELECT machine, ts, latency, tid, cpu FROM $T(wakeup_latency) WHERE $W "
 	  "AND latency IS NOT NULL ORDER BY latency DESC, machine, ts, tid LIMIT $N" },
+	/* per task name: time on a CPU and slices, from sched_slice */
 	{ "runtime",
 	  "SELECT $M name, count(*) AS slices, sum(dur) AS run_ns FROM $T(sched_slice) "
 	  "ANY LEFT JOIN (SELECT trace, utid, name FROM $L(thread)) USING (trace, utid) "
 	  "WHERE $W GROUP BY $M name ORDER BY run_ns DESC, $M name LIMIT $N" },
+	/* per system call: calls, total and longest time */
 	{ "syscalls",
 	  "SELECT $M name, count(*) AS calls, sum(dur) AS total_ns, max(dur) AS max_ns "
 	  "FROM $T(syscalls) WHERE $W GROUP BY $M name "
@@ -42,7 +63,7 @@ static const struct {
 };
 
 static const char *const query_names[] = {
-	"counts", "cpu", "latency", "runtime", "syscalls", NULL,
+	"counts", "cpu", "latency", "wakeups", "runtime", "syscalls", NULL,
 };
 
 const char *const *tm_fleet_query_names(void)

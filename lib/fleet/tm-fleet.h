@@ -78,7 +78,7 @@ struct tm_fleet_load_opts {
 /*
  * Load every table of db into ch as one trace, all or nothing: tables created
  * when missing, rows of an earlier unfinished load of the trace dropped, the
- * rows streamed in RowBinary, their counts checked on the server, and only
+ * rows streamed in Native blocks, their counts checked on the server, and only
  * then the trace's row in tracemap_loads written: a trace is loaded when, and
  * only when, that row exists. A trace already there is refused (EEXIST)
  * unless opts->replace. *rows gets the number of rows loaded.
