@@ -55,6 +55,7 @@ TM_HIDDEN void tm_fleet_ddl_table(struct tm_buf *b, const struct tm_fleet_table 
 TM_HIDDEN void tm_fleet_ddl_loads(struct tm_buf *b, const char *dbname, const char *cluster);
 
 /* ClickHouse's binary values: LEB128 lengths, little-endian numbers (rowbinary.c). */
+TM_HIDDEN void tm_rb_put_varint(struct tm_buf *b, uint64_t v);
 TM_HIDDEN void tm_rb_put_string(struct tm_buf *b, const void *s, size_t len);
 TM_HIDDEN void tm_rb_put_int64(struct tm_buf *b, int64_t v);
 TM_HIDDEN void tm_rb_put_float64(struct tm_buf *b, double v);

@@ -91,21 +91,6 @@ size_t tm_native_bytes(const struct tm_native *nb)
 	return n;
 }
 
-static void native_varint(struct tm_buf *b, uint64_t v)
-{
-	uint8_t bytes[10];
-	size_t n = 0;
-
-	do {
-		bytes[n] = v & 0x7f;
-		v >>= 7;
-		if (v)
-			bytes[n] |= 0x80;
-		n++;
-	} while (v);
-	tm_buf_put(b, bytes, n);
-}
-
 static void native_header(struct tm_buf *out, const char *name, const char *type)
 {
 	tm_rb_put_string(out, name, strlen(name));
@@ -119,8 +104,8 @@ int tm_native_flush(struct tm_native *nb, struct tm_buf *out, const char *trace)
 
 	if (!nb->rows)
 		return 0;
-	native_varint(out, 2 + t->ncols - (t->machine_col >= 0));
-	native_varint(out, nb->rows);
+	tm_rb_put_varint(out, 2 + t->ncols - (t->machine_col >= 0));
+	tm_rb_put_varint(out, nb->rows);
 	/* the trace column: the one value on every row */
 	native_header(out, "trace", "String");
 	for (uint64_t r = 0; r < nb->rows; r++)

@@ -10,25 +10,25 @@
 
 #include "fleet-internal.h"
 
-void tm_rb_put_string(struct tm_buf *b, const void *s, size_t len)
+void tm_rb_put_varint(struct tm_buf *b, uint64_t v)
 {
-	uint8_t lenbytes[10];
-	size_t n = 0, v = len;
+	uint8_t bytes[10];
+	size_t n = 0;
 
 	do {
-		lenbytes[n] = v & 0x7f;
+		bytes[n] = v & 0x7f;
 		v >>= 7;
 		if (v)
-			lenbytes[n] |= 0x80;
+			bytes[n] |= 0x80;
 		n++;
 	} while (v);
-	tm_buf_reserve(b, n + len);
-	if (b->err)
-		return;
-	memcpy(b->data + b->len, lenbytes, n);
-	if (len)
-		memcpy(b->data + b->len + n, s, len);
-	b->len += n + len;
+	tm_buf_put(b, bytes, n);
+}
+
+void tm_rb_put_string(struct tm_buf *b, const void *s, size_t len)
+{
+	tm_rb_put_varint(b, len);
+	tm_buf_put(b, s, len);
 }
 
 void tm_rb_put_int64(struct tm_buf *b, int64_t v)
