@@ -51,7 +51,7 @@ static const struct argp_option options[] = {
 	{ "cluster", OPT_CLUSTER, "NAME", 0, "sharded tables: NAME_local MergeTree tables "
 	  "on each server, Distributed tables over cluster NAME (remote_servers)", 1 },
 	{ "schema", OPT_SCHEMA, "clickhouse", 0, "print the DDL of the databases' tables "
-	  "(with --cluster: for every server of the cluster) and load nothing", 1 },
+	  "and load nothing (with a cluster, for each of its servers)", 1 },
 	{ "machine", 'm', "NAME", 0, "loading: the name of the database's machine (again for "
 	  "its machine 1, 2...; default: the file's name without its extension); "
 	  "querying: only this machine's rows", 2 },
@@ -59,7 +59,7 @@ static const struct argp_option options[] = {
 	  "file's bytes)", 2 },
 	{ "replace", OPT_REPLACE, NULL, 0, "load a trace that is already loaded again", 2 },
 	{ "top", OPT_TOP, "NAME", 0, "run a named query on the server: counts, cpu, "
-	  "latency, runtime, syscalls", 3 },
+	  "latency, wakeups, runtime, syscalls", 3 },
 	{ "across", OPT_ACROSS, NULL, 0, "answers across machines, not per machine", 3 },
 	{ "limit", OPT_LIMIT, "N", 0, "rows of a named query's answer (default 20)", 3 },
 	{ "traces", OPT_TRACES, NULL, 0, "list the traces loaded on the server", 3 },
@@ -83,7 +83,6 @@ static const char doc[] =
 	"See tracemap-fleet(1).";
 
 static const char examples[] =
-	"  tracemap sql -o host1.db host1.dat\n"
 	"  tracemap fleet --clickhouse http://127.0.0.1:8123/traces host1.db\n"
 	"  tracemap fleet --schema clickhouse --cluster fleet host1.db\n"
 	"  tracemap fleet --clickhouse http://ch1:8123/traces --cluster fleet host1.db\n"

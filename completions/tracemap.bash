@@ -21,7 +21,7 @@ _tracemap_subcommands()
 	local out
 	out=$("$1" --help 2>/dev/null |
 		sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
-	printf '%s\n' "${out:-record report convert stream list reset extract recover help}"
+	printf '%s\n' "${out:-record report convert stream list reset extract recover fleet help}"
 }
 
 # Print "ALL" and "ARG" lines: every option of a subcommand, and those that take a
@@ -83,6 +83,9 @@ _tracemap_fallback_options()
 		echo "ARG -B -o --file-version --compression --compression-level" ;;
 	recover) echo "ALL -q --help"
 		echo "ARG" ;;
+	fleet)	echo "ALL --clickhouse --cluster --schema -m --trace --replace --top --across" \
+		     "--limit --traces -q --help"
+		echo "ARG --clickhouse --cluster --schema -m --trace --top --limit" ;;
 	esac
 }
 
@@ -237,7 +240,7 @@ _tracemap_positional()
 {
 	local bin=$1 sub=$2 cur=$3
 	case $sub in
-	report|convert|recover)
+	report|convert|recover|fleet)
 		_tracemap_files "$cur" ;;
 	list)
 		_tracemap_reply "$cur" "$("$bin" list -e 2>/dev/null)" ;;
