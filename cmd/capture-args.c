@@ -292,6 +292,14 @@ static const struct argp_child capture_children[] = {
 	{ 0 }
 };
 
+void capture_check_events(struct argp_state *state, const struct capture_opts *o)
+{
+	/* a reused instance records the events it has enabled */
+	if (!o->nr_events && !o->tracer && !o->nr_uprobes && !o->reuse_instance)
+		argp_error(state, "nothing to record: give -e EVENT (-e all: every event; "
+			   "-e ftrace:print: trace_marker lines), -p TRACER or --uprobe");
+}
+
 void capture_parse_args(int argc, char **argv, const struct argp_option *options,
 			argp_parser_t parser, const char *doc, const char *examples, void *input)
 {

@@ -9,6 +9,24 @@
 
 #include "capture.h"
 
+static uint64_t since(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;	/* a reset in between: counted from zero */
+}
+
+int capture_cpu_kstats(const struct capture *c, int cpu, struct tm_cpu_kstats *k)
+{
+	const struct tm_cpu_kstats *k0 = &c->kstats0[cpu];
+
+	if (tm_session_cpu_stats(c->sess, cpu, k))
+		return -1;
+	k->read = since(k->read, k0->read);
+	k->overrun = since(k->overrun, k0->overrun);
+	k->dropped = since(k->dropped, k0->dropped);
+	k->commit_overrun = since(k->commit_overrun, k0->commit_overrun);
+	return 0;
+}
+
 void capture_status_init(struct capture_status *st, const struct capture *c, bool on)
 {
 	status_start(&st->line, c->sub, on);
@@ -34,7 +52,7 @@ static void capture_values(const struct capture_status *st, const struct capture
 		if (!c->cpus[cpu])
 			continue;
 		v->read += tm_recorder_raw_bytes(c->rec, cpu);
-		if (tm_session_cpu_stats(c->sess, cpu, &k))
+		if (capture_cpu_kstats(c, cpu, &k))
 			continue;
 		v->events += k.read + k.entries;
 		v->lost += k.overrun + k.dropped + k.commit_overrun;

@@ -18,6 +18,7 @@
 #include "signals.h"
 
 #define CAPTURE_BUSY_WAIT_MS	2000	/* how long a busy instance gets to become free */
+#define CAPTURE_CHILD_GRACE_MS	2000	/* COMMAND's time to exit after a stop signal */
 
 /* ---- waiting ---- */
 
@@ -27,6 +28,43 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Reap COMMAND for up to ms or until a stop signal past stops (-1: none), still recording. */
+static void reap_for(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx, int ms,
+		     int stops)
+{
+	double end = now_s() + ms / 1000.0;
+
+	for (;;) {
+		capture_child_reap(r, false);
+		if (r->child_done || now_s() >= end || (stops >= 0 && signals_stop_count() != stops))
+			return;
+		if (idle)
+			idle(ctx, 50);
+		else
+			signals_wait(50);
+	}
+}
+
+/*
+ * The stop signal goes on to COMMAND; one that ignores it (or takes longer
+ * than CAPTURE_CHILD_GRACE_MS, or a second stop signal) gets SIGKILL, said
+ * in one line. Tracing goes on meanwhile: COMMAND's end is in the trace.
+ */
+static void end_command(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
+{
+	int sig = signals_last(), stops = signals_stop_count();
+
+	kill(r->child, sig);
+	reap_for(r, idle, ctx, CAPTURE_CHILD_GRACE_MS, stops);
+	if (r->child_done)
+		return;
+	cmd_err(r->sub, "%s (pid %d) did not exit within %d s of SIG%s: sending SIGKILL",
+		r->o->command[0], (int)r->child, CAPTURE_CHILD_GRACE_MS / 1000,
+		sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+	kill(r->child, SIGKILL);
+	reap_for(r, NULL, NULL, CAPTURE_CHILD_GRACE_MS, -1);
 }
 
 void capture_wait(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
@@ -71,7 +109,7 @@ void capture_wait(struct capture *r, int (*idle)(void *ctx, int ms), void *ctx)
 		status_clear(&r->status->line);
 	/* a stop signal goes on to COMMAND, which would have got it from the terminal */
 	if (r->child > 0 && !r->child_done && signals_stop_count())
-		kill(r->child, signals_last());
+		end_command(r, idle, ctx);
 }
 
 /* ---- setup ---- */
@@ -81,7 +119,8 @@ static int select_cpus(struct capture *r)
 	r->ncpus = get_nprocs_conf();
 	r->cpus = calloc(r->ncpus, sizeof(*r->cpus));
 	r->kstats = calloc(r->ncpus, sizeof(*r->kstats));
-	if (!r->cpus || !r->kstats) {
+	r->kstats0 = calloc(r->ncpus, sizeof(*r->kstats0));
+	if (!r->cpus || !r->kstats || !r->kstats0) {
 		cmd_err(r->sub, "out of memory");
 		return -1;
 	}
@@ -244,9 +283,20 @@ out:
 	return ret;
 }
 
+/* The counters this capture starts from (not zero in a reused instance). */
+static int read_kstats0(struct capture *r)
+{
+	for (int cpu = 0; cpu < r->ncpus; cpu++)
+		if (r->cpus[cpu] && tm_session_cpu_stats(r->sess, cpu, &r->kstats0[cpu])) {
+			cmd_fail(r->sub);
+			return -1;
+		}
+	return 0;
+}
+
 int capture_start(struct capture *r, const struct capture_sink *s)
 {
-	if (open_recorder(r, s))
+	if (read_kstats0(r) || open_recorder(r, s))
 		return -1;
 	if (start_tracing(r)) {
 		capture_child_abandon(r);
@@ -267,7 +317,7 @@ int capture_stop(struct capture *r)
 	if (tm_recorder_stop(r->rec))
 		ret = cmd_fail(r->sub);
 	for (int cpu = 0; cpu < r->ncpus; cpu++)
-		if (r->cpus[cpu] && tm_session_cpu_stats(r->sess, cpu, &r->kstats[cpu]))
+		if (r->cpus[cpu] && capture_cpu_kstats(r, cpu, &r->kstats[cpu]))
 			ret = cmd_fail(r->sub);
 	return ret ? -1 : 0;
 }
@@ -300,7 +350,7 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 		total_lost += klost > st.lost_stored ? klost : st.lost_stored;
 		if (quiet)
 			continue;
-		/* events: the kernel's count of what this CPU's reader was handed */
+		/* events: the kernel's count of what this CPU's reader was handed since the start */
 		fprintf(stderr, "%3d %12llu %10llu %10.2f", cpu,
 			(unsigned long long)(r->count ? r->count->events(r->count->ctx, cpu) :
 						 k->read),
@@ -378,8 +428,9 @@ int capture_close(struct capture *r, int ret)
 	}
 	free(r->cpus);
 	free(r->kstats);
+	free(r->kstats0);
 	r->cpus = NULL;
-	r->kstats = NULL;
+	r->kstats = r->kstats0 = NULL;
 	return ret;
 }
 

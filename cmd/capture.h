@@ -74,6 +74,11 @@ void capture_note_arg(struct capture_opts *o, const char *arg);
  */
 void capture_parse_args(int argc, char **argv, const struct argp_option *options,
 			argp_parser_t parser, const char *doc, const char *examples, void *input);
+/*
+ * At the end of record's and stream's parsing, after their own checks: no
+ * event, tracer or uprobe is a usage error (the trace would be empty).
+ */
+void capture_check_events(struct argp_state *state, const struct capture_opts *o);
 void capture_opts_init(struct capture_opts *o);
 void capture_opts_free(struct capture_opts *o);
 
@@ -84,7 +89,8 @@ struct capture {
 	bool				*cpus;
 	struct tm_session		*sess;
 	struct tm_recorder		*rec;
-	struct tm_cpu_kstats		*kstats;
+	struct tm_cpu_kstats		*kstats;	/* at stop, counted from kstats0 */
+	struct tm_cpu_kstats		*kstats0;	/* at the start: a reused instance counted before */
 	pid_t				child;
 	int				go_fd;		/* write end: releases the child */
 	int				child_status;
@@ -136,6 +142,12 @@ void capture_child_report(struct capture *c);
 
 /* Tracing off, the threads' final drain, the kernel's per-CPU stats. */
 int capture_stop(struct capture *c);
+/*
+ * The instance's per-CPU stats as this capture counts them: read events and
+ * losses since its start (a reused instance's kernel counters are
+ * cumulative), entries and bytes as they are. -1 + message.
+ */
+int capture_cpu_kstats(const struct capture *c, int cpu, struct tm_cpu_kstats *k);
 
 /*
  * What the summary's events column counts when not the kernel's read events

@@ -14,12 +14,6 @@
 #include "status.h"
 #include "tracemap.h"
 
-enum convert_target {
-	TO_GUESS,
-	TO_PERFETTO,
-	TO_JSON,
-};
-
 /* How OUT's bytes are stored: as written, or compressed by its last suffix. */
 enum out_codec {
 	OUT_PLAIN,
@@ -37,11 +31,42 @@ enum out_codec {
 
 #define CONVERT_MAX_INPUTS	4096
 
+/*
+ * The output formats, the one list of them: --to's names, the suffixes of
+ * OUT that choose one, --help's words, the output each writes. The
+ * completions and the man page are checked against it
+ * (tests/formats-check.sh reads `convert --list-formats`).
+ */
+struct convert_format {
+	const char	*name;			/* --to NAME */
+	const char	*suffixes[3];		/* OUT's, NULL-ended */
+	const char	*what;
+	struct tm_evout	*(*open)(FILE *f);
+};
+
+static const struct convert_format formats[] = {
+	{ "perfetto", { ".pftrace", ".perfetto-trace" }, "Perfetto protobuf trace",
+	  tm_evout_perfetto_new },
+	{ "json", { ".json" }, "Chrome trace-event JSON", tm_evout_chrome_new },
+};
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The suffixes after a format's that compress OUT. */
+static const struct {
+	const char	*suffix;
+	enum out_codec	codec;
+	const char	*what;
+} codecs[] = {
+	{ ".gz", OUT_GZIP, "gzip-compressed" },
+	{ ".zst", OUT_ZSTD, "zstd-compressed" },
+};
+
 struct convert_opts {
 	const char		*inputs[CONVERT_MAX_INPUTS];
 	int			ninputs;
 	const char		*output;
-	enum convert_target	to;
+	const struct convert_format *to;	/* NULL: from OUT's suffix */
 	enum out_codec		codec;		/* OUT ends in .gz or .zst */
 	bool			no_plugins;
 	bool			quiet;
@@ -49,16 +74,16 @@ struct convert_opts {
 
 enum {
 	OPT_TO = 256,
+	OPT_LIST_FORMATS,
 };
 
-static const struct argp_option options[] = {
+static struct argp_option options[] = {
 	{ "input", 'i', "FILE", 0, "Read FILE (bare FILE arguments also work; several files "
 	  "go on one timeline)", 0 },
 	{ "output", 'o', "OUT", 0, "Write OUT ('-': standard output, needs --to)", 0 },
-	{ "to", OPT_TO, "FORMAT", 0,
-	  "perfetto (Perfetto protobuf trace) or json (Chrome trace-event JSON); "
-	  "default from OUT's suffix: .pftrace/.perfetto-trace or .json (each also with .gz: "
-	  "gzip-compressed, or .zst: zstd-compressed)", 0 },
+	{ "to", OPT_TO, "FORMAT", 0, NULL, 0 },	/* its text: to_doc() */
+	{ "list-formats", OPT_LIST_FORMATS, NULL, OPTION_HIDDEN,
+	  "Print the formats, one a line: name, suffixes, description (tab-separated)", 0 },
 	{ "no-plugins", 'N', NULL, 0, "Do not load libtraceevent plugins", 0 },
 	{ "quiet", 'q', NULL, 0, "No warnings about damaged input, no progress line", 0 },
 	{ 0 }
@@ -93,37 +118,95 @@ static const char examples[] =
 	"  tracemap convert run.0001.dat run.0002.dat -o run.pftrace\n"
 	"  tracemap convert host.dat guest.dat -o both.pftrace   # both: record --date\n";
 
-static bool has_suffix(const char *s, const char *suffix)
+static bool has_suffix(const char *s, size_t n, const char *suffix)
 {
-	size_t n = strlen(s), m = strlen(suffix);
+	size_t m = strlen(suffix);
 
-	return n >= m && !strcmp(s + n - m, suffix);
+	return n >= m && !strncmp(s + n - m, suffix, m);
 }
 
-/* The target OUT's suffix names (before a .gz or .zst, which asks for compression). */
-static enum convert_target target_of(const char *out, enum out_codec *codec)
+/* The format OUT's suffix names (before a .gz or .zst, which asks for compression). */
+static const struct convert_format *format_of(const char *out, enum out_codec *codec)
 {
-	char name[PATH_MAX];
-	size_t n = strlen(out);
+	size_t n = strlen(out), i, j;
 
 	*codec = OUT_PLAIN;
-	if (has_suffix(out, ".gz")) {
-		*codec = OUT_GZIP;
-		n -= 3;
-	} else if (has_suffix(out, ".zst")) {
-		*codec = OUT_ZSTD;
-		n -= 4;
+	for (i = 0; i < ARRAY_LEN(codecs); i++) {
+		if (has_suffix(out, n, codecs[i].suffix)) {
+			*codec = codecs[i].codec;
+			n -= strlen(codecs[i].suffix);
+			break;
+		}
 	}
-	snprintf(name, sizeof(name), "%.*s", (int)n, out);
-	if (has_suffix(name, ".pftrace") || has_suffix(name, ".perfetto-trace"))
-		return TO_PERFETTO;
-	return has_suffix(name, ".json") ? TO_JSON : TO_GUESS;
+	for (i = 0; i < ARRAY_LEN(formats); i++)
+		for (j = 0; formats[i].suffixes[j]; j++)
+			if (has_suffix(out, n, formats[i].suffixes[j]))
+				return &formats[i];
+	return NULL;
+}
+
+static const struct convert_format *format_named(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_LEN(formats); i++)
+		if (!strcmp(name, formats[i].name))
+			return &formats[i];
+	return NULL;
+}
+
+/* The format names, each after prefix, joined by " or ": "perfetto or json". */
+static const char *format_names(char *buf, size_t len, const char *prefix)
+{
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_LEN(formats) && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s%s", i ? " or " : "", prefix,
+				       formats[i].name);
+	return buf;
+}
+
+/* The table as --list-formats prints it: name, suffixes, what it is. */
+static void list_formats(void)
+{
+	for (size_t i = 0; i < ARRAY_LEN(formats); i++) {
+		printf("%s\t", formats[i].name);
+		for (size_t j = 0; formats[i].suffixes[j]; j++)
+			printf("%s%s", j ? " " : "", formats[i].suffixes[j]);
+		printf("\t%s\n", formats[i].what);
+	}
+}
+
+/*
+ * --to's --help text from the tables: "perfetto (Perfetto protobuf trace) or
+ * json (...); default from OUT's suffix: .pftrace/.perfetto-trace or .json
+ * (each also with .gz: gzip-compressed, or .zst: zstd-compressed)".
+ */
+static const char *to_doc(void)
+{
+	static char doc[512];
+	size_t at = 0, i, j;
+
+#define DOC(...)	(at += at < sizeof(doc) ? (size_t)snprintf(doc + at, sizeof(doc) - at, \
+								  __VA_ARGS__) : 0)
+	for (i = 0; i < ARRAY_LEN(formats); i++)
+		DOC("%s%s (%s)", i ? " or " : "", formats[i].name, formats[i].what);
+	DOC("; default from OUT's suffix: ");
+	for (i = 0; i < ARRAY_LEN(formats); i++)
+		for (j = 0; formats[i].suffixes[j]; j++)
+			DOC("%s%s", j ? "/" : i ? " or " : "", formats[i].suffixes[j]);
+	DOC(" (each also with ");
+	for (i = 0; i < ARRAY_LEN(codecs); i++)
+		DOC("%s%s: %s", i ? ", or " : "", codecs[i].suffix, codecs[i].what);
+	DOC(")");
+#undef DOC
+	return doc;
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct convert_opts *o = state->input;
-	enum convert_target guess;
+	const struct convert_format *guess;
+	char names[128];
 
 	switch (key) {
 	case 'i':
@@ -136,24 +219,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'N': o->no_plugins = true; return 0;
 	case 'q': o->quiet = true; return 0;
 	case OPT_TO:
-		if (!strcmp(arg, "perfetto"))
-			o->to = TO_PERFETTO;
-		else if (!strcmp(arg, "json"))
-			o->to = TO_JSON;
-		else
-			argp_error(state, "unknown target '%s' (perfetto or json)", arg);
+		o->to = format_named(arg);
+		if (!o->to)
+			argp_error(state, "unknown target '%s' (%s)", arg,
+				   format_names(names, sizeof(names), ""));
 		return 0;
+	case OPT_LIST_FORMATS:
+		list_formats();
+		exit(fflush(stdout) ? TM_EXIT_FAIL : TM_EXIT_OK);
 	case ARGP_KEY_END:
 		if (!o->ninputs)
 			argp_error(state, "no input file");
 		if (!o->output)
 			argp_error(state, "no output file (-o OUT)");
-		guess = target_of(o->output, &o->codec);
-		if (o->to == TO_GUESS)
+		guess = format_of(o->output, &o->codec);
+		if (!o->to)
 			o->to = guess;
-		if (o->to == TO_GUESS)
-			argp_error(state, "cannot tell the format from '%s': give --to perfetto or --to json",
-				   o->output);
+		if (!o->to)
+			argp_error(state, "cannot tell the format from '%s': give %s", o->output,
+				   format_names(names, sizeof(names), "--to "));
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -292,11 +376,6 @@ static int inputs_open(struct inputs *in, const struct convert_opts *o)
 	return in->machines < 0 ? cmd_fail("convert") : 0;
 }
 
-static struct tm_evout *new_output(const struct convert_opts *o, FILE *f)
-{
-	return o->to == TO_PERFETTO ? tm_evout_perfetto_new(f) : tm_evout_chrome_new(f);
-}
-
 /*
  * One machine's files into out (a new output each time, on the same FILE):
  * decoded with the first file's formats. Its warning line, if any, in *warning.
@@ -314,7 +393,7 @@ static int run_machine(const struct convert_opts *o, struct inputs *in, int mach
 			dats[n++] = in->dat[i];
 	ev = tm_events_from_dat(dats[0], o->no_plugins, run->warn, run->warn_ctx);
 	if (ev)
-		out = new_output(o, f);
+		out = o->to->open(f);
 	run->machine = mach;
 	run->machines = in->machines;
 	if (out && !tm_evout_run_dats(out, dats, n, tm_events_tep(ev), run))
@@ -379,6 +458,9 @@ int cmd_convert(int argc, char **argv)
 {
 	struct convert_opts o = { 0 };
 
+	for (struct argp_option *opt = options; opt->name; opt++)
+		if (opt->key == OPT_TO)
+			opt->doc = to_doc();
 	if (cmd_parse(&convert_argp, argc, argv, 0, &o, examples))
 		return TM_EXIT_USAGE;
 	return run_convert(&o);

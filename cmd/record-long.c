@@ -42,7 +42,7 @@ static unsigned long long kernel_lost(const struct capture *c)
 	struct tm_cpu_kstats k;
 
 	for (int cpu = 0; cpu < c->ncpus; cpu++)
-		if (c->cpus[cpu] && !tm_session_cpu_stats(c->sess, cpu, &k))
+		if (c->cpus[cpu] && !capture_cpu_kstats(c, cpu, &k))
 			n += k.overrun + k.dropped + k.commit_overrun;
 	return n;
 }
@@ -153,39 +153,20 @@ static int idle(void *ctx, int ms)
 	return r->max_reached;
 }
 
-/* --date: the wall-clock offset, measured before the buffers are mapped, in date. */
-static int long_date(struct capture *c, const struct record_opts *o, char *date, size_t len)
-{
-	if (!o->date)
-		return 0;
-	if (tm_record_date_offset(c->sess, c->cpus, c->ncpus, date, len))
-		return cmd_fail(SUB);
-	return 0;
-}
-
 static int open_long(struct capture *c, const struct record_opts *o, const char *date,
 		     struct tm_longrec **lr)
 {
 	struct tm_longrec_opts lo = {
-		.out = {
-			.path = o->output,
-			.version = (int)o->file_version,
-			.compression = o->compression,
-			.level = (int)o->level,
-			.adaptive = !o->fixed_level,
-			.date = o->date ? date : NULL,
-			.page_size = tm_session_page_size(c->sess),
-			.ncpus = c->ncpus,
-			.cpus = c->cpus,
-			/* pieces on disk are flushed as one file is; --flight keeps memory */
-			.flush_ms = o->flight_bytes ? 0 : record_flush_half_ms(o),
-		},
+		.out = record_file_opts(c, o, date),
 		.flight_size = o->flight_bytes,
 		.switch_bytes = o->switch_bytes,
 		.switch_secs = o->switch_secs,
 		.max_files = (unsigned int)o->max_files,
 	};
 
+	/* pieces on disk are flushed as one file is; --flight keeps memory */
+	if (o->flight_bytes)
+		lo.out.flush_ms = 0;
 	*lr = tm_longrec_open(&lo, c->sess);
 	if (!*lr)
 		return cmd_fail(SUB);
@@ -222,7 +203,7 @@ int record_long_run(const struct record_opts *o)
 		goto out;
 	/* SIGUSR2 dumps or switches files here instead of stopping the run */
 	signals_catch_usr2();
-	if (long_date(&c, o, date, sizeof(date)) || open_long(&c, o, date, &r.lr))
+	if (record_date(&c, o, date, sizeof(date)) || open_long(&c, o, date, &r.lr))
 		goto out;
 	if (o->trigger) {
 		r.trig = tm_latch_arm(c.sess, o->trigger);

@@ -12,14 +12,16 @@
 
 #define SUB	"record"
 
-static int open_output(struct capture *c, const struct record_opts *o, struct tm_recfile **out)
+struct tm_recfile_opts record_file_opts(const struct capture *c, const struct record_opts *o,
+				       const char *date)
 {
-	struct tm_recfile_opts oo = {
+	return (struct tm_recfile_opts){
 		.path = o->output,
 		.version = (int)o->file_version,
 		.compression = o->compression,
 		.level = (int)o->level,
 		.adaptive = !o->fixed_level,
+		.date = o->date ? date : NULL,
 		.page_size = tm_session_page_size(c->sess),
 		.ncpus = c->ncpus,
 		.cpus = c->cpus,
@@ -27,22 +29,24 @@ static int open_output(struct capture *c, const struct record_opts *o, struct tm
 		.clock = o->cap.clock,
 		.flush_ms = record_flush_half_ms(o),
 	};
+}
 
-	*out = tm_recfile_open(&oo);
-	if (!*out) {
-		cmd_fail(SUB);
-		return -1;
-	}
+int record_date(struct capture *c, const struct record_opts *o, char *date, size_t len)
+{
+	if (!o->date)
+		return 0;
+	if (tm_record_date_offset(c->sess, c->cpus, c->ncpus, date, len))
+		return cmd_fail(SUB);
 	return 0;
 }
 
-/* --date: measure the wall-clock offset before the buffers are mapped. */
-static int store_date(struct capture *c, struct tm_recfile *out)
+static int open_output(struct capture *c, const struct record_opts *o, const char *date,
+		       struct tm_recfile **out)
 {
-	char date[32];
+	struct tm_recfile_opts oo = record_file_opts(c, o, date);
 
-	if (tm_record_date_offset(c->sess, c->cpus, c->ncpus, date, sizeof(date)) ||
-	    tm_recfile_set_date(out, date)) {
+	*out = tm_recfile_open(&oo);
+	if (!*out) {
 		cmd_fail(SUB);
 		return -1;
 	}
@@ -110,10 +114,10 @@ int record_run(const struct record_opts *o)
 	struct capture_status st;
 	int ret = TM_EXIT_FAIL;
 	bool lost, cut_short = false;
+	char date[32];
 
-	if (capture_open(&c, &o->cap, SUB) || open_output(&c, o, &out))
-		goto out;
-	if (o->date && store_date(&c, out))
+	if (capture_open(&c, &o->cap, SUB) || record_date(&c, o, date, sizeof(date)) ||
+	    open_output(&c, o, date, &out))
 		goto out;
 	cs.sink = tm_recfile_sink(out);
 	if (capture_start(&c, &cs))

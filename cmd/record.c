@@ -182,6 +182,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   o->file_version);
 		if (!*o->output)
 			argp_error(state, "empty output file name");
+		capture_check_events(state, &o->cap);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* record.h - the record subcommand's parsed options, shared by record.c and record-run.c. */
+/* record.h - the record subcommand's parsed options, shared by record.c, record-run.c and record-long.c. */
 #ifndef TM_CMD_RECORD_H
 #define TM_CMD_RECORD_H
 
@@ -37,6 +37,19 @@ static inline bool record_is_long(const struct record_opts *o)
 	return o->flight_bytes || o->switch_bytes || o->switch_secs > 0 || o->switch_signal ||
 	       o->trigger;
 }
+
+/*
+ * The one translation of record's options into its file's (record-run.c):
+ * the file of a recording and each numbered file of a long one carry the
+ * same. date: what record_date() measured.
+ */
+struct tm_recfile_opts record_file_opts(const struct capture *c, const struct record_opts *o,
+					const char *date);
+/*
+ * --date: the wall-clock offset into date, measured before the buffers are
+ * mapped (nothing without --date); -1 after the message.
+ */
+int record_date(struct capture *c, const struct record_opts *o, char *date, size_t len);
 
 /* Run a recording; returns the exit code. */
 int record_run(const struct record_opts *o);

@@ -79,6 +79,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_JSON: o->json = true; break;
 	case OPT_COMPAT: o->compat = arg_compat(state, arg); break;
+	case ARGP_KEY_END: capture_check_events(state, &o->cap); break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}

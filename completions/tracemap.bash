@@ -49,7 +49,8 @@ _tracemap_help_options()
 		END { print "ALL" all; print "ARG" args }'
 }
 
-# Options of subcommands that do not print them (yet): the documented sets.
+# Every subcommand's options, for when `tracemap SUB --help` gives none (no
+# tracemap on PATH, or one that fails): the documented sets.
 _tracemap_fallback_options()
 {
 	case $1 in

@@ -384,6 +384,49 @@ counter_clock_file() {
 	[ ! -e "$TM_TMP/x.svg" ] && [ ! -e "$TM_TMP/x.bin" ]
 }
 
+@test "convert: each format of its table is written by --to NAME and by each of its suffixes" {
+	local name suffixes what s
+	while IFS=$'\t' read -r name suffixes what; do
+		[ -n "$what" ]
+		"$TRACEMAP" convert -q "$FIXTURES/sched-v6.dat" --to "$name" -o "$TM_TMP/to"
+		for s in $suffixes; do
+			"$TRACEMAP" convert -q "$FIXTURES/sched-v6.dat" -o "$TM_TMP/x$s"
+			cmp "$TM_TMP/to" "$TM_TMP/x$s"
+			"$TRACEMAP" convert -q "$FIXTURES/sched-v6.dat" -o "$TM_TMP/x$s.gz"
+			gzip -dc "$TM_TMP/x$s.gz" | cmp "$TM_TMP/to" -
+		done
+	done < <("$TRACEMAP" convert --list-formats)
+	[ "$(head -c1 "$TM_TMP/x.json")" = "{" ]
+	pf_decode_raw "$TM_TMP/x.pftrace" | grep -q '^packet {'
+}
+
+@test "convert: the completions and the man page list the formats of convert's table" {
+	run env TRACEMAP="$TRACEMAP" bash "$TM_ROOT/tests/formats-check.sh" "$TM_ROOT"
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	[[ "$output" == "formats: 2 in convert's table, the same in both completions and the man page" ]]
+}
+
+# A copy of the tree with one difference planted in one place at a time.
+@test "convert: the format check fails on a format missing from a completion or the man page" {
+	local tree plant
+	for plant in \
+		"completions/tracemap.bash|s/\"perfetto json\" ;;/\"perfetto json svg\" ;;/" \
+		"completions/_tracemap|s/'(perfetto json)'/'(perfetto)'/" \
+		"man/tracemap-convert.1|s/^\.B \.json$/.BR .json \" or \" .js/" \
+		"man/tracemap-convert.1|s/^Chrome trace.*event JSON;$/Chrome JSON;/" \
+		"man/tracemap-convert.1|s/^\.B json$/.B jsonl/" \
+		"man/tracemap-convert.1|s/ perfetto | json ]$/ perfetto ]/"; do
+		tree=$(mktemp -d "$TM_TMP/tree.XXXXXX")
+		cp -r "$TM_ROOT/completions" "$TM_ROOT/man" "$tree/"
+		sed -i "${plant#*|}" "$tree/${plant%%|*}"
+		! cmp -s "$TM_ROOT/${plant%%|*}" "$tree/${plant%%|*}" || { echo "not planted: $plant" >&2; return 1; }
+		run env TRACEMAP="$TRACEMAP" bash "$TM_ROOT/tests/formats-check.sh" "$tree"
+		[ "$status" -eq 1 ] || { echo "$plant: $output" >&2; return 1; }
+		[[ "$output" == "$tree/${plant%%|*}: "*" differs from convert's format table:"* ]] ||
+			{ echo "$plant: $output" >&2; return 1; }
+	done
+}
+
 @test "convert: unwritable OUT fails in one line, exit 1" {
 	run "$TRACEMAP" convert "$FIXTURES/sched-v6.dat" -o /nonexistent/dir/t.pftrace
 	tm_status 1

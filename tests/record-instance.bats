@@ -6,6 +6,7 @@
 
 load helpers
 load long
+bats_require_minimum_version 1.5.0
 
 setup() {
 	tm_kernel_setup
@@ -64,4 +65,32 @@ teardown() {
 	[ -d "$LONG_DIR" ]
 	[ "$(inst_state "$LONG_DIR")" = "$before" ] ||
 		{ diff <(echo "$before") <(inst_state "$LONG_DIR") >&2; return 1; }
+}
+
+# The summary's events per CPU: the second column of its CPU lines.
+summary_events() {
+	awk '$1 ~ /^[0-9]+$/ && NF >= 5 { n += $2 } END { print n + 0 }' "$1"
+}
+
+@test "record -B NAME --reuse-instance: the summary counts what this recording read" {
+	local read_before want got
+	mkdir "$LONG_DIR"
+	# one write, one event
+	local i
+	for i in $(seq 3000); do echo "earlier-$i" >"$LONG_DIR/trace_marker"; done
+	# what an earlier reader took stays in the kernel's cumulative 'read events'
+	run "$TRACEMAP" extract -q -B "$LONG_INST" -o "$TM_TMP/x.dat"
+	tm_status 0
+	read_before=$("$TRACEMAP" report -i "$TM_TMP/x.dat" | grep -vc '^cpus=')
+	[ "$read_before" -ge 3000 ]
+	run --separate-stderr "$TRACEMAP" record -B "$LONG_INST" --reuse-instance -e ftrace:print \
+		-o "$TM_TMP/r.dat" -- sh -c "for i in \$(seq 500); do echo reused-\$i >$LONG_DIR/trace_marker; done"
+	tm_status 0
+	echo "$stderr" >"$TM_TMP/summary"
+	want=$("$TRACEMAP" report -i "$TM_TMP/r.dat" | grep -vc '^cpus=')
+	[ "$want" -eq 500 ]
+	got=$(summary_events "$TM_TMP/summary")
+	[ "$got" -eq "$want" ] || { echo "summary $got, file $want, read before $read_before" >&2
+		cat "$TM_TMP/summary" >&2; return 1; }
+	! grep -q 'WARNING: events were lost' "$TM_TMP/summary" || return 1
 }

@@ -265,6 +265,29 @@ wait_done() {
 	done
 }
 
+# record_file_opts() is the one translation of record's options for both kinds of
+# recording: a numbered file carries the DATE option a plain recording's file does.
+@test "record --date: every numbered file of a rotation and a flight dump carries DATE" {
+	local f before after sec
+	before=$(date +%s)
+	run timeout -s KILL 60 "$TRACEMAP" record -q -B "$LONG_INST" --date \
+		-e sched:sched_switch --switch-output 0.4s --duration 1 -o "$TM_TMP/s.dat"
+	tm_status 0
+	run timeout -s KILL 60 "$TRACEMAP" record -q -B "$LONG_INST" --date \
+		-e sched:sched_switch --flight 8M --duration 0.5 -o "$TM_TMP/f.dat"
+	tm_status 0
+	after=$(date +%s)
+	[ -e "$TM_TMP/s.0002.dat" ] && [ -e "$TM_TMP/f.0001.dat" ]
+	for f in "$TM_TMP"/s.0*.dat "$TM_TMP"/f.0001.dat; do
+		trace-cmd dump --options -i "$f" 2>&1 | grep -A1 'Option DATE' | grep -q '^0x' ||
+			{ echo "$f: no DATE option" >&2; return 1; }
+		# its events at wall-clock times of this run (a second either side)
+		sec=$("$TRACEMAP" report --json "$f" | head -1 | jq -r .timestamp_sec)
+		((sec >= before - 1 && sec <= after + 1)) ||
+			{ echo "$f: first event at $sec, run $before..$after" >&2; return 1; }
+	done
+}
+
 @test "record: long-recording options are checked as usage errors" {
 	run "$TRACEMAP" record --flight 1M --switch-output 1h -o "$TM_TMP/x.dat"
 	tm_status 2
@@ -287,10 +310,10 @@ wait_done() {
 	tm_status 2
 	run "$TRACEMAP" record --post 1 -o "$TM_TMP/x.dat"
 	tm_status 2
-	run "$TRACEMAP" record --trigger sched -o "$TM_TMP/x.dat" --duration 1
+	run "$TRACEMAP" record -e sched --trigger sched -o "$TM_TMP/x.dat" --duration 1
 	tm_status 1
 	[[ $output == *"bad trigger 'sched'"* ]]
-	run "$TRACEMAP" record --trigger 'sched:no_such_event' -o "$TM_TMP/x.dat" --duration 1
+	run "$TRACEMAP" record -e sched --trigger 'sched:no_such_event' -o "$TM_TMP/x.dat" --duration 1
 	tm_status 1
 	[[ $output == *"unknown trigger event 'sched:no_such_event'"* ]]
 	! ls "$TM_TMP"/x.dat* 2>/dev/null || return 1

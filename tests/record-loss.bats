@@ -15,7 +15,7 @@ teardown() { tm_kernel_teardown; }
 
 # Start `tracemap record -v ARGS` in the background (trace_marker lines only).
 rec_start() {
-	tm_record_bg 120 -o "$TM_TMP/l.dat" "$@"
+	tm_record_bg 120 -e ftrace:print -o "$TM_TMP/l.dat" "$@"
 }
 
 rec_stop() {
@@ -196,7 +196,7 @@ busy_spells() {
 # above the 3/4 at which the compressor counts as falling behind.
 @test "record-loss: a CPU buffer filling faster than it compresses switches to faster zstd levels; the file still reads" {
 	local kread tc_count
-	tm_record_bg 120 -o "$TM_TMP/a.dat" -M 1 -b 8192 --compression-level 9
+	tm_record_bg 120 -e ftrace:print -o "$TM_TMP/a.dat" -M 1 -b 8192 --compression-level 9
 	kill -STOP "$REC_PID"
 	# one line per 1000-byte write: only marker events are enabled
 	yes 0123456789abcdefghijklmnopqrstuvwxyz | tr -d '\n' | head -c 10000000 |

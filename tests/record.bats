@@ -380,6 +380,28 @@ hold_instance() {
 	no_spools
 }
 
+# Issue 44: a COMMAND ignoring SIGTERM outlived tracemap (exit 0, no word).
+@test "record: COMMAND ignoring the forwarded SIGTERM gets SIGKILL 2 s later, said in one line" {
+	local t0 t1
+	rec_start -e sched:sched_process_exit -o "$TM_TMP/k.dat" -- \
+		sh -c "trap '' INT TERM; sleep 3; echo survived > $TM_TMP/f"
+	sleep 0.3
+	t0=$(date +%s%N)
+	rec_stop TERM
+	t1=$(date +%s%N)
+	[ "$REC_STATUS" -eq 137 ] || { echo "status $REC_STATUS" >&2; cat "$REC_ERR" >&2; return 1; }
+	grep -qx "tracemap record: sh (pid [0-9]*) did not exit within 2 s of SIGTERM: sending SIGKILL" \
+		"$REC_ERR" || { cat "$REC_ERR" >&2; return 1; }
+	grep -q "sh killed by signal 9" "$REC_ERR"
+	# the grace was waited for, and it is short of the 3 s the command wanted
+	[ $(((t1 - t0) / 1000000)) -ge 1900 ] && [ $(((t1 - t0) / 1000000)) -lt 2900 ] ||
+		{ echo "stopped after $(((t1 - t0) / 1000000)) ms" >&2; return 1; }
+	readable_by_trace_cmd "$TM_TMP/k.dat"
+	sleep 1.5
+	[ ! -e "$TM_TMP/f" ]
+	no_spools
+}
+
 @test "record: a second SIGINT does not interrupt the cleanup" {
 	rec_start -e all -o "$TM_TMP/d.dat"
 	sleep 0.3
@@ -488,6 +510,38 @@ record_error() {
 	[ -z "$(ls -A "$TM_TMP" | grep -v '^keep$')" ] || { ls -la "$TM_TMP" >&2; return 1; }
 }
 
+@test "record: a second recorder with the same -o is refused, naming the first; its file stays" {
+	rec_start -e sched:sched_switch -o "$TM_TMP/same.dat"
+	run --separate-stderr timeout -s KILL 20 "$TRACEMAP" record -q -e sched:sched_switch \
+		--duration 0.3 -o "$TM_TMP/same.dat"
+	rec_stop INT
+	tm_status 1
+	[[ "$stderr" == *"being recorded by tracemap pid $REC_PID"* ]] || { echo "$stderr" >&2; return 1; }
+	[ "$REC_STATUS" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	readable_by_trace_cmd "$TM_TMP/same.dat"
+	no_spools
+}
+
+# Started together, either may create the file and either may win the spools: the
+# one that exits 0 has its file, the other exits 1 (issue 44: lost in 6 runs of 30).
+@test "record: two recorders started together with the same -o: the one that exits 0 has its file" {
+	local i a b
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rm -f "$TM_TMP"/same.dat*
+		timeout -s KILL 20 "$TRACEMAP" record -q -e sched:sched_switch --duration 0.3 \
+			-o "$TM_TMP/same.dat" 2>"$TM_TMP/a.err" & a=$!
+		timeout -s KILL 20 "$TRACEMAP" record -q -e sched:sched_switch --duration 0.3 \
+			-o "$TM_TMP/same.dat" 2>"$TM_TMP/b.err" & b=$!
+		local sa=0 sb=0
+		wait $a || sa=$?
+		wait $b || sb=$?
+		[ $((sa + sb)) -eq 1 ] || { echo "run $i: $sa $sb" >&2; cat "$TM_TMP"/[ab].err >&2; return 1; }
+		[ -s "$TM_TMP/same.dat" ] || { echo "run $i: same.dat lost" >&2; return 1; }
+		"$TRACEMAP" report -i "$TM_TMP/same.dat" --stat >/dev/null
+		no_spools
+	done
+}
+
 @test "record: unknown event fails before tracing, leaving nothing" {
 	record_error "unknown event 'nosuch:event'" -e sched -e nosuch:event -o "$TM_TMP/x.dat" --duration 1
 }
@@ -516,8 +570,8 @@ record_error() {
 }
 
 @test "record: unknown clock and option fail before tracing, leaving nothing" {
-	record_error "unknown trace clock 'nosuch'" -C nosuch -o "$TM_TMP/x.dat" --duration 1
-	record_error "unknown tracefs option 'nosuchopt'" -O nosuchopt -o "$TM_TMP/x.dat" --duration 1
+	record_error "unknown trace clock 'nosuch'" -e sched -C nosuch -o "$TM_TMP/x.dat" --duration 1
+	record_error "unknown tracefs option 'nosuchopt'" -e sched -O nosuchopt -o "$TM_TMP/x.dat" --duration 1
 }
 
 @test "record: usage errors exit 2" {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * dat-format.h - constants and byte-order helpers of the trace.dat
- * format (../shared/docs/trace-dat-format.md), shared by reader and writer.
+ * format (docs/trace-dat-format.md), shared by reader and writer.
  * Names follow the spec's section and option names.
  */
 #ifndef TM_DAT_FORMAT_H

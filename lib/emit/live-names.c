@@ -15,14 +15,13 @@
 #include <traceevent/event-parse.h>
 
 #include "dat/dat-format.h"
+#include "events/tasks.h"
 #include "util/internal.h"
 #include "tm-live.h"
 #include "print/print-internal.h"
 #include "emit-internal.h"
 
 #define TM_NAMES_IDS	65536	/* common_type is 16 bits */
-#define TM_COMM_LEN	16	/* the kernel's TASK_COMM_LEN, NUL included */
-#define TM_NAMES_CACHE	4096	/* (pid, comm) pairs known to be current */
 #define TM_NAMES_PAIRS	3
 
 /* The comm/pid field pairs an event may carry. */
@@ -43,65 +42,17 @@ struct name_event {
 	const struct tep_format_field	*filename, *exec_pid;	/* sched_process_exec */
 };
 
-/* A set of pids (open addressing, 0 = empty slot). */
-struct pid_set {
-	int	*slots;
-	size_t	cap, count;
-};
-
-struct cached_name {
-	int	pid;
-	char	comm[TM_COMM_LEN];
-};
-
 struct tm_names {
 	struct tm_events	*ev;
 	struct tep_handle	*tep;
 	struct name_event	*events;	/* TM_NAMES_IDS */
-	struct pid_set		named;		/* named by a record: reloads leave them */
-	struct pid_set		looked_up;	/* unnamed pids already looked up in /proc */
-	struct cached_name	*cache;		/* TM_NAMES_CACHE */
+	/*
+	 * The pids met: named (by a record, the name it gave; reloads leave
+	 * them), or marked (no record named it, /proc was asked once).
+	 */
+	struct tm_tasks		*tasks;
 	bool			swap;
 };
-
-/* ---- pid sets ---- */
-
-static size_t pid_slot(const struct pid_set *s, int pid)
-{
-	size_t i = ((size_t)(unsigned int)pid * 2654435761u) & (s->cap - 1);
-
-	while (s->slots[i] && s->slots[i] != pid)
-		i = (i + 1) & (s->cap - 1);
-	return i;
-}
-
-static bool pid_set_has(const struct pid_set *s, int pid)
-{
-	return s->cap && s->slots[pid_slot(s, pid)] == pid;
-}
-
-/* Add pid (> 0); -1 with ENOMEM. */
-static int pid_set_add(struct pid_set *s, int pid)
-{
-	if (pid_set_has(s, pid))
-		return 0;
-	if ((s->count + 1) * 2 > s->cap) {
-		struct pid_set n = { .cap = s->cap ? s->cap * 2 : 256 };
-
-		n.slots = calloc(n.cap, sizeof(*n.slots));
-		if (!n.slots)
-			return tm_fail(ENOMEM, "task names");
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->slots[i])
-				n.slots[pid_slot(&n, s->slots[i])] = s->slots[i];
-		n.count = s->count;
-		free(s->slots);
-		*s = n;
-	}
-	s->slots[pid_slot(s, pid)] = pid;
-	s->count++;
-	return 0;
-}
 
 /* ---- which events name tasks ---- */
 
@@ -147,27 +98,30 @@ static void bind_event(struct tm_names *n, int id)
 /* ---- learning names ---- */
 
 /*
- * Name pid comm (from a record) unless the cache says it has that name
+ * Name pid comm (from a record) unless the table says it has that name
  * already. A name written to /proc/PID/comm keeps the writer's newline
  * (`echo x >/proc/self/comm`): the name is what comes before it, as
  * saved_cmdlines' one-line-per-task text gives it to report.
  */
 static int learn(struct tm_names *n, int pid, const char *name)
 {
-	struct cached_name *c = &n->cache[(unsigned int)pid % TM_NAMES_CACHE];
 	char comm[TM_COMM_LEN];
+	struct tm_task *k;
 
 	if (pid <= 0)	/* the idle tasks print as <idle> */
 		return 0;
 	snprintf(comm, sizeof(comm), "%.*s", (int)strcspn(name, "\n"), name);
 	if (!comm[0])
 		return 0;
-	if (c->pid == pid && !strcmp(c->comm, comm))
-		return 0;
-	if (pid_set_add(&n->named, pid) || tm_events_set_comm(n->ev, pid, comm) < 0)
+	k = tm_tasks_add(n->tasks, pid, NULL);
+	if (!k)
 		return -1;
-	c->pid = pid;
-	snprintf(c->comm, sizeof(c->comm), "%s", comm);
+	if (k->named && !strcmp(k->comm, comm))
+		return 0;
+	k->named = true;
+	if (tm_events_set_comm(n->ev, pid, comm) < 0)
+		return -1;
+	tm_task_set_comm(k, comm, sizeof(comm));
 	return 0;
 }
 
@@ -246,12 +200,17 @@ static int learn_exec(struct tm_names *n, const struct name_event *ne,
 static int name_unknown(struct tm_names *n, int pid)
 {
 	char comm[TM_COMM_LEN];
+	struct tm_task *k;
 
-	if (pid <= 0 || pid_set_has(&n->named, pid) || pid_set_has(&n->looked_up, pid) ||
-	    tep_is_pid_registered(n->tep, pid))
+	if (pid <= 0)
 		return 0;
-	if (pid_set_add(&n->looked_up, pid))
+	k = tm_tasks_find(n->tasks, pid);
+	if ((k && (k->named || k->mark)) || tep_is_pid_registered(n->tep, pid))
+		return 0;
+	k = tm_tasks_add(n->tasks, pid, NULL);
+	if (!k)
 		return -1;
+	k->mark = true;
 	if (!proc_comm(pid, comm, sizeof(comm)))
 		return 0;
 	return tm_events_set_comm(n->ev, pid, comm) < 0 ? -1 : 0;
@@ -290,7 +249,9 @@ int tm_names_see(struct tm_names *n, const struct tm_event_rec *rec)
 
 static bool named_by_record(void *ctx, int pid)
 {
-	return pid_set_has(&((struct tm_names *)ctx)->named, pid);
+	const struct tm_task *k = tm_tasks_find(((struct tm_names *)ctx)->tasks, pid);
+
+	return k && k->named;
 }
 
 int tm_names_reload(struct tm_names *n, const char *tracefs_dir)
@@ -327,8 +288,8 @@ struct tm_names *tm_names_new(struct tm_events *ev, const char *const *quiet)
 	n->tep = tm_events_tep(ev);
 	n->swap = tep_is_file_bigendian(n->tep) != tep_is_local_bigendian(n->tep);
 	n->events = calloc(TM_NAMES_IDS, sizeof(*n->events));
-	n->cache = calloc(TM_NAMES_CACHE, sizeof(*n->cache));
-	if (!n->events || !n->cache) {
+	n->tasks = tm_tasks_new(sizeof(struct tm_task));
+	if (!n->events || !n->tasks) {
 		tm_names_free(n);
 		tm_fail(ENOMEM, "task names");
 		return NULL;
@@ -342,8 +303,6 @@ void tm_names_free(struct tm_names *n)
 	if (!n)
 		return;
 	free(n->events);
-	free(n->cache);
-	free(n->named.slots);
-	free(n->looked_up.slots);
+	tm_tasks_free(n->tasks);
 	free(n);
 }

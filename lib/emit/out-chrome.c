@@ -25,11 +25,11 @@
 #include <traceevent/event-parse.h>
 
 #include "events/field.h"
+#include "events/tasks.h"
 #include "print/print-internal.h"
 #include "json-out.h"
 #include "tm-evout.h"
 
-#define TM_COMM_LEN	16
 #define CPU_LANES	(1 << 22)	/* PID_MAX_LIMIT: above every pid */
 #define MACHINE_SHIFT	23
 #define HEX_LEN		19	/* "0x" + 16 digits + NUL */
@@ -42,11 +42,11 @@ struct call {
 	int64_t		depth;
 };
 
+/* An entry of the task table: k.comm is the name of its last sched_switch. */
 struct task {
-	int		tid;
+	struct tm_task	k;		/* k.pid: its tid */
 	int		open_cpu;	/* a slice runs there; -1: none */
 	uint64_t	last_end;	/* end of its last slice */
-	char		comm[TM_COMM_LEN + 1];	/* from its last sched_switch */
 	struct call	*calls;		/* open "B"s, innermost last */
 	uint32_t	ncalls, calls_cap;
 };
@@ -78,8 +78,7 @@ struct chrome_output {
 	struct tm_common	common;		/* where common_type and common_pid lie */
 	struct ev_slot		*slots;		/* EVENT_IDS, filled on first use */
 	bool			any;		/* an element was written: comma first */
-	struct task		*tasks;		/* open addressing on tid */
-	size_t			ntasks, cap;
+	struct tm_tasks		*tasks;		/* of struct task */
 	struct cpu_run		*cpus;
 	int			ncpus;
 	uint64_t		last_ts;
@@ -103,46 +102,13 @@ static struct chrome_output *to_chrome(struct tm_evout *out)
 
 /* ---- tasks ---- */
 
-static struct task *task_slot(struct task *tab, size_t cap, int tid)
-{
-	size_t i = ((unsigned int)tid * 2654435761u) & (cap - 1);
-
-	while (tab[i].tid != -1 && tab[i].tid != tid)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
-}
-
-static int tasks_grow(struct chrome_output *c)
-{
-	size_t cap = c->cap ? c->cap * 2 : 1024, i;
-	struct task *tab = malloc(cap * sizeof(*tab));
-
-	if (!tab)
-		return tm_fail(ENOMEM, "task table");
-	for (i = 0; i < cap; i++)
-		tab[i].tid = -1;
-	for (i = 0; i < c->cap; i++)
-		if (c->tasks[i].tid != -1)
-			*task_slot(tab, cap, c->tasks[i].tid) = c->tasks[i];
-	free(c->tasks);
-	c->tasks = tab;
-	c->cap = cap;
-	return 0;
-}
-
 static struct task *task_get(struct chrome_output *c, int tid)
 {
-	struct task *t;
+	bool added;
+	struct task *t = (struct task *)tm_tasks_add(c->tasks, tid, &added);
 
-	if (c->ntasks * 2 >= c->cap && tasks_grow(c))
-		return NULL;
-	t = task_slot(c->tasks, c->cap, tid);
-	if (t->tid == -1) {
-		memset(t, 0, sizeof(*t));
-		t->tid = tid;
+	if (t && added)
 		t->open_cpu = -1;
-		c->ntasks++;
-	}
 	return t;
 }
 
@@ -208,13 +174,13 @@ static int put_cpu_slice(struct chrome_output *c, const struct task *t, int cpu,
 	int pid = c->pid_base + CPU_LANES;
 
 	c->cpu_used[cpu] = true;
-	element_start(c, "X", t->comm, strnlen(t->comm, TM_COMM_LEN));
+	element_start(c, "X", t->k.comm, strlen(t->k.comm));
 	jo_lit(&c->jo, ",\"cat\":\"sched\"");
 	put_pid_tid(c, pid, pid + 1 + cpu);
 	jo_ts_lit(&c->jo, ",\"ts\":", start);
 	jo_ts_lit(&c->jo, ",\"dur\":", end > start ? end - start : 0);
 	jo_lit(&c->jo, ",\"args\":{\"pid\":");
-	jo_int(&c->jo, t->tid);
+	jo_int(&c->jo, t->k.pid);
 	put_buffer_arg(c, 0, false);
 	jo_lit(&c->jo, "}");
 	return element_end(c);
@@ -231,9 +197,9 @@ static int put_slice(struct chrome_output *c, struct task *t, int cpu, uint64_t 
 		end = start;
 	t->last_end = end;
 	t->open_cpu = -1;
-	element_start(c, "X", t->comm, strnlen(t->comm, TM_COMM_LEN));
+	element_start(c, "X", t->k.comm, strlen(t->k.comm));
 	jo_lit(&c->jo, ",\"cat\":\"sched\"");
-	put_pid_tid(c, c->pid_base + t->tid, c->pid_base + t->tid);
+	put_pid_tid(c, c->pid_base + t->k.pid, c->pid_base + t->k.pid);
 	jo_ts_lit(&c->jo, ",\"ts\":", start);
 	jo_ts_lit(&c->jo, ",\"dur\":", end - start);
 	jo_lit(&c->jo, ",\"args\":{\"cpu\":");
@@ -256,17 +222,15 @@ static int close_cpu(struct chrome_output *c, int cpu, uint64_t ts)
 	return t ? put_slice(c, t, cpu, run->start, ts) : -1;
 }
 
-static void copy_comm(struct chrome_output *c, char *dst, const struct tep_format_field *f,
+/* The task's name from a comm field of rec (kept when the record is too short). */
+static void copy_comm(struct chrome_output *c, struct task *t, const struct tep_format_field *f,
 		      const struct tm_event_rec *rec)
 {
 	const uint8_t *p;
 	uint32_t len;
 
-	if (!f || !tm_field_bytes(c->tep, f, rec->data, rec->size, &p, &len))
-		return;
-	len = tm_field_strlen(p, len < TM_COMM_LEN ? len : TM_COMM_LEN);
-	memcpy(dst, p, len);
-	dst[len] = '\0';
+	if (f && tm_field_bytes(c->tep, f, rec->data, rec->size, &p, &len))
+		tm_task_set_comm(&t->k, (const char *)p, len);
 }
 
 static int on_switch(struct chrome_output *c, const struct tm_event_rec *rec)
@@ -282,7 +246,7 @@ static int on_switch(struct chrome_output *c, const struct tm_event_rec *rec)
 	    !tm_field_get(c->next_pid, rec->data, rec->size, c->common.swap, &next))
 		return 0;	/* a short record: nothing to learn */
 	if ((int)prev && (t = task_get(c, (int)prev)))
-		copy_comm(c, t->comm, c->prev_comm, rec);
+		copy_comm(c, t, c->prev_comm, rec);
 	if (close_cpu(c, cpu, rec->ts))
 		return -1;
 	if (!(int)next)
@@ -290,11 +254,11 @@ static int on_switch(struct chrome_output *c, const struct tm_event_rec *rec)
 	t = task_get(c, (int)next);
 	if (!t)
 		return -1;
-	copy_comm(c, t->comm, c->next_comm, rec);
+	copy_comm(c, t, c->next_comm, rec);
 	if (t->open_cpu >= 0 && close_cpu(c, t->open_cpu, rec->ts))
 		return -1;
 	t->open_cpu = cpu;
-	c->cpus[cpu].tid = t->tid;
+	c->cpus[cpu].tid = t->k.pid;
 	c->cpus[cpu].start = rec->ts;
 	return 0;
 }
@@ -565,8 +529,11 @@ static int chrome_begin(struct tm_evout *out, const struct tm_evout_info *info)
 	c->cpus = calloc((size_t)c->ncpus, sizeof(*c->cpus));
 	c->cpu_used = calloc((size_t)c->ncpus, sizeof(*c->cpu_used));
 	c->slots = calloc(EVENT_IDS, sizeof(*c->slots));
-	if (!c->cpus || !c->cpu_used || !c->slots || tasks_grow(c))
+	if (!c->cpus || !c->cpu_used || !c->slots)
 		return tm_fail(ENOMEM, "Chrome JSON output");
+	c->tasks = tm_tasks_new(sizeof(struct task));
+	if (!c->tasks)
+		return -1;
 	set_machine(c, info);
 	for (i = 0; i < c->ncpus; i++)
 		c->cpus[i].tid = -1;
@@ -645,8 +612,8 @@ static int put_meta(struct chrome_output *c, const char *what, int pid, int tid,
 
 static int put_name(struct chrome_output *c, const struct task *t)
 {
-	const char *comm = t->comm[0] ? t->comm : tep_data_comm_from_pid(c->tep, t->tid);
-	int id = c->pid_base + t->tid;
+	const char *comm = t->k.comm[0] ? t->k.comm : tep_data_comm_from_pid(c->tep, t->k.pid);
+	int id = c->pid_base + t->k.pid;
 
 	return put_meta(c, "process_name", id, id, comm, c->host, 0) ||
 	       put_meta(c, "thread_name", id, id, comm, "", 0);
@@ -684,14 +651,15 @@ static int put_cpu_names(struct chrome_output *c)
 static int chrome_end(struct tm_evout *out)
 {
 	struct chrome_output *c = to_chrome(out);
+	const struct task *t;
 	size_t i;
 	int cpu;
 
 	for (cpu = 0; cpu < c->ncpus; cpu++)
 		if (close_cpu(c, cpu, c->last_ts))
 			return -1;
-	for (i = 0; i < c->cap; i++)
-		if (c->tasks[i].tid != -1 && put_name(c, &c->tasks[i]))
+	for (i = 0; (t = (const struct task *)tm_tasks_next(c->tasks, &i));)
+		if (put_name(c, t))
 			return -1;
 	if (put_cpu_names(c))
 		return -1;
@@ -707,16 +675,16 @@ static int chrome_end(struct tm_evout *out)
 static void chrome_free(struct tm_evout *out)
 {
 	struct chrome_output *c = to_chrome(out);
+	struct task *t;
 	size_t i;
 
 	for (i = 0; c->slots && i < EVENT_IDS; i++)
 		tm_jsonfmt_free(c->slots[i].fmt);
 	free(c->slots);
 	free(c->jo.b.buf);
-	for (i = 0; c->tasks && i < c->cap; i++)
-		if (c->tasks[i].tid != -1)
-			free(c->tasks[i].calls);
-	free(c->tasks);
+	for (i = 0; c->tasks && (t = (struct task *)tm_tasks_next(c->tasks, &i));)
+		free(t->calls);
+	tm_tasks_free(c->tasks);
 	free(c->cpus);
 	free(c->cpu_used);
 	free(c);

@@ -139,7 +139,7 @@ int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle
  * tm_evout_run_dat() over n files of one machine (tm_dat_machines()), decoded
  * with tep (the first file's): one stream in time order, buffers matched by
  * name, and a record that several files hold (overlapping flight dumps) once
- * (same buffer, CPU, time and payload; see lib/dat/merge-dedup.c). The
+ * (same buffer, CPU, time and payload; see lib/merge/merge-dedup.c). The
  * output is told the first file's kernel and clocks and the last file's
  * saved cmdlines and CPU statistics (the newest).
  */

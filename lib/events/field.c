@@ -23,21 +23,6 @@ bool tm_field_bytes(struct tep_handle *tep, const struct tep_format_field *f,
 	return true;
 }
 
-bool tm_field_num(struct tep_handle *tep, const struct tep_format_field *f,
-		  const void *data, uint32_t size, uint64_t *v)
-{
-	uint32_t off = (uint32_t)f->offset, n = (uint32_t)f->size;
-	unsigned long long raw;
-
-	if ((n != 1 && n != 2 && n != 4 && n != 8) || off > size || n > size - off)
-		return false;
-	raw = tep_read_number(tep, (const uint8_t *)data + off, (int)n);
-	if (tm_field_is_signed(f) && n < 8 && (raw >> (n * 8 - 1)) & 1)
-		raw |= ~0ULL << (n * 8);
-	*v = raw;
-	return true;
-}
-
 static void common_at(struct tep_handle *tep, const char *name, unsigned int *off,
 		      unsigned int *size)
 {

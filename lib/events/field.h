@@ -18,9 +18,6 @@
  */
 TM_HIDDEN bool tm_field_bytes(struct tep_handle *tep, const struct tep_format_field *f,
 			      const void *data, uint32_t size, const uint8_t **p, uint32_t *len);
-/* A 1, 2, 4 or 8 byte scalar, sign-extended when the field is signed. */
-TM_HIDDEN bool tm_field_num(struct tep_handle *tep, const struct tep_format_field *f,
-			    const void *data, uint32_t size, uint64_t *v);
 
 static inline bool tm_field_is_string(const struct tep_format_field *f)
 {
@@ -43,8 +40,8 @@ static inline uint32_t tm_field_strlen(const uint8_t *p, uint32_t len)
 }
 
 /*
- * tm_field_num() with the file's byte order known (swap: it differs from
- * ours): the same value, read inline instead of through libtraceevent.
+ * A 1, 2, 4 or 8 byte scalar, sign-extended when the field is signed, read
+ * inline in the file's byte order (swap: it differs from ours).
  */
 static inline bool tm_field_get(const struct tep_format_field *f, const void *data,
 				uint32_t size, bool swap, uint64_t *v)

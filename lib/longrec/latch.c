@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tracefs.h>
 
 #include "util/internal.h"
 #include "tm-longrec.h"
@@ -64,7 +65,8 @@ static int latch_bad_filter(const struct tm_latch *t, const char *why)
 /* The event records in the instance: enabled (with the filter) unless it is already. */
 static int latch_enable_event(struct tm_latch *t)
 {
-	char rel[PATH_MAX], path[PATH_MAX], *state;
+	struct tracefs_instance *in = tm_session_instance(t->sess);
+	char rel[PATH_MAX], *state;
 	bool on;
 
 	/*
@@ -73,13 +75,14 @@ static int latch_enable_event(struct tm_latch *t)
 	 */
 	if (!strcmp(t->system, "ftrace"))
 		return strcmp(t->event, "print") ? 0 : tm_session_copy_markers(t->sess);
-	if (tm_path(rel, sizeof(rel), "events/%s/%s/enable", t->system, t->event) ||
-	    tm_path(path, sizeof(path), "%s/%s", tm_session_dir(t->sess), rel))
+	if (!tracefs_event_file_exists(in, t->system, t->event, "enable"))
+		return tm_failx(ENOENT, "unknown trigger event '%s:%s' (see tracemap list -e)",
+				t->system, t->event);
+	if (tm_path(rel, sizeof(rel), "events/%s/%s/enable", t->system, t->event))
 		return -1;
-	state = tm_read_file(path, NULL);
+	state = tm_tfs_read(in, rel, NULL);
 	if (!state)
-		return errno == ENOENT ? tm_failx(ENOENT, "unknown trigger event '%s:%s' (see "
-						  "tracemap list -e)", t->system, t->event) : -1;
+		return -1;
 	on = state[0] == '1';
 	free(state);
 	if (on)
@@ -92,7 +95,7 @@ static int latch_enable_event(struct tm_latch *t)
 		if (tm_session_set_why(t->sess, frel, t->filter, why, sizeof(why)))
 			return errno == EINVAL ? latch_bad_filter(t, why) : -1;
 	}
-	return tm_session_set(t->sess, rel, "1");
+	return tm_event_enable(in, t->system, t->event);
 }
 
 /* Append a command to the trigger file (O_TRUNC would drop every other trigger). */
@@ -100,7 +103,7 @@ static int latch_write(struct tm_latch *t, const char *cmd)
 {
 	char why[256];
 
-	if (!tm_file_put_why(tm_session_dir(t->sess), t->rel, cmd, true, why, sizeof(why)))
+	if (!tm_file_put_why(tm_session_instance(t->sess), t->rel, cmd, true, why, sizeof(why)))
 		return 0;
 	/* the kernel logs a reason for a filter it cannot parse */
 	if (errno == EINVAL && t->filter && *why)
@@ -142,12 +145,10 @@ fail:
 
 int tm_latch_fired(struct tm_latch *t)
 {
-	char path[PATH_MAX], *text, *p;
+	char *text, *p;
 	int ret;
 
-	if (tm_path(path, sizeof(path), "%s/%s", tm_session_dir(t->sess), t->rel))
-		return -1;
-	text = tm_read_file(path, NULL);
+	text = tm_tfs_read(tm_session_instance(t->sess), t->rel, NULL);
 	if (!text)
 		return -1;
 	/* "stacktrace:count=0 if ..." once it fired; the kernel counts it down itself */
@@ -176,7 +177,7 @@ void tm_latch_free(struct tm_latch *t)
 	if (!t)
 		return;
 	if (t->armed)
-		tm_file_append(tm_session_dir(t->sess), t->rel, "!stacktrace");
+		tm_tfs_append(tm_session_instance(t->sess), t->rel, "!stacktrace");
 	free(t->system);
 	free(t->event);
 	free(t->filter);

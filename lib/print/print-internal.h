@@ -134,8 +134,6 @@ TM_HIDDEN int tm_printer_page(struct tm_printer *p, int buf, int cpu, const void
 /* The timestamp as report prints it (" 1415.676476" style, no colon). */
 TM_HIDDEN void tm_printer_format_ts(const struct tm_printer *p, int buf, uint64_t ts,
 				    char *out, size_t len);
-/* Events printed so far. */
-TM_HIDDEN uint64_t tm_printer_count(const struct tm_printer *p);
 
 /* ---- lib-only part of tm-print.h: the printer ---- */
 

@@ -86,7 +86,6 @@ struct tm_printer {
 	struct buffer_info	bufs[TM_MAX_BUFFERS];
 	int			nbufs;
 	int			prefix_width;	/* 0: no instance prefixes */
-	uint64_t		count;
 	/* last event looked up: consecutive records are often of one type */
 	struct fast_slot	*slots[TM_EVENT_IDS / TM_SLOT_BLOCK];	/* by event id */
 	struct fast_slot	*known;		/* the slots in use: freed without a full scan */
@@ -190,11 +189,6 @@ void tm_printer_free(struct tm_printer *p)
 	free(p->scratch.buf);
 	trace_seq_destroy(&p->seq);
 	free(p);
-}
-
-uint64_t tm_printer_count(const struct tm_printer *p)
-{
-	return p->count;
 }
 
 int tm_printer_set_buffer(struct tm_printer *p, int buf, const char *name, const char *clock)
@@ -417,7 +411,6 @@ int tm_printer_flush(struct tm_printer *p)
 /* After each record: hand the buffer to out once it is large (and holds no entry). */
 static int end_record(struct tm_printer *p)
 {
-	p->count++;
 	if (p->obuf.len >= TM_OBUF_FLUSH &&
 	    (!tm_fgraph_holding(p->fg) || p->obuf.len >= TM_OBUF_HOLD_MAX) &&
 	    tm_printer_flush(p))

@@ -34,7 +34,6 @@ struct tm_recfile {
 	bool			keep;		/* the file did not fit: spools stay */
 	char			stopped[PATH_MAX + 160];
 	char			warning[256];
-	char			date[32];	/* DATE option text, "" = none */
 };
 
 /* Written in place (emptied only when the data is there): a failed start keeps a file. */
@@ -72,6 +71,36 @@ static int recfile_set_prefix(struct tm_recfile *out)
 	return 0;
 }
 
+/*
+ * PREFIX has a note already: another recorder's. A live one owns the output
+ * from now on (ours may have been the open that created it: it is not ours to
+ * remove); a killed one's spools wait for recover. The winner writes its note
+ * right after opening it: an incomplete one is read again for a moment.
+ */
+static int recfile_noted_before(struct tm_recfile *out)
+{
+	struct tm_spool_info info;
+	int ret = -1;
+
+	for (int tries = 0; tries < 20 && ret; tries++) {
+		ret = tm_spool_info_read(out->prefix, &info);
+		if (ret)
+			usleep(5000);
+	}
+	if (ret)
+		return tm_failx(EEXIST, "create %s.spool-info: File exists (another recording's "
+				"note; use another -o)", out->prefix);
+	if (tm_pid_runs_tracemap(info.pid)) {
+		out->file.owned = false;
+		return tm_failx(EEXIST, "output %s is being recorded by tracemap pid %d (see %s."
+				"spool-info): wait for it to end, or use another -o",
+				out->opts.path, (int)info.pid, out->prefix);
+	}
+	return tm_failx(EEXIST, "%s.spool-info: the spools of a killed recording (tracemap pid "
+			"%d) are there: run 'tracemap recover %s' first, or use another -o",
+			out->prefix, (int)info.pid, out->prefix);
+}
+
 /* The note that lets `tracemap recover` read the spools of a killed recording. */
 static int recfile_note(struct tm_recfile *out)
 {
@@ -87,7 +116,7 @@ static int recfile_note(struct tm_recfile *out)
 	snprintf(info.instance, sizeof(info.instance), "%s", o->instance);
 	snprintf(info.clock, sizeof(info.clock), "%s", o->clock ? o->clock : "");
 	if (tm_spool_info_write(out->prefix, &info))
-		return -1;
+		return errno == EEXIST ? recfile_noted_before(out) : -1;
 	out->noted = true;
 	return 0;
 }
@@ -129,8 +158,6 @@ static int recfile_make_spools(struct tm_recfile *out)
 	out->spools = calloc(o->ncpus, sizeof(*out->spools));
 	if (!out->spools)
 		return tm_fail(ENOMEM, "output");
-	if (recfile_set_prefix(out))
-		return -1;
 	for (int cpu = 0; cpu < o->ncpus; cpu++) {
 		if (!o->cpus[cpu])
 			continue;
@@ -153,8 +180,9 @@ struct tm_recfile *tm_recfile_open(const struct tm_recfile_opts *opts)
 	}
 	out->opts = *opts;
 	out->file.fd = -1;
-	if (recfile_open_file(out, opts->path) || recfile_make_spools(out) ||
-	    recfile_note(out)) {
+	/* the note first: of two recorders of one path, it says which goes on */
+	if (recfile_open_file(out, opts->path) || recfile_set_prefix(out) || recfile_note(out) ||
+	    recfile_make_spools(out)) {
 		tm_recfile_close(out, false);
 		return NULL;
 	}
@@ -275,8 +303,6 @@ int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta)
 
 	if (recfile_finish_spools(out))
 		return -1;
-	if (out->date[0])
-		wo.date = out->date;
 	if (tm_meta_warning(meta))
 		snprintf(out->warning, sizeof(out->warning), "%s", tm_meta_warning(meta));
 	if (tm_outfile_truncate(&out->file))
@@ -299,14 +325,6 @@ int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta)
 const char *tm_recfile_stopped(const struct tm_recfile *out)
 {
 	return out->full && !out->keep ? out->stopped : NULL;
-}
-
-int tm_recfile_set_date(struct tm_recfile *out, const char *date)
-{
-	if (strlen(date) >= sizeof(out->date))
-		return tm_failx(EINVAL, "DATE option '%s' too long", date);
-	snprintf(out->date, sizeof(out->date), "%s", date);
-	return 0;
 }
 
 int tm_recfile_write(struct tm_recfile *out, const struct tm_session *s)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <tracefs.h>
 
 #include "dat/dat-format.h"
 #include "util/internal.h"
@@ -22,6 +23,7 @@
 #include "tm-recfile.h"
 #include "dat/dat-internal.h"
 #include "dat/page.h"
+#include "tracefs/tracefs-internal.h"
 
 #define TM_DATE_TRIES	16
 #define TM_DATE_STAMP	"tracemap-date-"
@@ -48,31 +50,31 @@ static int date_cpu(const cpu_set_t *allowed, const bool *cpus, int ncpus)
 	return -1;
 }
 
-/* Write the numbered markers, each between two wall-clock reads, with tracing on. */
-static int date_write(const char *dir, struct tm_date_try *t)
+/*
+ * Write the numbered markers (tracefs_printf(), the marker opened before),
+ * each between two wall-clock reads, with tracing on.
+ */
+static int date_write(struct tracefs_instance *in, struct tm_date_try *t)
 {
-	char path[PATH_MAX], line[64];
-	int fd, n, ret = 0;
+	char line[64];
+	int ret = 0;
 
-	if (tm_path(path, sizeof(path), "%s/trace_marker", dir))
-		return -1;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return tm_fail(errno, "--date: open %s", path);
-	if (tm_file_write(dir, "tracing_on", "1")) {
-		close(fd);
-		return -1;
+	if (tracefs_print_init(in))
+		return tm_tfs_fail(in, "trace_marker", errno, "--date: open");
+	if (tracefs_trace_on(in)) {
+		tracefs_print_close(in);
+		return tm_tfs_fail(in, "tracing_on", errno, "write '1' to");
 	}
 	for (int i = 0; i < TM_DATE_TRIES && !ret; i++) {
-		n = snprintf(line, sizeof(line), TM_DATE_STAMP "%d\n", i);
+		snprintf(line, sizeof(line), TM_DATE_STAMP "%d\n", i);
 		t[i].before = realtime_ns();
-		if (write(fd, line, n) != n)
-			ret = tm_fail(errno, "--date: write %s", path);
+		if (tracefs_printf(in, "%s", line))
+			ret = tm_tfs_fail(in, "trace_marker", errno, "--date: write");
 		t[i].after = realtime_ns();
 	}
-	close(fd);
-	if (tm_file_write(dir, "tracing_on", "0"))
-		return -1;
+	tracefs_print_close(in);
+	if (tracefs_trace_off(in))
+		return tm_tfs_fail(in, "tracing_on", errno, "write '0' to");
 	return ret;
 }
 
@@ -100,30 +102,22 @@ static int date_scan_page(const void *page, size_t size, struct tm_date_try *t)
 	return r;
 }
 
-/* Read the CPU's buffer empty (read() path, no mapping), noting the markers. */
+/* One page read: the markers on it noted. */
+static int date_page(void *ctx, const void *page, size_t size)
+{
+	return date_scan_page(page, size, ctx) < 0 ? -1 : 0;
+}
+
+/* Read the CPU's buffer empty (the ring's read() path, no mapping), noting the markers. */
 static int date_read(const char *dir, int cpu, size_t page_size, struct tm_date_try *t)
 {
-	char path[PATH_MAX];
-	void *page;
-	ssize_t n;
-	int fd, ret = 0;
+	struct tm_ring *ring = tm_ring_open(dir, cpu, page_size, false);
+	int ret;
 
-	if (tm_path(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu))
-		return -1;
-	page = malloc(page_size);
-	if (!page)
-		return tm_fail(ENOMEM, "--date");
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		free(page);
-		return tm_fail(errno, "--date: open %s", path);
-	}
-	while (!ret && (n = tm_ring_read_page(fd, page, page_size)) > 0)
-		ret = date_scan_page(page, page_size, t) < 0 ? -1 : 0;
-	if (n < 0)
-		ret = -1;
-	close(fd);
-	free(page);
+	if (!ring)
+		return tm_fail_prefix("--date");
+	ret = tm_ring_drain(ring, true, date_page, t) < 0 ? -1 : 0;
+	tm_ring_close(ring);
 	return ret;
 }
 
@@ -164,13 +158,13 @@ int tm_record_date_offset(struct tm_session *s, const bool *cpus, int ncpus, cha
 	CPU_SET(cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one))
 		return tm_fail(errno, "--date: sched_setaffinity to CPU %d", cpu);
-	ret = date_write(dir, t);
+	ret = date_write(tm_session_instance(s), t);
 	if (sched_setaffinity(0, sizeof(saved), &saved) && !ret)
 		ret = tm_fail(errno, "--date: restore the CPU affinity");
 	if (!ret)
 		ret = date_read(dir, cpu, tm_session_page_size(s), t);
 	/* whatever else the instance saw meanwhile goes too: recording starts empty */
-	if (tm_file_write(dir, "trace", "") && !ret)
-		ret = -1;
+	if (tracefs_instance_file_clear(tm_session_instance(s), "trace") && !ret)
+		ret = tm_tfs_fail(tm_session_instance(s), "trace", errno, "clear");
 	return ret ? -1 : date_pick(t, out, len);
 }

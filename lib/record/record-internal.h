@@ -41,7 +41,11 @@ TM_HIDDEN bool tm_spool_registry_link(char *buf, size_t len, const char *instanc
 TM_HIDDEN int tm_spool_info_read(const char *prefix, struct tm_spool_info *info);
 /* Remove PREFIX.spool-info and its registry link (missing ones are fine). Cannot fail. */
 TM_HIDDEN void tm_spool_info_remove(const char *prefix);
-/* Write PREFIX.spool-info (replacing one), sync it and link it from the registry; -1 + message. */
+/*
+ * Write PREFIX.spool-info, sync it and link it from the registry; -1 + message.
+ * Never replaces a note: EEXIST when one is there (another recorder's, live or
+ * killed), which is how two recorders of one PREFIX find each other.
+ */
 TM_HIDDEN int tm_spool_info_write(const char *prefix, const struct tm_spool_info *info);
 
 /* ---- lib-only part of tm-recorder.h ---- */

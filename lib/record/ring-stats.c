@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,11 +19,12 @@
 
 void tm_ring_stats_open(struct tm_ring_stats *s, const char *dir, int cpu)
 {
-	char path[PATH_MAX];
+	char rel[64];
 
 	*s = (struct tm_ring_stats){ .fd = -1 };
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", dir, cpu);
-	s->fd = open(path, O_RDONLY | O_CLOEXEC);	/* without it: no fill, as before */
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+	/* kept open and pread: libtracefs's read opens the file each time */
+	s->fd = tm_tfs_open_file(dir, rel, O_RDONLY | O_CLOEXEC);	/* without it: no fill */
 }
 
 void tm_ring_stats_close(struct tm_ring_stats *s)

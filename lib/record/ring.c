@@ -11,9 +11,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <tracefs.h>
 
 #include "util/internal.h"
 #include "ring.h"
+#include "tracefs/tracefs-internal.h"
 #include "tm-recorder.h"
 #include "trace-mmap.h"
 #include "dat/dat-format.h"
@@ -54,6 +56,7 @@ struct tm_ring {
 	struct tm_ring_stats		stats;		/* the read() path's fill, once mapped */
 	tm_ring_slot_fn			slot;		/* where read() reads (tm_ring_lend()) */
 	void				*slot_ctx;
+	struct tracefs_cpu		*tcpu;		/* the read() path, on fd */
 };
 
 static bool mmap_unsupported(int err)
@@ -132,9 +135,19 @@ struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_size, bool us
 	r->stats.fd = -1;
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu);
 	snprintf(r->path, sizeof(r->path), "%s", path);
-	r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	r->fd = tm_tfs_open_file(dir, path + strlen(dir) + 1, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (r->fd < 0) {
 		tm_fail(errno, "open %s", path);
+		goto fail;
+	}
+	/*
+	 * read() through libtracefs: straight into the slot lent, no copy. Not
+	 * tracefs_cpu_open(): 1.6.4 sizes its reads from header_page (a page),
+	 * not the instance's sub-buffer size.
+	 */
+	r->tcpu = tracefs_cpu_alloc_fd(r->fd, (int)page_size, true);
+	if (!r->tcpu) {
+		tm_fail(ENOMEM, "ring cpu%d", cpu);
 		goto fail;
 	}
 	if (use_mmap)
@@ -172,6 +185,8 @@ void tm_ring_close(struct tm_ring *r)
 		munmap(r->data, r->data_len);
 	if (r->meta)
 		munmap(r->meta, r->meta_len);
+	if (r->tcpu)
+		tracefs_cpu_free_fd(r->tcpu);	/* not the fd: ours */
 	if (r->fd >= 0)
 		close(r->fd);
 	tm_ring_stats_close(&r->stats);
@@ -548,7 +563,7 @@ static int ring_drain_read(struct tm_ring *r, tm_ring_emit_fn emit, void *ctx)
 	uint8_t *buf;
 	ssize_t n;
 
-	while ((n = tm_ring_read_page(r->fd, buf = ring_read_buf(r), r->page_size)) > 0) {
+	while ((n = tm_ring_read_cpu(r->tcpu, buf = ring_read_buf(r), r->page_size)) > 0) {
 		unsigned long commit;
 
 		memcpy(&commit, buf + 8, TM_COMMIT_SIZE);

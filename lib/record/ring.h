@@ -93,8 +93,12 @@ TM_HIDDEN struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_siz
  * when slot returns NULL, or without a slot.
  */
 TM_HIDDEN void tm_ring_lend(struct tm_ring *r, tm_ring_slot_fn slot, void *ctx);
-/* read() path, usable on its own: one page into buf; 0 when empty (EAGAIN), -1 + message. */
-TM_HIDDEN ssize_t tm_ring_read_page(int fd, void *buf, size_t size);
+struct tracefs_cpu;
+/*
+ * read() path: one page into buf through libtracefs's tracefs_cpu_read()
+ * (non-blocking, size the sub-buffer); 0 when empty (EAGAIN), -1 + message.
+ */
+TM_HIDDEN ssize_t tm_ring_read_cpu(struct tracefs_cpu *tcpu, void *buf, size_t size);
 /*
  * Live mode (stream), mapped path: every drain also hands out the records
  * committed on the reader sub-buffer so far, as a page of their own (spec

@@ -80,7 +80,7 @@ int tm_spool_info_write(const char *prefix, const struct tm_spool_info *in)
 		     (int)in->pid, in->instance, in->version,
 		     tm_compression_name(in->compression), in->level, in->page_size, in->ncpus,
 		     in->clock[0] ? in->clock : "local");
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return tm_fail(errno, "create %s", path);
 	/* synced: it must outlive a crash together with the spools */

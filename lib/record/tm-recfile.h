@@ -73,8 +73,6 @@ const char *tm_recfile_stopped(const struct tm_recfile *out);
  */
 int tm_record_date_offset(struct tm_session *s, const bool *cpus, int ncpus, char *out,
 			  size_t len);
-/* Store a DATE option (text of tm_record_date_offset()) in the file; -1 with EINVAL if too long. */
-int tm_recfile_set_date(struct tm_recfile *out, const char *date);
 /* A warning of the metadata collection (kallsyms addresses zero), or NULL. */
 const char *tm_recfile_warning(const struct tm_recfile *out);
 /* Bytes in the spools so far, read while the recorder threads write them (live status). */

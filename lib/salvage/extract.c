@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <tracefs.h>
 
 #include "util/internal.h"
 #include "tracefs/meta-internal.h"
@@ -69,15 +69,16 @@ static int extract_emit(void *ctx, const void *page, size_t size)
 	return 0;
 }
 
-/* The number of bytes of buffer_size_kb (per CPU): "1408" or "7 (expanded: 1408)". */
-static uint64_t extract_buffer_bytes(const char *dir)
+/*
+ * The number of bytes of buffer_size_kb (per CPU): "1408" or "7 (expanded:
+ * 1408)", the second of which tracefs_instance_get_buffer_size() reads as 7.
+ */
+static uint64_t extract_buffer_bytes(struct tracefs_instance *in)
 {
-	char path[PATH_MAX], *text, *exp;
+	char *text, *exp;
 	unsigned long kb;
 
-	if (tm_path(path, sizeof(path), "%s/buffer_size_kb", dir))
-		return 0;
-	text = tm_read_file(path, NULL);
+	text = tracefs_instance_file_read(in, "buffer_size_kb", NULL);
 	if (!text)
 		return 0;
 	exp = strstr(text, "expanded: ");
@@ -87,14 +88,13 @@ static uint64_t extract_buffer_bytes(const char *dir)
 }
 
 /* The bytes of CPU cpu's buffer not read yet: "bytes:" of its per_cpu stats; 0 if unknown. */
-static uint64_t extract_unread_bytes(const char *dir, int cpu)
+static uint64_t extract_unread_bytes(struct tracefs_instance *in, int cpu)
 {
-	char path[PATH_MAX], *text, *line;
+	char rel[64], *text, *line;
 	uint64_t bytes = 0;
 
-	if (tm_path(path, sizeof(path), "%s/per_cpu/cpu%d/stats", dir, cpu))
-		return 0;
-	text = tm_read_file(path, NULL);
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+	text = tracefs_instance_file_read(in, rel, NULL);
 	line = text ? strstr(text, "\nbytes: ") : NULL;
 	if (line)
 		bytes = strtoull(line + strlen("\nbytes: "), NULL, 10);
@@ -122,13 +122,10 @@ static int extract_cpu(const struct tm_extract_opts *o, const char *dir,
 }
 
 /* A persistent instance's last_boot_info, unless it describes the current boot. */
-static char *extract_last_boot(const char *dir)
+static char *extract_last_boot(struct tracefs_instance *in)
 {
-	char path[PATH_MAX], *text;
+	char *text = tracefs_instance_file_read(in, "last_boot_info", NULL);
 
-	if (tm_path(path, sizeof(path), "%s/last_boot_info", dir))
-		return NULL;
-	text = tm_read_file(path, NULL);
 	if (text && !strncmp(text, "# Current", 9)) {
 		free(text);
 		return NULL;
@@ -153,19 +150,20 @@ static int extract_meta(const struct tm_extract_opts *o, struct tm_recfile *out,
 }
 
 /* Open the output with every CPU; NULL + message. */
-static struct tm_recfile *extract_output(const struct tm_extract_opts *o, const char *dir,
+static struct tm_recfile *extract_output(const struct tm_extract_opts *o,
+					   struct tracefs_instance *in,
 					   struct tm_extract_stats *st, bool *cpus,
 					   char **last_boot)
 {
 	struct tm_recfile_opts oo = o->out;
 
-	if (tm_instance_page_size(dir, &oo.page_size))
+	if (tm_instance_page_size(in, &oo.page_size))
 		return NULL;
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
 		cpus[cpu] = true;
 	oo.ncpus = st->ncpus;
 	oo.cpus = cpus;
-	*last_boot = extract_last_boot(dir);
+	*last_boot = extract_last_boot(in);
 	if (*last_boot) {
 		oo.last_boot_instance = o->instance ? o->instance : "";
 		oo.last_boot_info = *last_boot;
@@ -179,17 +177,18 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 {
 	struct tm_extract_run x = { 0 };
 	struct tm_recfile *out = NULL;
+	struct tracefs_instance *in;
 	char dir[PATH_MAX], *last_boot = NULL;
 	bool *cpus = NULL;
-	struct stat sb;
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
 	if (tm_path(dir, sizeof(dir), "%s%s%s", o->tracefs, o->instance ? "/instances/" : "",
 		    o->instance ? o->instance : ""))
 		return -1;
-	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
-		return tm_failx(ENOENT, "no instance %s (%s)", o->instance ? o->instance : "", dir);
+	in = tm_tfs_open(o->tracefs, o->instance);
+	if (!in)
+		return -1;
 	st->ncpus = get_nprocs_conf();
 	st->cpu = calloc(st->ncpus, sizeof(*st->cpu));
 	cpus = calloc(st->ncpus, sizeof(*cpus));
@@ -198,7 +197,7 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 		tm_fail(ENOMEM, "extract");
 		goto out;
 	}
-	out = extract_output(o, dir, st, cpus, &last_boot);
+	out = extract_output(o, in, st, cpus, &last_boot);
 	if (!out)
 		goto out;
 	x.sink = tm_recfile_sink(out);
@@ -207,13 +206,13 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 	 * their 8-byte time stamp and commit field); add the reader sub-buffer, the rounding and the page
 	 * being filled.
 	 */
-	x.max_pages = extract_buffer_bytes(dir) / (st->page_size - 8 - TM_COMMIT_SIZE) + 3;
+	x.max_pages = extract_buffer_bytes(in) / (st->page_size - 8 - TM_COMMIT_SIZE) + 3;
 	x.meter = o->meter;
 	x.out = out;
 	if (x.meter) {
 		x.meter->p = (struct tm_progress){ 0 };
 		for (int cpu = 0; cpu < st->ncpus; cpu++)
-			x.meter->p.total += extract_unread_bytes(dir, cpu);
+			x.meter->p.total += extract_unread_bytes(in, cpu);
 	}
 	for (int cpu = 0; cpu < st->ncpus; cpu++) {
 		x.cpu = cpu;
@@ -228,6 +227,7 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 		snprintf(st->warning, sizeof(st->warning), "%s", tm_recfile_warning(out));
 out:
 	tm_recfile_close(out, !ret);
+	tracefs_instance_free(in);
 	free(last_boot);
 	free(x.ids);
 	free(cpus);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <tracefs.h>
 
 #include "util/internal.h"
 #include "tracefs/meta-internal.h"
@@ -145,13 +146,9 @@ static struct tm_meta *collect_meta(struct recover_run *r, struct tm_recover_res
 	struct tm_meta_opts mo = {
 		.tracefs = r->tracefs, .ncpus = r->info.ncpus, .ids = r->ids,
 	};
-	char dir[PATH_MAX];
 	struct tm_meta *meta;
-	struct stat sb;
 
-	if (r->info.instance[0] &&
-	    !tm_path(dir, sizeof(dir), "%s/instances/%s", r->tracefs, r->info.instance) &&
-	    !stat(dir, &sb) && S_ISDIR(sb.st_mode)) {
+	if (r->info.instance[0] && tracefs_instance_exists(r->info.instance)) {
 		mo.instance = r->info.instance;
 		res->from_instance = true;
 	}
@@ -210,16 +207,22 @@ static void remove_spools(const struct recover_run *r)
  */
 static int stop_instance(struct recover_run *r)
 {
-	struct stat sb;
+	struct tracefs_instance *in;
+	int ret;
 
 	if (!r->info.instance[0] ||
 	    tm_path(r->inst_dir, sizeof(r->inst_dir), "%s/instances/%s", r->tracefs,
 		    r->info.instance) ||
-	    stat(r->inst_dir, &sb) || !S_ISDIR(sb.st_mode)) {
+	    !tracefs_instance_exists(r->info.instance)) {
 		r->inst_dir[0] = '\0';
 		return 0;
 	}
-	return tm_file_write(r->inst_dir, "tracing_on", "0");
+	in = tm_tfs_open(r->tracefs, r->info.instance);
+	if (!in)
+		return -1;
+	ret = tracefs_trace_off(in) ? tm_tfs_fail(in, "tracing_on", errno, "write '0' to") : 0;
+	tracefs_instance_free(in);
+	return ret;
 }
 
 static int recover(struct recover_run *r, struct tm_recover_result *res)

@@ -1,34 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * errlog.c - the kernel's reason for a refused tracefs write (a filter, a
- * trigger, a probe), read from the error_log file beside it.
+ * trigger, a probe): tracefs_error_last() of the instance, made one line.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <tracefs.h>
 
 #include "errlog.h"
 #include "util/internal.h"
+#include "tracefs-internal.h"
 
 #define TM_ERRLOG_CMD	"  Command: "
 
-int tm_errlog_clear(const char *dir)
+int tm_errlog_clear(struct tracefs_instance *in)
 {
-	char path[PATH_MAX];
-	int fd;
-
-	if (tm_path(path, sizeof(path), "%s/error_log", dir))
-		return -1;
-	/* opening it for writing with O_TRUNC empties it; kernels before 5.6 have none */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : tm_fail(errno, "clear %s", path);
-	close(fd);
-	return 0;
+	/* kernels before 5.6 have no error_log: nothing to clear */
+	if (!tracefs_error_clear(in) || errno == ENOENT)
+		return 0;
+	return tm_tfs_fail(in, "error_log", errno, "clear");
 }
 
 /* The line starting at p, without its newline, into a NUL-terminated copy. */
@@ -81,40 +73,33 @@ static void errlog_format(const char *entry, char *out, size_t len)
 	free(caret);
 }
 
-bool tm_errlog_last(const char *dir, char *out, size_t len)
+bool tm_errlog_last(struct tracefs_instance *in, char *out, size_t len)
 {
-	char path[PATH_MAX], *text, *entry, *p;
+	char *entry;
 
 	if (len)
 		out[0] = '\0';
-	if (tm_path(path, sizeof(path), "%s/error_log", dir))
-		return false;
-	text = tm_read_file(path, NULL);
-	if (!text)
-		return false;
-	/* entries start with "[" at the beginning of a line; take the last one */
-	entry = text[0] == '[' ? text : NULL;
-	for (p = strstr(text, "\n["); p; p = strstr(p + 1, "\n["))
-		entry = p + 1;
+	/* the newest entry, as the kernel wrote it; ours is one line */
+	entry = tracefs_error_last(in);
 	if (entry)
 		errlog_format(entry, out, len);
-	free(text);
+	free(entry);
 	return len && out[0];
 }
 
-int tm_file_put_why(const char *dir, const char *file, const char *text, bool append,
+int tm_file_put_why(struct tracefs_instance *in, const char *file, const char *text, bool append,
 		    char *why, size_t len)
 {
 	int err;
 
 	if (len)
 		why[0] = '\0';
-	if (tm_errlog_clear(dir))
+	if (tm_errlog_clear(in))
 		return -1;
-	if (!(append ? tm_file_append : tm_file_write)(dir, file, text))
+	if (!(append ? tm_tfs_append : tm_tfs_write)(in, file, text))
 		return 0;
 	err = errno;
-	tm_errlog_last(dir, why, len);
+	tm_errlog_last(in, why, len);
 	errno = err;
 	return -1;
 }

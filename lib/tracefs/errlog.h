@@ -8,14 +8,16 @@
 
 #include "util/internal.h"
 
-/* Empty <dir>/error_log (0 when the kernel has none); -1 + message. */
-TM_HIDDEN int tm_errlog_clear(const char *dir);
+struct tracefs_instance;
+
+/* Empty the instance's error_log (0 when the kernel has none); -1 + message. */
+TM_HIDDEN int tm_errlog_clear(struct tracefs_instance *in);
 /*
- * The newest entry of <dir>/error_log as one line into out:
+ * The newest entry of the instance's error_log as one line into out:
  * "REASON (position N: CMD-before^CMD-after)", or just REASON when the
  * entry has no command. false when the log is empty or unreadable.
  */
-TM_HIDDEN bool tm_errlog_last(const char *dir, char *out, size_t len);
-/* tm_file_put_why(): in util/internal.h (lib/long's --trigger writes through it too). */
+TM_HIDDEN bool tm_errlog_last(struct tracefs_instance *in, char *out, size_t len);
+/* tm_file_put_why(): in tracefs-internal.h (lib/longrec's --trigger writes through it too). */
 
 #endif /* TM_ERRLOG_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * instance-busy.c - removing an instance directory that may be busy: the
- * kernel refuses rmdir (EBUSY) while any process holds one of its files
- * open, so retry for a while, then name the processes that hold it.
+ * instance-busy.c - removing an instance that may be busy: the kernel refuses
+ * tracefs_instance_destroy()'s rmdir (EBUSY) while any process holds one of
+ * its files open, so retry for a while, then name the processes that hold it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <tracefs.h>
 
 #include "util/internal.h"
 #include "tracefs-internal.h"
@@ -96,23 +97,39 @@ static void sleep_ms(int ms)
 		;
 }
 
-int tm_dir_remove(const char *dir, const char *what, int wait_ms)
+/* The refusal of the instance at dir: EBUSY names who holds it open. */
+static int destroy_refused(const char *dir, int err)
 {
 	char holders[256];
 
+	if (err != EBUSY)
+		return tm_fail(err, "remove instance %s", dir);
+	/* libtracefs 1.6.4 has no word on who holds it: /proc says */
+	tm_dir_holders(dir, holders, sizeof(holders));
+	if (!holders[0])
+		return tm_failx(EBUSY, "remove instance %s: %s (a file of it is open or mapped)",
+				dir, strerror(EBUSY));
+	return tm_failx(EBUSY, "remove instance %s: %s (held open by %s)", dir, strerror(EBUSY),
+			holders);
+}
+
+int tm_instance_destroy(struct tracefs_instance *in, int wait_ms)
+{
+	char *dir;
+	int ret;
+
 	for (int waited = 0;; waited += TM_BUSY_STEP_MS) {
-		if (!rmdir(dir) || errno == ENOENT)
+		if (!tracefs_instance_destroy(in) || errno == ENOENT)
 			return 0;
-		if (errno != EBUSY)
-			return tm_fail(errno, "remove %s %s", what, dir);
-		if (waited >= wait_ms)
+		if (errno != EBUSY || waited >= wait_ms)
 			break;
 		sleep_ms(TM_BUSY_STEP_MS);
 	}
-	tm_dir_holders(dir, holders, sizeof(holders));
-	if (!holders[0])
-		return tm_failx(EBUSY, "remove %s %s: %s (a file of it is open or mapped)", what,
-				dir, strerror(EBUSY));
-	return tm_failx(EBUSY, "remove %s %s: %s (held open by %s)", what, dir, strerror(EBUSY),
-			holders);
+	ret = errno;
+	dir = tracefs_instance_get_dir(in);
+	if (!dir)
+		return tm_fail(ENOMEM, "remove instance");
+	ret = destroy_refused(dir, ret);
+	tracefs_put_tracing_file(dir);
+	return ret;
 }

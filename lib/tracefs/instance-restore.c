@@ -6,10 +6,10 @@
  * order at the end.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tracefs.h>
 
 #include "util/internal.h"
 #include "tracefs-internal.h"
@@ -20,27 +20,28 @@ struct tm_journal_entry {
 };
 
 struct tm_journal {
-	char			*dir;
+	struct tracefs_instance	*in;		/* not owned */
+	char			*dir;		/* for messages */
 	struct tm_journal_entry	*e;
 	size_t			n;
 };
 
-struct tm_journal *tm_journal_new(const char *dir)
+struct tm_journal *tm_journal_new(struct tracefs_instance *in)
 {
 	struct tm_journal *j = calloc(1, sizeof(*j));
 
-	if (!j || !(j->dir = strdup(dir))) {
+	if (!j || !(j->dir = tracefs_instance_get_dir(in))) {
 		free(j);
-		tm_fail(ENOMEM, "instance %s", dir);
+		tm_fail(ENOMEM, "instance %s", tracefs_instance_get_name(in) ?: "(top)");
 		return NULL;
 	}
+	j->in = in;
 	return j;
 }
 
 int tm_journal_save(struct tm_journal *j, const char *rel)
 {
 	struct tm_journal_entry *e;
-	char path[PATH_MAX];
 	char *text;
 
 	if (!j)
@@ -48,9 +49,7 @@ int tm_journal_save(struct tm_journal *j, const char *rel)
 	for (size_t i = 0; i < j->n; i++)
 		if (!strcmp(j->e[i].rel, rel))
 			return 0;
-	if (tm_path(path, sizeof(path), "%s/%s", j->dir, rel))
-		return -1;
-	text = tm_read_file(path, NULL);
+	text = tm_tfs_read(j->in, rel, NULL);
 	if (!text)
 		return -1;
 	e = realloc(j->e, (j->n + 1) * sizeof(*e));
@@ -65,8 +64,8 @@ int tm_journal_save(struct tm_journal *j, const char *rel)
 	return 0;
 }
 
-/* The selected clock of trace_clock text: the bracketed word. */
-static int journal_clock(const char *dir, const char *text)
+/* The selected clock of trace_clock text: the bracketed word (1.6.4 cannot set a clock). */
+static int journal_clock(struct tracefs_instance *in, const char *dir, const char *text)
 {
 	const char *open = strchr(text, '['), *close = open ? strchr(open, ']') : NULL;
 	char clock[64];
@@ -75,7 +74,7 @@ static int journal_clock(const char *dir, const char *text)
 		return tm_failx(EINVAL, "%s/trace_clock: cannot tell its clock from '%.40s'",
 				dir, text);
 	snprintf(clock, sizeof(clock), "%.*s", (int)(close - open - 1), open + 1);
-	return tm_file_write(dir, "trace_clock", clock);
+	return tm_tfs_write(in, "trace_clock", clock);
 }
 
 /*
@@ -83,27 +82,27 @@ static int journal_clock(const char *dir, const char *text)
  * each line appended; "#### all functions enabled ####" and the like are
  * what an empty function list reads as.
  */
-static int journal_lines(const char *dir, const char *rel, char *text)
+static int journal_lines(struct tracefs_instance *in, const char *rel, char *text)
 {
 	char *save = NULL, *line;
 
-	if (tm_file_write(dir, rel, ""))
+	if (tm_tfs_write(in, rel, ""))
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (line[0] != '#' && tm_file_append(dir, rel, line))
+		if (line[0] != '#' && tm_tfs_append(in, rel, line))
 			return -1;
 	return 0;
 }
 
 /* pid lists: written whole, one line each becomes a space-separated list ("no pid": none). */
-static int journal_pids(const char *dir, const char *rel, char *text)
+static int journal_pids(struct tracefs_instance *in, const char *rel, char *text)
 {
 	if (!strncmp(text, "no pid", 6))
-		return tm_file_write(dir, rel, "");
+		return tm_tfs_write(in, rel, "");
 	for (char *p = text; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
-	return tm_file_write(dir, rel, text);
+	return tm_tfs_write(in, rel, text);
 }
 
 static bool is_one_of(const char *s, const char * const *list)
@@ -121,8 +120,16 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* buffer_size_kb's text, "1408" or "7 (expanded: 1408)": its first number back, per CPU. */
+static int journal_buffer(struct tracefs_instance *in, const char *text)
+{
+	if (!tracefs_instance_set_buffer_size(in, strtoul(text, NULL, 10), -1))
+		return 0;
+	return tm_tfs_fail(in, "buffer_size_kb", errno, "write back");
+}
+
 /* Write one saved text back, in the form its file takes. */
-static int journal_put(const char *dir, struct tm_journal_entry *e)
+static int journal_put(struct tm_journal *j, struct tm_journal_entry *e)
 {
 	static const char * const lines[] = { "set_event", "set_ftrace_filter",
 		"set_ftrace_notrace", "set_graph_function", "set_graph_notrace", NULL };
@@ -131,19 +138,19 @@ static int journal_put(const char *dir, struct tm_journal_entry *e)
 	char *nl;
 
 	if (!strcmp(e->rel, "trace_clock"))
-		return journal_clock(dir, e->text);
+		return journal_clock(j->in, j->dir, e->text);
 	if (is_one_of(e->rel, lines))
-		return journal_lines(dir, e->rel, e->text);
+		return journal_lines(j->in, e->rel, e->text);
 	if (is_one_of(e->rel, pids))
-		return journal_pids(dir, e->rel, e->text);
+		return journal_pids(j->in, e->rel, e->text);
 	if (ends_with(e->rel, "/filter") && !strncmp(e->text, "none", 4))
-		return tm_file_write(dir, e->rel, "0");
+		return tm_tfs_write(j->in, e->rel, "0");
 	if (!strcmp(e->rel, "buffer_size_kb"))
-		e->text[strspn(e->text, "0123456789")] = '\0';	/* "7 (expanded: 1408)" */
+		return journal_buffer(j->in, e->text);
 	nl = strchr(e->text, '\n');
 	if (nl)
 		*nl = '\0';
-	return tm_file_write(dir, e->rel, e->text);
+	return tm_tfs_write(j->in, e->rel, e->text);
 }
 
 int tm_journal_restore(struct tm_journal *j)
@@ -161,7 +168,7 @@ int tm_journal_restore(struct tm_journal *j)
 		for (size_t i = j->n; i-- > 0;) {
 			if ((pass == 1) != !strcmp(j->e[i].rel, "buffer_size_kb"))
 				continue;
-			if (journal_put(j->dir, &j->e[i]) && !ret)
+			if (journal_put(j, &j->e[i]) && !ret)
 				ret = tm_fail_prefix("restore instance %s", j->dir);
 		}
 	}
@@ -177,6 +184,6 @@ void tm_journal_free(struct tm_journal *j)
 		free(j->e[i].text);
 	}
 	free(j->e);
-	free(j->dir);
+	tracefs_put_tracing_file(j->dir);
 	free(j);
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* instance.c - "tracemap-<pid>" instances: naming, owners, stale cleanup; an instance's geometry. */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -8,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <tracefs.h>
 
 #include "util/internal.h"
 #include "tracefs-internal.h"
@@ -102,55 +102,54 @@ int tm_strv_push(char ***v, size_t *n, const char *s)
 
 char **tm_instance_list_stale(const char *tracefs)
 {
-	char path[PATH_MAX];
-	struct dirent *d;
-	char **v = NULL;
+	char **all, **v = NULL;
 	size_t n = 0;
-	DIR *dir;
 
-	snprintf(path, sizeof(path), "%s/instances", tracefs);
-	dir = opendir(path);
-	if (!dir) {
-		tm_fail(errno, "open %s", path);
+	/*
+	 * tracefs_instances() lists those of the tracefs tm_tracefs_open() chose;
+	 * not with a regex, which 1.6.4 never frees (tm_instance_is_stale() knows ours)
+	 */
+	errno = 0;
+	all = tracefs_instances(NULL);
+	if (!all) {
+		tm_fail(errno ? errno : EIO, "list %s/instances", tracefs);
 		return NULL;
 	}
 	v = calloc(1, sizeof(*v));
-	if (!v)
-		goto nomem;
-	while ((d = readdir(dir))) {
-		if (!tm_instance_is_stale(d->d_name))
-			continue;
-		if (tm_strv_push(&v, &n, d->d_name))
-			goto nomem;
+	for (char **p = all; v && *p; p++) {
+		if (tm_instance_is_stale(*p) && tm_strv_push(&v, &n, *p)) {
+			tm_strv_free(v);
+			v = NULL;
+		}
 	}
-	closedir(dir);
+	tracefs_list_free(all);
+	if (!v)
+		tm_fail(ENOMEM, "list %s/instances", tracefs);
 	return v;
-nomem:
-	closedir(dir);
-	tm_strv_free(v);
-	tm_fail(ENOMEM, "list %s", path);
-	return NULL;
 }
 
 int tm_instance_remove(const char *tracefs, const char *name)
 {
-	char path[PATH_MAX];
+	struct tracefs_instance *in = tm_tfs_open(tracefs, name);
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/instances/%s", tracefs, name);
-	return tm_dir_remove(path, "instance", 0);
+	if (!in)
+		return errno == ENOENT ? 0 : -1;
+	ret = tm_instance_destroy(in, 0);
+	tracefs_instance_free(in);
+	return ret;
 }
 
-int tm_instance_page_size(const char *dir, size_t *size)
+int tm_instance_page_size(struct tracefs_instance *in, size_t *size)
 {
-	char path[PATH_MAX], *text;
+	char *text;
 	long kb;
 
 	*size = sysconf(_SC_PAGESIZE);
-	if (tm_path(path, sizeof(path), "%s/buffer_subbuf_size_kb", dir))
-		return -1;
-	if (access(path, F_OK))
-		return 0;	/* kernels before 6.8: one page per sub-buffer */
-	text = tm_read_file(path, NULL);
+	/* kernels before 6.8: one page per sub-buffer; libtracefs 1.6.4 cannot read it */
+	if (!tracefs_file_exists(in, "buffer_subbuf_size_kb"))
+		return 0;
+	text = tm_tfs_read(in, "buffer_subbuf_size_kb", NULL);
 	if (!text)
 		return -1;
 	kb = strtol(text, NULL, 10);

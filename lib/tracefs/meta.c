@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <tracefs.h>
 
 #include "meta-internal.h"
 #include "tracefs-internal.h"
@@ -12,11 +13,12 @@
 
 #define TM_KALLSYMS_DEFAULT	"/proc/kallsyms"
 
-/* Read path into t; a missing file leaves t empty when optional. */
-static int meta_read(struct tm_text *t, const char *path, bool optional)
+/* Read <instance>/<rel> into t; a missing file leaves t empty when optional. */
+static int meta_read(struct tm_text *t, struct tracefs_instance *in, const char *rel,
+		     bool optional)
 {
 	tm_text_free(t);
-	t->data = tm_read_file(path, &t->len);
+	t->data = tm_tfs_read(in, rel, &t->len);
 	if (t->data)
 		return 0;
 	if (optional && errno == ENOENT)
@@ -38,52 +40,59 @@ static int meta_uname(struct tm_meta *meta)
 	return 0;
 }
 
-static int meta_read_stats(struct tm_meta *meta, const char *dir)
+static int meta_read_stats(struct tm_meta *meta, struct tracefs_instance *in)
 {
-	char path[4096];
+	char rel[64];
 	int cpu;
 
 	meta->stats = calloc(meta->ncpus ? meta->ncpus : 1, sizeof(*meta->stats));
 	if (!meta->stats)
 		return tm_fail(ENOMEM, "cpu stats");
 	for (cpu = 0; cpu < meta->ncpus; cpu++) {
-		if (tm_path(path, sizeof(path), "%s/per_cpu/cpu%d/stats", dir, cpu))
-			return -1;
-		if (meta_read(&meta->stats[cpu], path, true))
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+		if (meta_read(&meta->stats[cpu], in, rel, true))
 			return -1;
 	}
 	return 0;
 }
 
-static int meta_read_files(struct tm_meta *meta, const struct tm_meta_opts *o,
-			      const char *dir)
+/* kallsyms: /proc's, not a tracefs file. */
+static int meta_read_kallsyms(struct tm_meta *meta, const char *path)
 {
-	char path[4096];
-
-	if (meta_read(&meta->kallsyms, o->kallsyms ? o->kallsyms : TM_KALLSYMS_DEFAULT,
-			 false))
+	tm_text_free(&meta->kallsyms);
+	meta->kallsyms.data = tm_read_file(path, &meta->kallsyms.len);
+	if (!meta->kallsyms.data)
 		return -1;
 	tm_meta_check_kallsyms(meta);
-	if (tm_path(path, sizeof(path), "%s/printk_formats", o->tracefs))
+	return 0;
+}
+
+/* The selected clock, as tracefs_get_clock() reads it. */
+static void meta_clock(struct tm_meta *meta, struct tracefs_instance *in)
+{
+	char *clock = tracefs_get_clock(in);
+
+	snprintf(meta->clock, sizeof(meta->clock), "%s", clock ? clock : "");
+	free(clock);
+}
+
+static int meta_read_files(struct tm_meta *meta, const struct tm_meta_opts *o,
+			   struct tracefs_instance *top, struct tracefs_instance *in)
+{
+	if (meta_read_kallsyms(meta, o->kallsyms ? o->kallsyms : TM_KALLSYMS_DEFAULT) ||
+	    meta_read(&meta->printk, top, "printk_formats", true) ||
+	    meta_read(&meta->cmdlines, top, "saved_cmdlines", true) ||
+	    meta_read(&meta->trace_clock, in, "trace_clock", false))
 		return -1;
-	if (meta_read(&meta->printk, path, true))
-		return -1;
-	if (tm_path(path, sizeof(path), "%s/saved_cmdlines", o->tracefs))
-		return -1;
-	if (meta_read(&meta->cmdlines, path, true))
-		return -1;
-	if (tm_path(path, sizeof(path), "%s/trace_clock", dir))
-		return -1;
-	if (meta_read(&meta->trace_clock, path, false))
-		return -1;
-	tm_meta_parse_clock(meta);
-	return meta_read_stats(meta, dir);
+	meta_clock(meta, in);
+	return meta_read_stats(meta, in);
 }
 
 struct tm_meta *tm_meta_collect_opts(const struct tm_meta_opts *o)
 {
+	struct tracefs_instance *top = NULL, *in = NULL;
 	struct tm_meta *meta;
-	char dir[4096];
+	const char *name;
 
 	if (!o->tracefs || o->ncpus < 0) {
 		tm_failx(EINVAL, "metadata: no tracefs directory or bad CPU count");
@@ -95,15 +104,16 @@ struct tm_meta *tm_meta_collect_opts(const struct tm_meta_opts *o)
 		return NULL;
 	}
 	meta->ncpus = o->ncpus;
-	if (tm_path(dir, sizeof(dir), "%s%s%s", o->tracefs,
-		    o->instance && *o->instance ? "/instances/" : "",
-		    o->instance ? o->instance : "") ||
+	name = o->instance && *o->instance ? o->instance : NULL;
+	if (!(top = tm_tfs_open(o->tracefs, NULL)) || !(in = tm_tfs_open(o->tracefs, name)) ||
 	    tm_meta_read_events(meta, o->tracefs, o->instance) ||
 	    (o->ids && tm_meta_add_ids(meta, o->tracefs, o->ids)) ||
-	    meta_read_files(meta, o, dir) || meta_uname(meta)) {
+	    meta_read_files(meta, o, top, in) || meta_uname(meta)) {
 		tm_meta_free(meta);
-		return NULL;
+		meta = NULL;
 	}
+	tracefs_instance_free(top);
+	tracefs_instance_free(in);
 	return meta;
 }
 

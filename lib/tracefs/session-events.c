@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* session-events.c - resolving -e specs (systems, events, globs, all) and their -f filters. */
-#include <dirent.h>
+/*
+ * session-events.c - resolving -e specs (systems, events, globs, all) and their
+ * -f filters and -R triggers: the names matched against libtracefs's lists,
+ * each match enabled with tracefs_event_enable().
+ */
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <tracefs.h>
 
 #include "errlog.h"
 #include "session-events.h"
@@ -15,7 +18,8 @@
 #include "tracefs-internal.h"
 
 struct tm_ev_match {
-	const char	*dir;		/* instance directory */
+	struct tracefs_instance *in;
+	char		*dir;		/* its directory, for libtracefs's event lists */
 	const struct tm_event_spec *spec;
 	int		matched;
 	char		***systems;	/* systems with an enabled event, NULL-terminated */
@@ -23,15 +27,50 @@ struct tm_ev_match {
 	struct tm_journal *journal;	/* a reused instance's saved settings, or NULL */
 };
 
-static bool is_subdir(const char *parent, const char *name)
+/*
+ * tracefs_event_systems() of the instance (sys NULL: those with an enable
+ * file) or tracefs_system_events() of sys into *out; -1 + message. Every
+ * tracefs has both, so NULL (which is also its "none") is an error.
+ */
+static int ev_list(const struct tm_ev_match *m, const char *sys, char ***out)
 {
-	char path[PATH_MAX];
+	errno = 0;
+	*out = sys ? tracefs_system_events(m->dir, sys) : tracefs_event_systems(m->dir);
+	if (*out)
+		return 0;
+	return tm_fail(errno && errno != ENOENT ? errno : ENOENT, "list %s/events%s%s", m->dir,
+		       sys ? "/" : "", sys ? sys : "");
+}
 
-	if (name[0] == '.')
-		return false;
-	if (tm_path(path, sizeof(path), "%s/%s/enable", parent, name))
-		return false;
-	return !access(path, F_OK);
+/* name as the anchored regex libtracefs's event calls take: matching only itself. */
+static int ev_regex(const char *name, char *re, size_t len)
+{
+	size_t j = 0;
+
+	for (const char *p = name; *p; p++) {
+		if (j + 3 >= len)
+			return tm_failx(ENAMETOOLONG, "event name too long: %.40s...", name);
+		if (strchr(".[]\\*^$", *p))
+			re[j++] = '\\';
+		re[j++] = *p;
+	}
+	re[j] = '\0';
+	return 0;
+}
+
+int tm_event_enable(struct tracefs_instance *in, const char *sys, const char *ev)
+{
+	char sys_re[256], ev_re[256], rel[PATH_MAX];
+
+	if (ev_regex(sys, sys_re, sizeof(sys_re)) || (ev && ev_regex(ev, ev_re, sizeof(ev_re))))
+		return -1;
+	errno = 0;
+	if (!tracefs_event_enable(in, sys_re, ev ? ev_re : NULL))
+		return 0;
+	/* nothing matched: -1 without errno */
+	if (tm_path(rel, sizeof(rel), "events/%s%s%s/enable", sys, ev ? "/" : "", ev ? ev : ""))
+		return -1;
+	return tm_tfs_fail(in, rel, errno ? errno : ENOENT, "write '1' to");
 }
 
 /* Add the system of rel ("sys" or "sys/event") to the list unless it is there. */
@@ -50,17 +89,6 @@ static int ev_add_system(struct tm_ev_match *m, const char *rel)
 	v[n] = strndup(rel, len);
 	v[n + 1] = NULL;
 	return v[n] ? 0 : tm_fail(ENOMEM, "event systems");
-}
-
-/* "sys:event" (or "sys") of rel "sys/event" for messages. */
-static void ev_display(const char *rel, char *name, size_t len)
-{
-	char *slash;
-
-	snprintf(name, len, "%s", rel);
-	slash = strchr(name, '/');
-	if (slash)
-		*slash = ':';
 }
 
 /* Every trigger command Linux knows; a kernel has those its configuration built in. */
@@ -82,17 +110,15 @@ static bool ev_trigger_known(const char *cmd, size_t n)
  * snapshot on kernels built without them) or that does not exist: say
  * which from the trigger file's "# Available triggers:" list.
  */
-static void ev_trigger_why(const char *dir, const char *file, const char *trigger,
-			      char *why, size_t len)
+static void ev_trigger_why(struct tracefs_instance *in, const char *sys, const char *ev,
+			   const char *trigger, char *why, size_t len)
 {
-	char path[PATH_MAX], *text, *avail, *nl;
 	const char *cmd = trigger + (trigger[0] == '!');
 	size_t n = strcspn(cmd, ": .");
+	char *text, *avail, *nl;
 	bool found = false;
 
-	if (tm_path(path, sizeof(path), "%s/%s", dir, file))
-		return;
-	text = tm_read_file(path, NULL);
+	text = tracefs_event_file_read(in, sys, ev, "trigger", NULL);
 	avail = text ? strstr(text, "# Available triggers:\n# ") : NULL;
 	if (!avail) {
 		free(text);
@@ -113,133 +139,138 @@ static void ev_trigger_why(const char *dir, const char *file, const char *trigge
 	free(text);
 }
 
-/*
- * Write text to events/<rel>/<file>; the kernel's refusal (EINVAL) becomes
- * "bad <what> '<text>' for event '<sys:event>': <error_log's reason>".
- */
-static int ev_write(struct tm_ev_match *m, const char *rel, const char *file,
-		       const char *what, const char *text)
+/* text into events/<sys>[/<ev>]/<file> (truncating); -1 + message. */
+static int ev_put(struct tm_ev_match *m, const char *sys, const char *ev, const char *file,
+		  const char *text)
 {
-	char path[PATH_MAX], name[PATH_MAX], why[256];
+	char rel[PATH_MAX], what[160];
+	int n;
 
-	if (tm_path(path, sizeof(path), "events/%s/%s", rel, file))
+	if (tm_path(rel, sizeof(rel), "events/%s%s%s/%s", sys, ev ? "/" : "", ev ? ev : "", file))
 		return -1;
-	if (!tm_file_put_why(m->dir, path, text, false, why, sizeof(why)))
+	/* 1.6.4's event file calls need an event: a system's file is the instance's */
+	if (!ev)
+		return tm_tfs_write(m->in, rel, text);
+	errno = 0;
+	n = tracefs_event_file_write(m->in, sys, ev, file, text);
+	if (n >= 0 && (size_t)n == strlen(text))
 		return 0;
-	if (errno != EINVAL)
-		return -1;
-	ev_display(rel, name, sizeof(name));
-	if (!*why && !strcmp(file, "trigger"))
-		ev_trigger_why(m->dir, path, text, why, sizeof(why));
-	return tm_failx(EINVAL, "bad %s '%s' for event '%s'%s%s", what, text, name,
-			*why ? ": " : "", why);
+	snprintf(what, sizeof(what), "write '%.120s' to", text);
+	return tm_tfs_fail(m->in, rel, n < 0 ? errno : EIO, what);
 }
 
-/* Every -R trigger on events/<rel>: one event, or each event of a system. */
-static int ev_triggers(struct tm_ev_match *m, const char *rel)
+/*
+ * Write text to events/<sys>[/<ev>]/<file>; the kernel's refusal (EINVAL)
+ * becomes "bad <what> '<text>' for event '<sys:event>': <error_log's reason>".
+ */
+static int ev_write(struct tm_ev_match *m, const char *sys, const char *ev, const char *file,
+		    const char *what, const char *text)
 {
-	char path[PATH_MAX], sub[PATH_MAX];
-	struct dirent *d;
-	int ret = 0;
-	DIR *dir;
+	char why[256];
+	int err;
 
-	if (strchr(rel, '/')) {
+	why[0] = '\0';
+	if (tm_errlog_clear(m->in))
+		return -1;
+	if (!ev_put(m, sys, ev, file, text))
+		return 0;
+	err = errno;
+	if (err != EINVAL)
+		return -1;
+	tm_errlog_last(m->in, why, sizeof(why));
+	if (!*why && ev && !strcmp(file, "trigger"))
+		ev_trigger_why(m->in, sys, ev, text, why, sizeof(why));
+	return tm_failx(EINVAL, "bad %s '%s' for event '%s%s%s'%s%s", what, text, sys,
+			ev ? ":" : "", ev ? ev : "", *why ? ": " : "", why);
+}
+
+/* Every -R trigger on one event, or (ev NULL) on each event of a system. */
+static int ev_triggers(struct tm_ev_match *m, const char *sys, const char *ev)
+{
+	char **events;
+	int ret = 0;
+
+	if (ev) {
 		for (size_t i = 0; !ret && i < m->spec->nr_triggers; i++)
-			ret = ev_write(m, rel, "trigger", "trigger", m->spec->triggers[i]);
+			ret = ev_write(m, sys, ev, "trigger", "trigger", m->spec->triggers[i]);
 		return ret;
 	}
-	if (tm_path(path, sizeof(path), "%s/events/%s", m->dir, rel))
+	if (ev_list(m, sys, &events))
 		return -1;
-	dir = opendir(path);
-	if (!dir)
-		return tm_fail(errno, "open %s", path);
-	while (!ret && (d = readdir(dir)))
-		if (is_subdir(path, d->d_name))
-			ret = tm_path(sub, sizeof(sub), "%s/%s", rel, d->d_name) ?:
-			      ev_triggers(m, sub);
-	closedir(dir);
+	for (char **e = events; !ret && *e; e++)
+		ret = ev_triggers(m, sys, *e);
+	tracefs_list_free(events);
 	return ret;
 }
 
 /*
- * Save the filters a filter on events/<rel> replaces: the event's, or for a
- * system every event's of it (the system file sets them all).
+ * Save the filters a filter on one event replaces, or for a system (ev
+ * NULL) every event's of it (the system file sets them all).
  */
-static int ev_save_filters(struct tm_ev_match *m, const char *rel)
+static int ev_save_filters(struct tm_ev_match *m, const char *sys, const char *ev)
 {
-	char path[PATH_MAX], file[PATH_MAX];
-	struct dirent *d;
+	char file[PATH_MAX], **events;
 	int ret = 0;
-	DIR *dir;
 
 	if (!m->journal)
 		return 0;
-	if (strchr(rel, '/'))
-		return tm_path(file, sizeof(file), "events/%s/filter", rel) ?:
+	if (ev)
+		return tm_path(file, sizeof(file), "events/%s/%s/filter", sys, ev) ?:
 		       tm_journal_save(m->journal, file);
-	if (tm_path(path, sizeof(path), "%s/events/%s", m->dir, rel))
+	if (ev_list(m, sys, &events))
 		return -1;
-	dir = opendir(path);
-	if (!dir)
-		return tm_fail(errno, "open %s", path);
-	while (!ret && (d = readdir(dir))) {
-		if (is_subdir(path, d->d_name))
-			ret = tm_path(file, sizeof(file), "events/%s/%s/filter", rel, d->d_name) ?:
-			      tm_journal_save(m->journal, file);
-	}
-	closedir(dir);
+	for (char **e = events; !ret && *e; e++)
+		ret = ev_save_filters(m, sys, *e);
+	tracefs_list_free(events);
 	return ret;
 }
 
-/* Enable events/<rel> (a system or system/event), with its filter and triggers. */
-static int ev_enable(struct tm_ev_match *m, const char *rel)
+/* Enable one event (a whole system: ev NULL), with its filter and triggers. */
+static int ev_enable(struct tm_ev_match *m, const char *sys, const char *ev)
 {
-	char file[PATH_MAX];
-
-	if (m->spec->filter && (ev_save_filters(m, rel) ||
-				ev_write(m, rel, "filter", "filter", m->spec->filter)))
+	if (m->spec->filter && (ev_save_filters(m, sys, ev) ||
+				ev_write(m, sys, ev, "filter", "filter", m->spec->filter)))
 		return -1;
-	if (m->spec->nr_triggers && ev_triggers(m, rel))
+	if (m->spec->nr_triggers && ev_triggers(m, sys, ev))
 		return -1;
-	if (tm_path(file, sizeof(file), "events/%s/enable", rel) ||
-	    tm_file_write(m->dir, file, "1"))
+	if (tm_event_enable(m->in, sys, ev))
 		return -1;
 	m->matched++;
-	return ev_add_system(m, rel);
+	return ev_add_system(m, sys);
+}
+
+/* The events of sys whose names match pat, each enabled. */
+static int ev_scan_events(struct tm_ev_match *m, const char *sys, const char *pat)
+{
+	char **events;
+	int ret = 0;
+
+	if (ev_list(m, sys, &events))
+		return -1;
+	for (char **e = events; !ret && *e; e++)
+		if (!fnmatch(pat, *e, 0))
+			ret = ev_enable(m, sys, *e);
+	tracefs_list_free(events);
+	return ret;
 }
 
 /*
- * The directories of events/ (sys NULL) or events/<sys> whose names match
- * pat. Under events/ with ev_pat, the matching events of each matching
- * system are enabled; otherwise each match itself (a whole system, or an
- * event of sys).
+ * The systems (those with an enable file) whose names match pat: each
+ * enabled whole, or with ev_pat the matching events of each.
  */
-static int ev_scan(struct tm_ev_match *m, const char *sys, const char *pat,
-		      const char *ev_pat)
+static int ev_scan(struct tm_ev_match *m, const char *pat, const char *ev_pat)
 {
-	char path[PATH_MAX], rel[PATH_MAX];
-	struct dirent *d;
+	char **systems;
 	int ret = 0;
-	DIR *dir;
 
-	if (sys ? tm_path(path, sizeof(path), "%s/events/%s", m->dir, sys)
-		: tm_path(path, sizeof(path), "%s/events", m->dir))
+	if (ev_list(m, NULL, &systems))
 		return -1;
-	dir = opendir(path);
-	if (!dir)
-		return tm_fail(errno, "open %s", path);
-	while (!ret && (d = readdir(dir))) {
-		if (!is_subdir(path, d->d_name) || fnmatch(pat, d->d_name, 0))
+	for (char **sys = systems; !ret && *sys; sys++) {
+		if (fnmatch(pat, *sys, 0))
 			continue;
-		if (sys)
-			ret = tm_path(rel, sizeof(rel), "%s/%s", sys, d->d_name) ?:
-			      ev_enable(m, rel);
-		else if (ev_pat)
-			ret = ev_scan(m, d->d_name, ev_pat, NULL);
-		else
-			ret = ev_enable(m, d->d_name);
+		ret = ev_pat ? ev_scan_events(m, *sys, ev_pat) : ev_enable(m, *sys, NULL);
 	}
-	closedir(dir);
+	tracefs_list_free(systems);
 	return ret;
 }
 
@@ -289,32 +320,32 @@ static int ev_want_markers(struct tm_ev_match *m)
 	return ev_add_system(m, "ftrace");
 }
 
-static int ev_apply(const char *dir, const struct tm_event_spec *spec, char ***systems,
-		       bool *markers, struct tm_journal *journal)
+static int ev_apply(struct tm_ev_match *base, const struct tm_event_spec *spec, bool *markers)
 {
-	struct tm_ev_match m = { .dir = dir, .spec = spec, .systems = systems,
-				 .markers = markers, .journal = journal };
+	struct tm_ev_match m = *base;
 	char sys[256];
 	const char *colon = strchr(spec->event, ':');
 	int ret;
 
+	m.spec = spec;
+	m.markers = markers;
 	if (!*spec->event || strchr(spec->event, '/'))
 		return tm_failx(EINVAL, "bad event name '%s'", spec->event);
 	/* the journal restores text settings; a trigger is undone by "!trigger", not so */
-	if (journal && spec->nr_triggers)
+	if (m.journal && spec->nr_triggers)
 		return tm_failx(EINVAL, "-R %s for '%s': event triggers are set only in "
 				"tracemap's own instance, not in a reused one", spec->triggers[0],
 				spec->event);
 	if (!strcmp(spec->event, "all")) {
-		ret = ev_scan(&m, NULL, "*", NULL);
+		ret = ev_scan(&m, "*", NULL);
 	} else if (colon) {
 		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec->event), spec->event);
-		ret = ev_scan(&m, NULL, *sys ? sys : "*", colon[1] ? colon + 1 : "*");
+		ret = ev_scan(&m, *sys ? sys : "*", colon[1] ? colon + 1 : "*");
 	} else {
 		/* a system name first, as trace-cmd does; else an event of any system */
-		ret = ev_scan(&m, NULL, spec->event, NULL);
+		ret = ev_scan(&m, spec->event, NULL);
 		if (!ret && !m.matched)
-			ret = ev_scan(&m, NULL, "*", spec->event);
+			ret = ev_scan(&m, "*", spec->event);
 	}
 	if (!ret && ev_names_print(spec->event))
 		ret = ev_want_markers(&m);
@@ -329,51 +360,64 @@ static int ev_apply(const char *dir, const struct tm_event_spec *spec, char ***s
 }
 
 /* A reused instance may have events of its own enabled: their systems count too. */
-static int ev_systems_of_set_event(const char *dir, char ***systems)
+static int ev_systems_of_set_event(struct tm_ev_match *m)
 {
-	struct tm_ev_match m = { .dir = dir, .systems = systems };
-	char path[PATH_MAX], *text, *line, *save = NULL;
+	char *text, *line, *save = NULL;
 	int ret = 0;
 
-	if (tm_path(path, sizeof(path), "%s/set_event", dir))
-		return -1;
-	text = tm_read_file(path, NULL);
+	text = tm_tfs_read(m->in, "set_event", NULL);
 	if (!text)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line && !ret; line = strtok_r(NULL, "\n", &save))
 		if (strchr(line, ':'))
-			ret = ev_add_system(&m, line);
+			ret = ev_add_system(m, line);
 	free(text);
 	return ret;
 }
 
-/* Linux >= 6.17 copies the top level's markers; older kernels only the instance's own. */
-int tm_sess_copy_markers(const char *dir, struct tm_journal *journal)
+/*
+ * Linux >= 6.17 copies the top level's markers; older kernels only the
+ * instance's own. The option is newer than libtracefs 1.6.4's list: its file.
+ */
+int tm_sess_copy_markers(struct tracefs_instance *in, struct tm_journal *journal)
 {
-	char path[PATH_MAX];
-
-	if (tm_path(path, sizeof(path), "%s/options/copy_trace_marker", dir) ||
-	    access(path, F_OK))
+	if (!tracefs_file_exists(in, "options/copy_trace_marker"))
 		return 0;
 	if (tm_journal_save(journal, "options/copy_trace_marker"))
 		return -1;
-	return tm_file_write(dir, "options/copy_trace_marker", "1");
+	return tm_tfs_write(in, "options/copy_trace_marker", "1");
 }
 
-int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs, size_t n,
-			  char ***systems, struct tm_journal *journal)
+/* The match state every spec starts from; its dir freed with ev_done(). */
+static int ev_begin(struct tm_ev_match *m, struct tracefs_instance *in, char ***systems,
+		    struct tm_journal *journal)
 {
+	*m = (struct tm_ev_match){ .in = in, .systems = systems, .journal = journal };
+	m->dir = tracefs_instance_get_dir(in);
+	return m->dir ? 0 : tm_fail(ENOMEM, "events");
+}
+
+static int ev_done(struct tm_ev_match *m, int ret)
+{
+	tracefs_put_tracing_file(m->dir);
+	return ret;
+}
+
+int tm_sess_enable_events(struct tracefs_instance *in, const struct tm_event_spec *specs,
+			  size_t n, char ***systems, struct tm_journal *journal)
+{
+	struct tm_ev_match m;
 	bool markers = false;
 
 	/* set_event holds every enable state: restoring it undoes all of ours */
-	if (n && tm_journal_save(journal, "set_event"))
+	if ((n && tm_journal_save(journal, "set_event")) || ev_begin(&m, in, systems, journal))
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		if (ev_apply(dir, &specs[i], systems, &markers, journal))
-			return -1;
-	if (markers && tm_sess_copy_markers(dir, journal))
-		return -1;
-	return journal ? ev_systems_of_set_event(dir, systems) : 0;
+		if (ev_apply(&m, &specs[i], &markers))
+			return ev_done(&m, -1);
+	if (markers && tm_sess_copy_markers(in, journal))
+		return ev_done(&m, -1);
+	return ev_done(&m, journal ? ev_systems_of_set_event(&m) : 0);
 }
 
 /* The events that carry a task's new name: exec, prctl/comm renames, new tasks. */
@@ -381,49 +425,48 @@ static const char *const tm_name_events[] = {
 	"sched/sched_process_exec", "task/task_rename", "task/task_newtask",
 };
 
-/* Enable events/<rel> unless it is on already (asked for): 1 when enabled here. */
-static int ev_enable_quietly(const char *dir, const char *rel)
+/* Enable sys:ev unless it is on already (asked for): 1 when enabled here. */
+static int ev_enable_quietly(struct tracefs_instance *in, const char *sys, const char *ev)
 {
-	char file[PATH_MAX], path[PATH_MAX], *text;
-	bool on;
+	char sys_re[256], ev_re[256];
+	enum tracefs_enable_state st;
 
-	if (tm_path(file, sizeof(file), "events/%s/enable", rel) ||
-	    tm_path(path, sizeof(path), "%s/%s", dir, file))
-		return -1;
-	if (access(path, F_OK))
+	if (!tracefs_event_file_exists(in, sys, ev, "enable"))
 		return 0;	/* a kernel without this event */
-	text = tm_read_file(path, NULL);
-	if (!text)
+	if (ev_regex(sys, sys_re, sizeof(sys_re)) || ev_regex(ev, ev_re, sizeof(ev_re)))
 		return -1;
-	on = text[0] == '1';
-	free(text);
-	if (on)
+	st = tracefs_event_is_enabled(in, sys_re, ev_re);
+	if (st == TRACEFS_ERROR)
+		return tm_failx(EIO, "read the state of event %s:%s", sys, ev);
+	if (st == TRACEFS_ALL_ENABLED)
 		return 0;
-	return tm_file_write(dir, file, "1") ? -1 : 1;
+	return tm_event_enable(in, sys, ev) ? -1 : 1;
 }
 
-int tm_sess_enable_name_events(const char *dir, char ***systems, char ***quiet,
+int tm_sess_enable_name_events(struct tracefs_instance *in, char ***systems, char ***quiet,
 			       struct tm_journal *journal)
 {
-	struct tm_ev_match m = { .dir = dir, .systems = systems };
+	struct tm_ev_match m = { .in = in, .systems = systems };
 	size_t n = 0;
 
 	if (tm_journal_save(journal, "set_event"))
 		return -1;
 
 	for (size_t i = 0; i < TM_ARRAY_SIZE(tm_name_events); i++) {
-		const char *rel = tm_name_events[i];
-		char name[128];
-		int r = ev_enable_quietly(dir, rel);
+		char sys[64], name[128];
+		const char *ev = strchr(tm_name_events[i], '/') + 1;
+		int r;
 
+		snprintf(sys, sizeof(sys), "%.*s", (int)(ev - 1 - tm_name_events[i]),
+			 tm_name_events[i]);
+		r = ev_enable_quietly(in, sys, ev);
 		if (r <= 0) {
 			if (r < 0)
 				return -1;
 			continue;
 		}
-		snprintf(name, sizeof(name), "%s", rel);
-		name[strcspn(name, "/")] = ':';
-		if (ev_add_system(&m, rel) || tm_strv_push(quiet, &n, name))
+		snprintf(name, sizeof(name), "%s:%s", sys, ev);
+		if (ev_add_system(&m, sys) || tm_strv_push(quiet, &n, name))
 			return tm_fail(ENOMEM, "event %s", name);
 	}
 	return 0;

@@ -8,7 +8,7 @@
 #include "tracefs-internal.h"
 
 /*
- * Enable the events of specs in instance dir and set their filters; the
+ * Enable the events of specs in instance in and set their filters; the
  * system of each enabled event is added to *systems (a NULL-terminated
  * malloc'ed list, unique names). A spec naming ftrace:print sets the
  * instance's copy_trace_marker option (where the kernel has it), so markers
@@ -16,15 +16,16 @@
  * reused instance), set_event and every filter are saved before they change.
  * -1 + message.
  */
-TM_HIDDEN int tm_sess_enable_events(const char *dir, const struct tm_event_spec *specs,
-				    size_t n, char ***systems, struct tm_journal *journal);
+TM_HIDDEN int tm_sess_enable_events(struct tracefs_instance *in,
+				    const struct tm_event_spec *specs, size_t n, char ***systems,
+				    struct tm_journal *journal);
 
 /*
  * Set the instance's copy_trace_marker option where the kernel has it (Linux
  * >= 6.17), so markers written to the top-level trace_marker reach it too;
  * with a journal, saved first. -1 + message.
  */
-TM_HIDDEN int tm_sess_copy_markers(const char *dir, struct tm_journal *journal);
+TM_HIDDEN int tm_sess_copy_markers(struct tracefs_instance *in, struct tm_journal *journal);
 
 /*
  * Enable, where they are not on already, the events that carry new task
@@ -34,7 +35,7 @@ TM_HIDDEN int tm_sess_copy_markers(const char *dir, struct tm_journal *journal);
  * the caller prints nothing of). With a journal (a reused instance),
  * set_event is saved first. -1 + message.
  */
-TM_HIDDEN int tm_sess_enable_name_events(const char *dir, char ***systems, char ***quiet,
-					 struct tm_journal *journal);
+TM_HIDDEN int tm_sess_enable_name_events(struct tracefs_instance *in, char ***systems,
+					 char ***quiet, struct tm_journal *journal);
 
 #endif /* TM_SESSION_EVENTS_H */

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+#include <tracefs.h>
 
 #include "session-events.h"
 #include "tracer.h"
@@ -18,6 +18,7 @@ struct tm_session {
 	char			*tracefs;
 	char			name[256];
 	char			dir[PATH_MAX];
+	struct tracefs_instance	*inst;		/* the instance, or the top level (top) */
 	size_t			page_size;
 	bool			created;	/* the instance exists: remove it */
 	struct tm_journal	*journal;	/* a reused instance: what to restore */
@@ -32,14 +33,14 @@ int tm_session_set(struct tm_session *s, const char *rel, const char *text)
 {
 	if (tm_journal_save(s->journal, rel))
 		return -1;
-	return tm_file_write(s->dir, rel, text);
+	return tm_tfs_write(s->inst, rel, text);
 }
 
 int tm_session_append(struct tm_session *s, const char *rel, const char *text)
 {
 	if (tm_journal_save(s->journal, rel))
 		return -1;
-	return tm_file_append(s->dir, rel, text);
+	return tm_tfs_append(s->inst, rel, text);
 }
 
 int tm_session_set_why(struct tm_session *s, const char *rel, const char *text, char *why,
@@ -47,12 +48,17 @@ int tm_session_set_why(struct tm_session *s, const char *rel, const char *text, 
 {
 	if (tm_journal_save(s->journal, rel))
 		return -1;
-	return tm_file_put_why(s->dir, rel, text, false, why, len);
+	return tm_file_put_why(s->inst, rel, text, false, why, len);
 }
 
 int tm_session_copy_markers(struct tm_session *s)
 {
-	return tm_sess_copy_markers(s->dir, s->journal);
+	return tm_sess_copy_markers(s->inst, s->journal);
+}
+
+struct tracefs_instance *tm_session_instance(const struct tm_session *s)
+{
+	return s->inst;
 }
 
 static int sess_write_ul(struct tm_session *s, const char *file, unsigned long v)
@@ -63,27 +69,43 @@ static int sess_write_ul(struct tm_session *s, const char *file, unsigned long v
 	return tm_session_set(s, file, buf);
 }
 
+/* An option of the instance: tracefs_option_enable()/_disable(), or its file. */
+static int sess_set_option(struct tm_session *s, const char *name, bool on)
+{
+	enum tracefs_option_id id = tracefs_option_id(name);
+	char rel[PATH_MAX];
+
+	if (tm_path(rel, sizeof(rel), "options/%s", name) || tm_journal_save(s->journal, rel))
+		return -1;
+	/* an option newer than libtracefs 1.6.4's list is written as its file */
+	if (id == TRACEFS_OPTION_INVALID)
+		return tm_tfs_write(s->inst, rel, on ? "1" : "0");
+	if (!(on ? tracefs_option_enable : tracefs_option_disable)(s->inst, id))
+		return 0;
+	return tm_tfs_fail(s->inst, rel, errno, on ? "write '1' to" : "write '0' to");
+}
+
 /* "-O name" sets options/name to 1, "-O noname" sets options/name to 0. */
 static int sess_option(struct tm_session *s, const char *opt)
 {
-	const char *dir = s->dir;
-	char rel[PATH_MAX], path[PATH_MAX];
-	const char *name = opt, *val = "1";
+	const char *name = opt;
+	char rel[PATH_MAX];
+	bool on = true;
 
-	if (tm_path(path, sizeof(path), "%s/options/%s", dir, opt))
+	if (tm_path(rel, sizeof(rel), "options/%s", opt))
 		return -1;
-	if (access(path, F_OK) && !strncmp(opt, "no", 2)) {
+	if (!tracefs_file_exists(s->inst, rel) && !strncmp(opt, "no", 2)) {
 		name = opt + 2;
-		val = "0";
+		on = false;
 	}
-	if (tm_path(rel, sizeof(rel), "options/%s", name) ||
-	    tm_path(path, sizeof(path), "%s/%s", dir, rel))
+	if (tm_path(rel, sizeof(rel), "options/%s", name))
 		return -1;
-	if (!*name || strchr(name, '/') || access(path, F_OK))
+	if (!*name || strchr(name, '/') || !tracefs_file_exists(s->inst, rel))
 		return tm_failx(EINVAL, "unknown tracefs option '%s' (see tracemap list -o)", opt);
-	return tm_session_set(s, rel, val);
+	return sess_set_option(s, name, on);
 }
 
+/* libtracefs 1.6.4 reads the clock (tracefs_get_clock()) but cannot set it */
 static int sess_clock(struct tm_session *s, const char *clock)
 {
 	if (!tm_session_set(s, "trace_clock", clock))
@@ -93,61 +115,89 @@ static int sess_clock(struct tm_session *s, const char *clock)
 	return -1;
 }
 
-/* The sub-buffer size asked for, or our default where the kernel lets us choose (>= 6.8). */
+/*
+ * The sub-buffer size asked for, or our default where the kernel lets us
+ * choose (>= 6.8); libtracefs 1.6.4 predates the file.
+ */
 static int sess_subbuf(struct tm_session *s, const struct tm_session_opts *o)
 {
-	char path[PATH_MAX];
-
 	if (o->subbuf_kb)
 		return sess_write_ul(s, "buffer_subbuf_size_kb", o->subbuf_kb);
-	if (!o->default_subbuf_kb)
-		return 0;
-	if (tm_path(path, sizeof(path), "%s/buffer_subbuf_size_kb", s->dir))
-		return -1;
-	if (access(path, F_OK))
+	if (!o->default_subbuf_kb || !tracefs_file_exists(s->inst, "buffer_subbuf_size_kb"))
 		return 0;
 	return sess_write_ul(s, "buffer_subbuf_size_kb", o->default_subbuf_kb);
 }
 
+/* The per-CPU buffer size in KiB. */
+static int sess_buffer(struct tm_session *s, unsigned long kb)
+{
+	if (tm_journal_save(s->journal, "buffer_size_kb"))
+		return -1;
+	if (!tracefs_instance_set_buffer_size(s->inst, kb, -1))
+		return 0;
+	return tm_tfs_fail(s->inst, "buffer_size_kb", errno, "set the size in");
+}
+
+/* -M: tracing_cpumask. */
+static int sess_cpumask(struct tm_session *s, const char *mask)
+{
+	if (tm_journal_save(s->journal, "tracing_cpumask"))
+		return -1;
+	/* the bytes written, as tracefs_instance_file_write() counts them */
+	if (tracefs_instance_set_affinity_raw(s->inst, mask) == (int)strlen(mask))
+		return 0;
+	return tm_tfs_fail(s->inst, "tracing_cpumask", errno, "write the CPU mask to");
+}
+
+/* tracing_on. */
+static int sess_tracing(struct tm_session *s, bool on)
+{
+	if (tm_journal_save(s->journal, "tracing_on"))
+		return -1;
+	if (!(on ? tracefs_trace_on : tracefs_trace_off)(s->inst))
+		return 0;
+	return tm_tfs_fail(s->inst, "tracing_on", errno, on ? "write '1' to" : "write '0' to");
+}
+
 static int sess_configure(struct tm_session *s, const struct tm_session_opts *o)
 {
-	if (tm_session_set(s, "tracing_on", "0"))
+	if (sess_tracing(s, false))
 		return -1;
 	if (sess_subbuf(s, o))
 		return -1;
-	if (o->buffer_kb && sess_write_ul(s, "buffer_size_kb", o->buffer_kb))
+	if (o->buffer_kb && sess_buffer(s, o->buffer_kb))
 		return -1;
 	if (o->clock && sess_clock(s, o->clock))
 		return -1;
 	for (const char * const *opt = o->options; opt && *opt; opt++)
 		if (sess_option(s, *opt))
 			return -1;
+	/* buffer_percent: libtracefs 1.6.4 predates tracefs_instance_set_buffer_percent() */
 	if (o->wakeup_percent >= 0 && sess_write_ul(s, "buffer_percent", o->wakeup_percent))
 		return -1;
-	if (o->cpumask && tm_session_set(s, "tracing_cpumask", o->cpumask))
+	if (o->cpumask && sess_cpumask(s, o->cpumask))
 		return -1;
-	if (o->follow_children && tm_session_set(s, "options/event-fork", "1"))
+	if (o->follow_children && sess_set_option(s, "event-fork", true))
 		return -1;
-	if (tm_sess_enable_events(s->dir, o->events, o->nr_events, &s->systems, s->journal))
+	if (tm_sess_enable_events(s->inst, o->events, o->nr_events, &s->systems, s->journal))
 		return -1;
 	for (size_t i = 0; i < tm_uprobes_count(s->uprobes); i++) {
 		struct tm_event_spec ev = { .event = tm_uprobes_event(s->uprobes, i) };
 
-		if (tm_sess_enable_events(s->dir, &ev, 1, &s->systems, s->journal))
+		if (tm_sess_enable_events(s->inst, &ev, 1, &s->systems, s->journal))
 			return -1;
 	}
 	if (o->name_events &&
-	    tm_sess_enable_name_events(s->dir, &s->systems, &s->quiet, s->journal))
+	    tm_sess_enable_name_events(s->inst, &s->systems, &s->quiet, s->journal))
 		return -1;
 	s->ftrace_pids = o->tracer.name && strcmp(o->tracer.name, "nop");
 	if (o->nr_pids && tm_session_add_pids(s, o->pids, o->nr_pids))
 		return -1;
-	if (o->tracer.name && o->follow_children &&
-	    tm_session_set(s, "options/function-fork", "1"))
+	if (o->tracer.name && o->follow_children && sess_set_option(s, "function-fork", true))
 		return -1;
-	if (o->tracer.name && tm_tracer_apply(s->dir, s->journal, &o->tracer))
+	if (o->tracer.name && tm_tracer_apply(s->inst, s->journal, &o->tracer))
 		return -1;
-	return tm_instance_page_size(s->dir, &s->page_size);
+	return tm_instance_page_size(s->inst, &s->page_size);
 }
 
 /* A name tracefs can hold as one directory. */
@@ -157,6 +207,19 @@ static int sess_check_name(const char *name)
 	    strlen(name) >= sizeof(((struct tm_session *)0)->name))
 		return tm_failx(EINVAL, "bad instance name '%s'", name);
 	return 0;
+}
+
+/* Where libtracefs made or found the instance (the tracefs of tm_tracefs_open()). */
+static int sess_inst_dir(struct tm_session *s)
+{
+	char *dir = tracefs_instance_get_dir(s->inst);
+	int ret;
+
+	if (!dir)
+		return tm_fail(ENOMEM, "instance %s", s->name);
+	ret = tm_path(s->dir, sizeof(s->dir), "%s", dir);
+	tracefs_put_tracing_file(dir);
+	return ret;
 }
 
 /* instances/tracemap-<pid>, or the name asked for: made, or (reuse) taken as it is. */
@@ -171,16 +234,22 @@ static int sess_make_instance(struct tm_session *s, const struct tm_session_opts
 	}
 	if (tm_path(s->dir, sizeof(s->dir), "%s/instances/%s", s->tracefs, s->name))
 		return -1;
-	if (!mkdir(s->dir, 0750)) {
-		s->created = true;
+	/* tracefs_instance_create() takes an existing instance as it is: is_new tells */
+	errno = 0;
+	s->inst = tracefs_instance_create(s->name);
+	if (!s->inst)
+		return tm_fail(errno ? errno : ENOMEM, "create instance %s", s->dir);
+	s->created = tracefs_instance_is_new(s->inst);
+	if (sess_inst_dir(s))
+		return -1;
+	if (s->created)
 		return 0;
-	}
-	if (errno != EEXIST || !o->name)
-		return tm_fail(errno, "create instance %s", s->dir);
+	if (!o->name)
+		return tm_fail(EEXIST, "create instance %s", s->dir);
 	if (!o->reuse)
 		return tm_failx(EEXIST, "instance %s exists (--reuse-instance records through it "
 				"and restores what tracemap changes)", s->name);
-	s->journal = tm_journal_new(s->dir);
+	s->journal = tm_journal_new(s->inst);
 	return s->journal ? 0 : -1;
 }
 
@@ -194,15 +263,17 @@ static int sess_move_top(struct tm_session *s, const struct tm_session_opts *o)
 		return tm_failx(EINVAL, "tracer '%s' runs only at the top level on this kernel, "
 				"not in instance %s (without -B tracemap records there)",
 				o->tracer.name, o->name);
-	if (tm_dir_remove(s->dir, "instance", 0))
+	if (tm_instance_destroy(s->inst, 0))
 		return -1;
+	tracefs_instance_free(s->inst);
 	s->created = false;
 	s->name[0] = '\0';
 	snprintf(s->dir, sizeof(s->dir), "%s", s->tracefs);
-	if (tm_tracer_top_free(s->tracefs, o->tracer.name))
+	s->inst = tm_tfs_open(s->tracefs, NULL);
+	if (!s->inst || tm_tracer_top_free(s->inst, o->tracer.name))
 		return -1;
 	s->top = true;
-	s->journal = tm_journal_new(s->dir);
+	s->journal = tm_journal_new(s->inst);
 	return s->journal ? 0 : -1;
 }
 
@@ -213,7 +284,7 @@ static int sess_place_tracer(struct tm_session *s, const struct tm_session_opts 
 
 	if (!o->tracer.name)
 		return 0;
-	if (tm_tracer_place(s->tracefs, s->dir, &o->tracer, o->options, &top))
+	if (tm_tracer_place(s->tracefs, s->inst, &o->tracer, o->options, &top))
 		return -1;
 	return top ? sess_move_top(s, o) : 0;
 }
@@ -257,8 +328,8 @@ int tm_session_remove(struct tm_session *s, int wait_ms)
 
 	/* tracing off first; every fd and mapping of ours must be closed by now */
 	if (s->created) {
-		tm_file_write(s->dir, "tracing_on", "0");
-		if (tm_dir_remove(s->dir, "instance", wait_ms))
+		tracefs_trace_off(s->inst);
+		if (tm_instance_destroy(s->inst, wait_ms))
 			return -1;
 		s->created = false;
 		return 0;
@@ -266,7 +337,7 @@ int tm_session_remove(struct tm_session *s, int wait_ms)
 	if (!s->journal)
 		return 0;
 	/* a reused instance gets its settings back, once */
-	tm_file_write(s->dir, "tracing_on", "0");
+	tracefs_trace_off(s->inst);
 	ret = tm_journal_restore(s->journal);
 	tm_journal_free(s->journal);
 	s->journal = NULL;
@@ -285,6 +356,7 @@ int tm_session_destroy(struct tm_session *s)
 	if (tm_uprobes_destroy(s->uprobes) && !ret)
 		ret = -1;
 	tm_journal_free(s->journal);
+	tracefs_instance_free(s->inst);
 	tm_strv_free(s->systems);
 	tm_strv_free(s->quiet);
 	free(s->tracefs);
@@ -349,10 +421,7 @@ static int sess_pids(struct tm_session *s, const char *file, const pid_t *pids, 
 /* With a tracer, its functions follow the pid lists too (set_ftrace_pid, ..._notrace_pid). */
 static int sess_ftrace_pids(struct tm_session *s, const char *file, const pid_t *pids, size_t n)
 {
-	char path[PATH_MAX];
-
-	if (!s->ftrace_pids || tm_path(path, sizeof(path), "%s/%s", s->dir, file) ||
-	    access(path, F_OK))
+	if (!s->ftrace_pids || !tracefs_file_exists(s->inst, file))
 		return 0;
 	return sess_pids(s, file, pids, n);
 }
@@ -371,12 +440,12 @@ int tm_session_add_notrace_pids(struct tm_session *s, const pid_t *pids, size_t 
 
 int tm_session_start(struct tm_session *s)
 {
-	return tm_session_set(s, "tracing_on", "1");
+	return sess_tracing(s, true);
 }
 
 int tm_session_stop(struct tm_session *s)
 {
-	return tm_session_set(s, "tracing_on", "0");
+	return sess_tracing(s, false);
 }
 
 static void kstat_line(struct tm_cpu_kstats *st, const char *key, uint64_t v)
@@ -397,17 +466,16 @@ static void kstat_line(struct tm_cpu_kstats *st, const char *key, uint64_t v)
 
 int tm_session_buffer_kb(const struct tm_session *s, unsigned long *kb)
 {
-	char path[PATH_MAX], *text, *end;
+	ssize_t size;
 
-	if (tm_path(path, sizeof(path), "%s/buffer_size_kb", s->dir))
-		return -1;
-	text = tm_read_file(path, NULL);
-	if (!text)
-		return -1;
-	*kb = strtoul(text, &end, 10);
-	free(text);
-	if (end == text || !*kb)
-		return tm_failx(EINVAL, "%s: no size", path);
+	/* every CPU's buffer has the instance's size: CPU 0's */
+	errno = 0;
+	size = tracefs_instance_get_buffer_size(s->inst, 0);
+	if (size < 0)
+		return tm_tfs_fail(s->inst, "per_cpu/cpu0/buffer_size_kb", errno, "read");
+	if (!size)
+		return tm_failx(EINVAL, "%s/per_cpu/cpu0/buffer_size_kb: no size", s->dir);
+	*kb = (unsigned long)size;
 	return 0;
 }
 
@@ -428,12 +496,12 @@ void tm_cpu_kstats_parse(char *text, struct tm_cpu_kstats *st)
 
 int tm_session_cpu_stats(const struct tm_session *s, int cpu, struct tm_cpu_kstats *st)
 {
-	char path[PATH_MAX], *text;
+	char rel[64], *text;
 
+	/* 1.6.4 has no reader of the stats file (tracefs_instance_get_stat() came later) */
 	memset(st, 0, sizeof(*st));
-	if (tm_path(path, sizeof(path), "%s/per_cpu/cpu%d/stats", s->dir, cpu))
-		return -1;
-	text = tm_read_file(path, NULL);
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+	text = tm_tfs_read(s->inst, rel, NULL);
 	if (!text)
 		return -1;
 	tm_cpu_kstats_parse(text, st);

@@ -26,7 +26,10 @@ const char *tm_tracefs_open(bool need_write);
 char **tm_instance_list_stale(const char *tracefs);
 /* Free a NULL-terminated string list and its strings (NULL is fine). */
 void tm_strv_free(char **v);
-/* rmdir instances/<name>: the kernel tears the buffer down. -1 + message (not for ENOENT). */
+/*
+ * tracefs_instance_destroy() of instances/<name>: the kernel tears the buffer
+ * down. -1 + message (not for ENOENT).
+ */
 int tm_instance_remove(const char *tracefs, const char *name);
 
 /* ---- uprobes (uprobe.c): tracemap_<pid> groups in uprobe_events ---- */
@@ -45,7 +48,7 @@ char **tm_uprobe_list_stale(const char *tracefs);
  * is too short.
  */
 bool tm_uprobe_instance(const char *event, char *inst, size_t len);
-/* Remove one probe "GROUP/EVENT" from uprobe_events; -1 + message (EBUSY while enabled). */
+/* Remove one probe "GROUP/EVENT" (tracefs_dynevent_destroy()); -1 + message (EBUSY if enabled). */
 int tm_uprobe_remove_event(const char *tracefs, const char *event);
 
 #endif /* TM_TRACEFS_H */

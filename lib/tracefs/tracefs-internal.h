@@ -29,11 +29,44 @@ TM_HIDDEN struct tm_meta *tm_meta_collect(const char *tracefs, const char *insta
 /* "tracemap-<pid>" into buf (cut at len). */
 TM_HIDDEN void tm_instance_name(char *buf, size_t len, pid_t pid);
 
+/* ---- tracefs.c: libtracefs's file calls with our one-line messages ---- */
+
+struct tracefs_instance;
+struct tm_session;
+
+/*
+ * The instance name of tracefs dir tracefs (NULL: its top level) for
+ * libtracefs calls (tracefs_instance_alloc(): it must exist); free with
+ * tracefs_instance_free(). NULL + message (ENOENT: no such instance).
+ */
+TM_HIDDEN struct tracefs_instance *tm_tfs_open(const char *tracefs, const char *name);
+/* "<what> <instance>/<rel>: <strerror(err)>" as the message; -1 with errno err. */
+TM_HIDDEN int tm_tfs_fail(struct tracefs_instance *in, const char *rel, int err,
+			  const char *what);
+/*
+ * tracefs_instance_file_write() (O_TRUNC), or _append() (without), of text to
+ * <instance>/<rel>: every byte or -1 + "write 'TEXT' to PATH: ERR".
+ */
+TM_HIDDEN int tm_tfs_write(struct tracefs_instance *in, const char *rel, const char *text);
+TM_HIDDEN int tm_tfs_append(struct tracefs_instance *in, const char *rel, const char *text);
+/*
+ * tracefs_instance_file_read() of <instance>/<rel>, NUL-terminated ("" for an
+ * empty file), its size into *len (may be NULL); NULL + "open PATH: ERR".
+ */
+TM_HIDDEN char *tm_tfs_read(struct tracefs_instance *in, const char *rel, size_t *len);
+/*
+ * tracefs_instance_file_open() of <dir>/<rel> (dir an instance directory or
+ * the top level) with open(2) flags: the fd, or -1 with errno (no message).
+ */
+TM_HIDDEN int tm_tfs_open_file(const char *dir, const char *rel, int flags);
+
 /* ---- used across lib/ ---- */
 
 struct tm_cpu_kstats;
 /* session.c: the text of a per_cpu/cpuN/stats file (changed in place) into *st. */
 TM_HIDDEN void tm_cpu_kstats_parse(char *text, struct tm_cpu_kstats *st);
+/* session.c: the session's instance for libtracefs calls (its top level when it runs there). */
+TM_HIDDEN struct tracefs_instance *tm_session_instance(const struct tm_session *s);
 
 /*
  * instance-busy.c: the processes holding files under dir open, as "pid N
@@ -41,21 +74,21 @@ TM_HIDDEN void tm_cpu_kstats_parse(char *text, struct tm_cpu_kstats *st);
  */
 TM_HIDDEN void tm_dir_holders(const char *dir, char *buf, size_t len);
 /*
- * instance-busy.c: rmdir dir (ENOENT counts as done), retrying for up to
- * wait_ms while the kernel says EBUSY. -1 + message "remove <what> <dir>: ..."
- * naming the processes that hold it open (errno EBUSY).
+ * instance-busy.c: tracefs_instance_destroy() (gone already counts as done),
+ * retried for up to wait_ms while the kernel says EBUSY. -1 + message
+ * "remove instance <dir>: ..." naming the processes that hold it open (errno EBUSY).
  */
-TM_HIDDEN int tm_dir_remove(const char *dir, const char *what, int wait_ms);
+TM_HIDDEN int tm_instance_destroy(struct tracefs_instance *in, int wait_ms);
 
 /*
- * instance-restore.c: the settings of a reused instance (dir), saved before our
- * first write to each file and written back at the end.
+ * instance-restore.c: the settings of a reused instance (or of the top
+ * level), saved before our first write to each file and written back at the end.
  */
 struct tm_journal;
 
-/* An empty journal of instance directory dir; NULL with ENOMEM. */
-TM_HIDDEN struct tm_journal *tm_journal_new(const char *dir);
-/* Keep the text of <dir>/<rel> unless kept already (j NULL: nothing to do); -1 + message. */
+/* An empty journal of instance in (not owned); NULL with ENOMEM. */
+TM_HIDDEN struct tm_journal *tm_journal_new(struct tracefs_instance *in);
+/* Keep the text of <instance>/<rel> unless kept already (j NULL: nothing to do); -1 + message. */
 TM_HIDDEN int tm_journal_save(struct tm_journal *j, const char *rel);
 /* Write every kept text back, newest first; -1: the first failure's message (all are tried). */
 TM_HIDDEN int tm_journal_restore(struct tm_journal *j);
@@ -68,16 +101,21 @@ TM_HIDDEN void tm_journal_free(struct tm_journal *j);
  */
 TM_HIDDEN int tm_session_set(struct tm_session *s, const char *rel, const char *text);
 TM_HIDDEN int tm_session_append(struct tm_session *s, const char *rel, const char *text);
+/*
+ * session-events.c: tracefs_event_enable() of system sys (ev NULL: all its
+ * events) or of event sys:ev, the names taken as they are (not as regexes); -1 + message.
+ */
+TM_HIDDEN int tm_event_enable(struct tracefs_instance *in, const char *sys, const char *ev);
 /* session.c: markers of the top-level trace_marker reach the instance too (as -e ftrace:print). */
 TM_HIDDEN int tm_session_copy_markers(struct tm_session *s);
 /*
- * errlog.c: tm_file_write() (append: tm_file_append()) of <dir>/<file> with
- * the kernel's reason: error_log is cleared first, and on failure why gets
- * its newest entry, "REASON (position N: CMD-before^CMD-after)" ("" if the
- * kernel logged nothing). -1 with errno and the write's message.
+ * errlog.c: tm_tfs_write() (append: tm_tfs_append()) of <instance>/<file>
+ * with the kernel's reason: error_log is cleared first, and on failure why
+ * gets its newest entry, "REASON (position N: CMD-before^CMD-after)" ("" if
+ * the kernel logged nothing). -1 with errno and the write's message.
  */
-TM_HIDDEN int tm_file_put_why(const char *dir, const char *file, const char *text, bool append,
-			      char *why, size_t len);
+TM_HIDDEN int tm_file_put_why(struct tracefs_instance *in, const char *file, const char *text,
+			      bool append, char *why, size_t len);
 /* session.c: tm_session_set() with the kernel's reason, as tm_file_put_why(). */
 TM_HIDDEN int tm_session_set_why(struct tm_session *s, const char *rel, const char *text,
 				 char *why, size_t len);
@@ -91,7 +129,7 @@ TM_HIDDEN bool tm_pid_runs_tracemap(pid_t pid);
 TM_HIDDEN pid_t tm_instance_owner(const char *name);
 /* instance.c: true when name is ours and its owner process is gone (or is not tracemap). */
 TM_HIDDEN bool tm_instance_is_stale(const char *name);
-/* instance.c: the sub-buffer size of the instance at dir (buffer_subbuf_size_kb); -1 + message. */
-TM_HIDDEN int tm_instance_page_size(const char *dir, size_t *size);
+/* instance.c: the sub-buffer size of instance in (buffer_subbuf_size_kb); -1 + message. */
+TM_HIDDEN int tm_instance_page_size(struct tracefs_instance *in, size_t *size);
 
 #endif /* TM_TRACEFS_INTERNAL_H */

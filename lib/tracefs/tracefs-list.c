@@ -13,8 +13,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <tracefs.h>
 
 #include "util/internal.h"
+#include "tracefs-internal.h"
 #include "tm-list.h"
 
 /* A growing NULL-terminated string vector. */
@@ -76,120 +78,112 @@ static int pathf(char *buf, const char *fmt, ...)
 	return 0;
 }
 
-static bool is_dir_at(int dfd, const char *name)
+/* An instance directory (or the top level) as libtracefs's "tracing dir" of its files. */
+static struct tracefs_instance *list_open(const char *dir)
 {
-	struct stat st;
+	struct tracefs_instance *in = tracefs_instance_alloc(dir, NULL);
 
-	return !fstatat(dfd, name, &st, 0) && S_ISDIR(st.st_mode);
+	if (!in)
+		tm_fail(errno ? errno : ENOENT, "open %s", dir);
+	return in;
 }
 
-/* Names of the subdirectories of path, without "." and "..". */
-static int subdirs(const char *path, struct tm_strv *out)
+/* A libtracefs list (NULL: none) added to s, each filtered and made by fmt. */
+static int strv_add_list(struct tm_strv *s, char **list, const char *prefix,
+			 const regex_t *filter)
 {
-	struct dirent *d;
-	DIR *dir;
-	int ret = -1;
+	char *name;
 
-	dir = opendir(path);
-	if (!dir)
-		return tm_fail(errno, "open %s", path);
-	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.' || !is_dir_at(dirfd(dir), d->d_name))
+	for (char **p = list; p && *p; p++) {
+		if (asprintf(&name, "%s%s%s", prefix ? prefix : "", prefix ? ":" : "", *p) < 0)
+			return tm_fail(ENOMEM, "list");
+		if (filter && regexec(filter, name, 0, NULL, 0)) {
+			free(name);
 			continue;
-		if (strv_add(out, strdup(d->d_name))) {
-			tm_fail(ENOMEM, "list %s", path);
-			goto out;
 		}
+		if (strv_add(s, name))
+			return tm_fail(ENOMEM, "list");
 	}
-	ret = 0;
-out:
-	closedir(dir);
-	return ret;
+	return 0;
 }
 
 char *tm_list_instance_dir(const char *tracefs, const char *instance)
 {
-	char *path = NULL;
-	struct stat st;
-	int n;
+	struct tracefs_instance *in;
+	char *path = NULL, *dir;
 
-	if (!instance)
-		n = asprintf(&path, "%s", tracefs);
-	else if (!*instance || strchr(instance, '/') || !strcmp(instance, ".") ||
-		 !strcmp(instance, "..")) {
+	if (instance && (!*instance || strchr(instance, '/') || !strcmp(instance, ".") ||
+			 !strcmp(instance, ".."))) {
 		tm_failx(EINVAL, "invalid instance name '%s'", instance);
 		return NULL;
-	} else
-		n = asprintf(&path, "%s/instances/%s", tracefs, instance);
-	if (n < 0) {
+	}
+	errno = 0;
+	in = tracefs_instance_alloc(tracefs, instance);
+	if (!in) {
+		tm_fail(errno ? errno : ENOTDIR, "no instance '%s' (%s%s%s)",
+			instance ? instance : "(top)", tracefs, instance ? "/instances/" : "",
+			instance ? instance : "");
+		return NULL;
+	}
+	dir = tracefs_instance_get_dir(in);
+	path = dir ? strdup(dir) : NULL;
+	tracefs_put_tracing_file(dir);
+	tracefs_instance_free(in);
+	if (!path)
 		tm_fail(ENOMEM, "instance %s", instance ? instance : "(top)");
-		return NULL;
-	}
-	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
-		tm_fail(errno ? errno : ENOTDIR, "no instance '%s' (%s)",
-			instance ? instance : "(top)", path);
-		free(path);
-		return NULL;
-	}
 	return path;
+}
+
+/* tracefs_event_systems(), and ftrace, which has no enable file (libtracefs wants one). */
+static int add_systems(const char *dir, struct tm_strv *s)
+{
+	char **list, **ftrace;
+	int ret;
+
+	errno = 0;
+	list = tracefs_event_systems(dir);
+	if (!list)
+		return tm_fail(errno ? errno : ENOENT, "list %s/events", dir);
+	ret = strv_add_list(s, list, NULL, NULL);
+	tracefs_list_free(list);
+	ftrace = tracefs_system_events(dir, "ftrace");
+	if (!ret && ftrace && strv_add(s, strdup("ftrace")))
+		ret = tm_fail(ENOMEM, "list %s/events", dir);
+	tracefs_list_free(ftrace);
+	return ret;
 }
 
 char **tm_list_systems(const char *dir)
 {
 	struct tm_strv s = { 0 };
-	char path[PATH_MAX];
 
-	if (pathf(path, "%s/events", dir) || subdirs(path, &s))
+	if (add_systems(dir, &s))
 		goto fail;
 	if (strv_finish(&s))
 		return s.v;
-	tm_fail(ENOMEM, "list %s", path);
+	tm_fail(ENOMEM, "list %s/events", dir);
 fail:
 	tm_strv_free(s.v);
 	return NULL;
 }
 
-/* Add "system:event" for each event directory of one system that filter matches. */
-static int add_system_events(const char *dir, const char *system, const regex_t *filter,
-				struct tm_strv *out)
-{
-	struct tm_strv ev = { 0 };
-	char path[PATH_MAX], *name;
-	int ret = -1;
-
-	if (pathf(path, "%s/events/%s", dir, system) || subdirs(path, &ev))
-		return -1;
-	for (size_t i = 0; i < ev.n; i++) {
-		if (asprintf(&name, "%s:%s", system, ev.v[i]) < 0) {
-			tm_fail(ENOMEM, "list %s", path);
-			goto out;
-		}
-		if (filter && regexec(filter, name, 0, NULL, 0)) {
-			free(name);
-			continue;
-		}
-		if (strv_add(out, name)) {
-			tm_fail(ENOMEM, "list %s", path);
-			goto out;
-		}
-	}
-	ret = 0;
-out:
-	tm_strv_free(ev.v);
-	return ret;
-}
-
 char **tm_list_events(const char *dir, const regex_t *filter)
 {
 	struct tm_strv s = { 0 };
-	char **systems;
+	char **systems, **events;
 
 	systems = tm_list_systems(dir);
 	if (!systems)
 		return NULL;
-	for (char **sys = systems; *sys; sys++)
-		if (add_system_events(dir, *sys, filter, &s))
+	for (char **sys = systems; *sys; sys++) {
+		int ret;
+
+		events = tracefs_system_events(dir, *sys);
+		ret = strv_add_list(&s, events, *sys, filter);
+		tracefs_list_free(events);
+		if (ret)
 			goto fail;
+	}
 	if (!strv_finish(&s)) {
 		tm_fail(ENOMEM, "list events of %s", dir);
 		goto fail;
@@ -205,16 +199,16 @@ fail:
 /* The whitespace-separated words of <dir>/<file>. */
 static char **file_words(const char *dir, const char *file, struct tm_strv *s)
 {
-	char path[PATH_MAX], *buf, *tok, *save = NULL;
+	struct tracefs_instance *in = list_open(dir);
+	char *buf, *tok, *save = NULL;
 
-	if (pathf(path, "%s/%s", dir, file))
-		return NULL;
-	buf = tm_read_file(path, NULL);
+	buf = in ? tm_tfs_read(in, file, NULL) : NULL;
+	tracefs_instance_free(in);
 	if (!buf)
 		return NULL;
 	for (tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
 		if (strv_add(s, strdup(tok))) {
-			tm_fail(ENOMEM, "read %s", path);
+			tm_fail(ENOMEM, "read %s/%s", dir, file);
 			free(buf);
 			tm_strv_free(s->v);
 			return NULL;
@@ -222,10 +216,11 @@ static char **file_words(const char *dir, const char *file, struct tm_strv *s)
 	}
 	free(buf);
 	if (!s->v && !(s->v = calloc(1, sizeof(*s->v))))
-		tm_fail(ENOMEM, "read %s", path);
+		tm_fail(ENOMEM, "read %s/%s", dir, file);
 	return s->v;
 }
 
+/* Every clock in the kernel's order: libtracefs 1.6.4 reads only the selected one. */
 char **tm_list_clocks(const char *dir, int *current)
 {
 	struct tm_strv s = { 0 };
@@ -246,15 +241,16 @@ char **tm_list_clocks(const char *dir, int *current)
 	return s.v;
 }
 
+/* Whole lines, "name [module]": tracefs_filter_functions() gives the names alone. */
 char **tm_list_functions(const char *tracefs, const regex_t *filter)
 {
+	struct tracefs_instance *in = list_open(tracefs);
 	struct tm_strv s = { 0 };
-	char path[PATH_MAX], *buf, *line, *save = NULL;
+	char *buf, *line, *save = NULL;
 	bool ok = true;
 
-	if (pathf(path, "%s/available_filter_functions", tracefs))
-		return NULL;
-	buf = tm_read_file(path, NULL);
+	buf = in ? tm_tfs_read(in, "available_filter_functions", NULL) : NULL;
+	tracefs_instance_free(in);
 	if (!buf)
 		return NULL;
 	for (line = strtok_r(buf, "\n", &save); line && ok; line = strtok_r(NULL, "\n", &save))
@@ -263,7 +259,7 @@ char **tm_list_functions(const char *tracefs, const regex_t *filter)
 	free(buf);
 	if (ok && strv_finish(&s))
 		return s.v;
-	tm_fail(ENOMEM, "read %s", path);
+	tm_fail(ENOMEM, "read %s/available_filter_functions", tracefs);
 	tm_strv_free(s.v);
 	return NULL;
 }
@@ -271,49 +267,64 @@ char **tm_list_functions(const char *tracefs, const regex_t *filter)
 char **tm_list_tracers(const char *dir)
 {
 	struct tm_strv s = { 0 };
+	char **list;
 
-	if (!file_words(dir, "available_tracers", &s))
+	errno = 0;
+	list = tracefs_tracers(dir);
+	if (!list && errno) {
+		tm_fail(errno, "open %s/available_tracers", dir);
 		return NULL;
+	}
+	/* tracefs_tracers() leaves nop out: every kernel has it */
+	if (strv_add_list(&s, list, NULL, NULL) || strv_add(&s, strdup("nop"))) {
+		tracefs_list_free(list);
+		tm_strv_free(s.v);
+		return NULL;
+	}
+	tracefs_list_free(list);
 	return strv_finish(&s);
 }
 
 /* "NAME VALUE" for one options/NAME file. */
-static char *option_line(const char *path, const char *name)
+static char *option_line(struct tracefs_instance *in, const char *name)
 {
-	char file[PATH_MAX], *value, *line = NULL;
+	char rel[PATH_MAX], *value, *line = NULL;
 
-	if (pathf(file, "%s/%s", path, name))
+	if (pathf(rel, "options/%s", name))
 		return NULL;
-	value = tm_read_file(file, NULL);
+	value = tm_tfs_read(in, rel, NULL);
 	if (!value)
 		return NULL;
 	value[strcspn(value, "\n")] = '\0';
 	if (asprintf(&line, "%s %s", name, value) < 0) {
-		tm_fail(ENOMEM, "read %s", file);
+		tm_fail(ENOMEM, "read %s", rel);
 		line = NULL;
 	}
 	free(value);
 	return line;
 }
 
+/* Every options/ file: libtracefs 1.6.4 knows only the options of its own list. */
 char **tm_list_options(const char *dir)
 {
+	struct tracefs_instance *in;
 	struct tm_strv s = { 0 };
 	char path[PATH_MAX], *line;
 	struct dirent *d;
 	DIR *od;
 
-	if (pathf(path, "%s/options", dir))
+	if (pathf(path, "%s/options", dir) || !(in = list_open(dir)))
 		return NULL;
 	od = opendir(path);
 	if (!od) {
 		tm_fail(errno, "open %s", path);
+		tracefs_instance_free(in);
 		return NULL;
 	}
 	while ((d = readdir(od))) {
 		if (d->d_name[0] == '.')
 			continue;
-		line = option_line(path, d->d_name);
+		line = option_line(in, d->d_name);
 		if (!line)
 			goto fail;
 		if (strv_add(&s, line)) {
@@ -327,26 +338,27 @@ char **tm_list_options(const char *dir)
 		tm_fail(ENOMEM, "list %s", path);
 		goto fail;
 	}
+	tracefs_instance_free(in);
 	return s.v;
 fail:
 	if (od)
 		closedir(od);
+	tracefs_instance_free(in);
 	tm_strv_free(s.v);
 	return NULL;
 }
 
 /* The system holding a bare event name; ambiguous or unknown names fail. */
-static char *event_system(const char *dir, const char *event)
+static char *event_system(struct tracefs_instance *in, const char *dir, const char *event)
 {
-	char **systems, path[PATH_MAX], found_in[256] = "", *system = NULL;
+	char **systems, found_in[256] = "", *system = NULL;
 	int found = 0;
 
 	systems = tm_list_systems(dir);
 	if (!systems)
 		return NULL;
 	for (char **sys = systems; *sys; sys++) {
-		if (pathf(path, "%s/events/%s/%s/format", dir, *sys, event) ||
-		    access(path, F_OK))
+		if (!tracefs_event_file_exists(in, *sys, event, "format"))
 			continue;
 		if (found++)
 			strncat(found_in, ", ", sizeof(found_in) - strlen(found_in) - 1);
@@ -366,9 +378,9 @@ static char *event_system(const char *dir, const char *event)
 	return NULL;
 }
 
-char *tm_list_event_format(const char *dir, const char *event)
+static char *event_format(struct tracefs_instance *in, const char *dir, const char *event)
 {
-	char path[PATH_MAX], *system, *name, *sep, *format = NULL;
+	char rel[PATH_MAX], *system, *name, *sep, *format = NULL;
 
 	system = strdup(event);
 	if (!system) {
@@ -381,23 +393,31 @@ char *tm_list_event_format(const char *dir, const char *event)
 		name = sep + 1;
 	} else {
 		free(system);
-		system = event_system(dir, event);
+		system = event_system(in, dir, event);
 		if (!system)
 			return NULL;
 		name = (char *)event;
 	}
 	if (!*system || !*name || strchr(name, '/') || strchr(name, ':') || *system == '.' ||
-	    *name == '.') {
+	    *name == '.' || !tracefs_event_file_exists(in, system, name, "format")) {
 		tm_failx(ENOENT, "unknown event '%s' (see 'tracemap list -e')", event);
 		goto out;
 	}
-	if (pathf(path, "%s/events/%s/%s/format", dir, system, name) ||
-	    access(path, F_OK)) {
-		tm_failx(ENOENT, "unknown event '%s' (see 'tracemap list -e')", event);
-		goto out;
-	}
-	format = tm_read_file(path, NULL);
+	if (!pathf(rel, "events/%s/%s/format", system, name))
+		format = tm_tfs_read(in, rel, NULL);
 out:
 	free(system);
+	return format;
+}
+
+char *tm_list_event_format(const char *dir, const char *event)
+{
+	struct tracefs_instance *in = list_open(dir);
+	char *format;
+
+	if (!in)
+		return NULL;
+	format = event_format(in, dir, event);
+	tracefs_instance_free(in);
 	return format;
 }

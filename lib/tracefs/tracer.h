@@ -9,22 +9,22 @@
 #include "tm-session.h"
 
 /*
- * Where tracer t runs: *top false for the instance inst_dir, true for the
- * top level tracefs, when the instance's available_tracers lacks the tracer
- * or the instance lacks a file or option (of options) t needs and the top
+ * Where tracer t runs: *top false for the instance inst, true for the top
+ * level tracefs, when the instance's available_tracers lacks the tracer or
+ * the instance lacks a file or option (of options) t needs and the top
  * level has them. EINVAL + message when neither offers the tracer.
  */
-TM_HIDDEN int tm_tracer_place(const char *tracefs, const char *inst_dir,
+TM_HIDDEN int tm_tracer_place(const char *tracefs, struct tracefs_instance *inst,
 			      const struct tm_tracer_opts *t, const char * const *options,
 			      bool *top);
-/* The top level runs no tracer (current_tracer nop), or -1 + message (EBUSY). */
-TM_HIDDEN int tm_tracer_top_free(const char *tracefs, const char *tracer);
+/* The top level top runs no tracer (current_tracer nop), or -1 + message (EBUSY). */
+TM_HIDDEN int tm_tracer_top_free(struct tracefs_instance *top, const char *tracer);
 /*
- * Write t's function filters, max_graph_depth, then current_tracer in dir,
+ * Write t's function filters, max_graph_depth, then current_tracer in in,
  * each file saved in journal j first (NULL: none). A function or tracer the
  * kernel refuses: -1 + one line with the kernel's errno.
  */
-TM_HIDDEN int tm_tracer_apply(const char *dir, struct tm_journal *j,
+TM_HIDDEN int tm_tracer_apply(struct tracefs_instance *in, struct tm_journal *j,
 			      const struct tm_tracer_opts *t);
 
 #endif /* TM_TRACER_H */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tracefs.h>
 
 #include "errlog.h"
 #include "uprobe.h"
@@ -26,10 +27,10 @@ struct tm_uprobe_spec {
 };
 
 struct tm_uprobes {
-	char	*tracefs;
-	char	group[64];
-	size_t	n;
-	char	(*events)[TM_UPROBE_NAME_MAX + 80];	/* "group:name" */
+	char			group[64];
+	size_t			n;
+	char			(*events)[TM_UPROBE_NAME_MAX + 80];	/* "group:name" */
+	struct tracefs_dynevent	**probes;	/* made in the kernel, events[i]'s */
 };
 
 static int uprobe_spec_parse(const char *text, char *path, size_t path_len, char *symbol,
@@ -102,19 +103,23 @@ static void uprobe_name(const struct tm_uprobes *u, const struct tm_uprobe_spec 
 	}
 }
 
-/* Write one uprobe_events line; a refusal carries error_log's reason when it is ours. */
-static int uprobe_write(const char *tracefs, const char *line, const char *what)
+/*
+ * A probe created (make) or removed with libtracefs's dynamic event calls; a
+ * refusal carries error_log's reason when it is ours.
+ */
+static int uprobe_call(struct tracefs_dynevent *probe, bool make, const char *what)
 {
 	char why[256];
 	int err;
 
-	if (!tm_file_append(tracefs, "uprobe_events", line))
+	errno = 0;
+	if (!(make ? tracefs_dynevent_create(probe) : tracefs_dynevent_destroy(probe, false)))
 		return 0;
-	err = errno;
+	err = errno ? errno : EIO;
 	/* the log is global: use its newest entry only when it names our group */
-	if (tm_errlog_last(tracefs, why, sizeof(why)) && strstr(why, TM_UPROBE_GROUP))
+	if (tm_errlog_last(NULL, why, sizeof(why)) && strstr(why, TM_UPROBE_GROUP))
 		return tm_failx(err, "%s: %s: %s", what, strerror(err), why);
-	return tm_fail_prefix("%s", what);
+	return tm_fail(err, "%s", what);
 }
 
 static int uprobe_add(struct tm_uprobes *u, const char *text)
@@ -122,6 +127,7 @@ static int uprobe_add(struct tm_uprobes *u, const char *text)
 	struct tm_uprobe_spec s;
 	char raw[PATH_MAX], name[TM_UPROBE_NAME_MAX], line[PATH_MAX + 200];
 	char what[sizeof(line) + 600];
+	struct tracefs_dynevent *probe;
 	uint64_t off;
 
 	if (uprobe_spec_parse(text, raw, sizeof(raw), s.symbol, sizeof(s.symbol), &s.offset,
@@ -135,8 +141,15 @@ static int uprobe_add(struct tm_uprobes *u, const char *text)
 	snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx", s.ret ? 'r' : 'p', u->group, name,
 		 s.path, (unsigned long long)(off + s.offset));
 	snprintf(what, sizeof(what), "uprobe '%s': add '%s' to uprobe_events", text, line);
-	if (uprobe_write(u->tracefs, line, what))
+	probe = (s.ret ? tracefs_uretprobe_alloc : tracefs_uprobe_alloc)
+		(u->group, name, s.path, off + s.offset, NULL);
+	if (!probe)
+		return tm_fail(ENOMEM, "%s", what);
+	if (uprobe_call(probe, true, what)) {
+		tracefs_dynevent_free(probe);
 		return -1;
+	}
+	u->probes[u->n] = probe;
 	snprintf(u->events[u->n++], sizeof(u->events[0]), "%s:%s", u->group, name);
 	return 0;
 }
@@ -146,8 +159,10 @@ struct tm_uprobes *tm_uprobes_create(const char *tracefs, const char *group,
 {
 	struct tm_uprobes *u = calloc(1, sizeof(*u));
 
-	if (!u || !(u->tracefs = strdup(tracefs)) ||
-	    !(u->events = calloc(n ? n : 1, sizeof(*u->events)))) {
+	/* libtracefs writes the probes of the tracefs tm_tracefs_open() chose */
+	(void)tracefs;
+	if (!u || !(u->events = calloc(n ? n : 1, sizeof(*u->events))) ||
+	    !(u->probes = calloc(n ? n : 1, sizeof(*u->probes)))) {
 		tm_fail(ENOMEM, "uprobes");
 		goto fail;
 	}
@@ -171,31 +186,22 @@ const char *tm_uprobes_event(const struct tm_uprobes *u, size_t i)
 	return u->events[i];
 }
 
-/* "-:group/name" for a "group:name" or "group/name". */
-static int uprobe_remove(const char *tracefs, const char *event)
-{
-	char line[TM_UPROBE_NAME_MAX + 100], what[sizeof(line) + 40];
-	char *sep;
-
-	snprintf(line, sizeof(line), "-:%s", event);
-	sep = strchr(line + 2, ':');
-	if (sep)
-		*sep = '/';
-	snprintf(what, sizeof(what), "remove uprobe %s", line + 2);
-	return uprobe_write(tracefs, line, what);
-}
-
 int tm_uprobes_destroy(struct tm_uprobes *u)
 {
+	char what[TM_UPROBE_NAME_MAX + 120];
 	int ret = 0;
 
 	if (!u)
 		return 0;
-	for (size_t i = u->n; i-- > 0;)
-		if (uprobe_remove(u->tracefs, u->events[i]))
+	for (size_t i = u->n; i-- > 0;) {
+		snprintf(what, sizeof(what), "remove uprobe %s", u->events[i]);
+		*strchr(what + strlen("remove uprobe "), ':') = '/';
+		if (uprobe_call(u->probes[i], false, what))
 			ret = -1;
+		tracefs_dynevent_free(u->probes[i]);
+	}
+	free(u->probes);
 	free(u->events);
-	free(u->tracefs);
 	free(u);
 	return ret;
 }
@@ -211,56 +217,66 @@ bool tm_uprobe_instance(const char *event, char *inst, size_t len)
 			event + glen) < (int)len;
 }
 
-/* "GROUP/EVENT" of a uprobe_events line "p:GROUP/EVENT ...", when its tracemap is gone. */
-static bool uprobe_line_stale(const char *line, char *event, size_t len)
+/* "GROUP/EVENT" of a probe, when its group is tracemap_<pid> of a tracemap that is gone. */
+static bool uprobe_stale(struct tracefs_dynevent *probe, char *event, size_t len)
 {
-	const char *g = strchr(line, ':'), *end;
-	char inst[64];
+	char *sys = NULL, *ev = NULL, inst[64];
+	bool stale;
 
-	if (!g)
-		return false;
-	end = g + 1 + strcspn(g + 1, " \t\n");
-	return snprintf(event, len, "%.*s", (int)(end - g - 1), g + 1) < (int)len &&
-	       tm_uprobe_instance(event, inst, sizeof(inst)) && tm_instance_is_stale(inst);
+	tracefs_dynevent_info(probe, &sys, &ev, NULL, NULL, NULL);
+	stale = sys && ev && snprintf(event, len, "%s/%s", sys, ev) < (int)len &&
+		tm_uprobe_instance(event, inst, sizeof(inst)) && tm_instance_is_stale(inst);
+	free(sys);
+	free(ev);
+	return stale;
 }
 
 char **tm_uprobe_list_stale(const char *tracefs)
 {
-	char path[PATH_MAX], event[256], *text, *line, *save = NULL;
-	char **v = calloc(1, sizeof(*v));
+	struct tracefs_dynevent **all;
+	char event[256], **v = calloc(1, sizeof(*v));
 	size_t n = 0;
 
-	snprintf(path, sizeof(path), "%s/uprobe_events", tracefs);
-	text = v ? tm_read_file(path, NULL) : NULL;
-	if (!text) {
-		if (!v)
-			tm_fail(ENOMEM, "list %s", path);
+	/* libtracefs reads the uprobes of the tracefs tm_tracefs_open() chose */
+	(void)tracefs;
+	errno = 0;
+	all = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE,
+				       NULL);
+	/* NULL: none, or (ENOENT) a kernel without uprobes: nothing of ours can be there */
+	if (!all && errno && errno != ENOENT) {
+		tm_fail(errno, "list uprobe_events");
 		free(v);
-		/* kernels without uprobes have no file: nothing of ours can be there */
-		return errno == ENOENT ? calloc(1, sizeof(char *)) : NULL;
+		return NULL;
 	}
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char **tmp;
-
-		if (!uprobe_line_stale(line, event, sizeof(event)))
-			continue;
-		tmp = realloc(v, (n + 2) * sizeof(*v));
-		if (!tmp || !(tmp[n] = strdup(event))) {
-			v = tmp ? tmp : v;
-			v[n] = NULL;
+	for (size_t i = 0; v && all && all[i]; i++)
+		if (uprobe_stale(all[i], event, sizeof(event)) && tm_strv_push(&v, &n, event)) {
 			tm_strv_free(v);
-			free(text);
-			tm_fail(ENOMEM, "list %s", path);
-			return NULL;
+			v = NULL;
 		}
-		v = tmp;
-		v[++n] = NULL;
-	}
-	free(text);
+	tracefs_dynevent_list_free(all);
+	if (!v)
+		tm_fail(ENOMEM, "list uprobe_events");
 	return v;
 }
 
 int tm_uprobe_remove_event(const char *tracefs, const char *event)
 {
-	return uprobe_remove(tracefs, event);
+	const char *slash = strchr(event, '/');
+	struct tracefs_dynevent *probe;
+	char group[128], what[300];
+	int ret;
+
+	(void)tracefs;
+	snprintf(what, sizeof(what), "remove uprobe %s", event);
+	if (!slash || slash - event >= (long)sizeof(group))
+		return tm_failx(EINVAL, "%s: not GROUP/EVENT", what);
+	snprintf(group, sizeof(group), "%.*s", (int)(slash - event), event);
+	probe = tracefs_dynevent_get(TRACEFS_DYNEVENT_UPROBE, group, slash + 1);
+	if (!probe)
+		probe = tracefs_dynevent_get(TRACEFS_DYNEVENT_URETPROBE, group, slash + 1);
+	if (!probe)
+		return 0;	/* gone already */
+	ret = uprobe_call(probe, false, what);
+	tracefs_dynevent_free(probe);
+	return ret;
 }

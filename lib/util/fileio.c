@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* fileio.c - small whole-file and all-bytes I/O helpers, text blobs, tracefs-style text writes. */
+/* fileio.c - small whole-file and all-bytes I/O helpers, text blobs. */
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
@@ -105,31 +105,4 @@ int tm_path(char *buf, size_t len, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= len)
 		return tm_failx(ENAMETOOLONG, "path too long: %.80s...", buf);
 	return 0;
-}
-
-static int put_text(const char *dir, const char *file, const char *text, int flags)
-{
-	char path[PATH_MAX];
-	int fd, ret = 0;
-
-	if (tm_path(path, sizeof(path), "%s/%s", dir, file))
-		return -1;
-	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
-	if (fd < 0)
-		return tm_fail(errno, "open %s", path);
-	if (tm_write_all(fd, text, strlen(text)))
-		ret = tm_fail(errno, "write '%s' to %s", text, path);
-	if (close(fd) && !ret)
-		ret = tm_fail(errno, "write '%s' to %s", text, path);
-	return ret;
-}
-
-int tm_file_write(const char *dir, const char *file, const char *text)
-{
-	return put_text(dir, file, text, O_TRUNC);
-}
-
-int tm_file_append(const char *dir, const char *file, const char *text)
-{
-	return put_text(dir, file, text, O_APPEND);
 }

@@ -44,10 +44,6 @@ TM_HIDDEN char *tm_read_file(const char *path, size_t *len);
 TM_HIDDEN int tm_write_all(int fd, const void *buf, size_t len);
 /* pread() all of len bytes; -1 with errno EIO on a short file (no message). */
 TM_HIDDEN int tm_pread_all(int fd, void *buf, size_t len, off_t off);
-/* Write text to the existing <dir>/<file> (truncating); -1, message names the file and errno. */
-TM_HIDDEN int tm_file_write(const char *dir, const char *file, const char *text);
-/* Like tm_file_write() without O_TRUNC (tracefs pid lists append). */
-TM_HIDDEN int tm_file_append(const char *dir, const char *file, const char *text);
 
 /* outfile.c: empty a regular output file and rewind it; nothing for a stream. -1 + message. */
 TM_HIDDEN int tm_outfile_truncate(struct tm_outfile *out);

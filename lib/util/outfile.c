@@ -85,21 +85,33 @@ static int open_temporary(struct tm_outfile *out, const char *path)
 	return 0;
 }
 
+/*
+ * Created with O_EXCL, else opened as it is: of two processes opening one
+ * new path only one may believe it created the file (and remove it after a
+ * failure), or a loser's cleanup unlinks the winner's output.
+ */
 static int open_regular(struct tm_outfile *out, const char *path, int flags)
 {
-	struct stat st;
-	bool exists;
+	int mode = O_WRONLY | O_CLOEXEC | (flags & TM_OUTFILE_TRUNCATE ? O_TRUNC : 0);
+	bool created = false;
 
 	if (link_target(path, out->path, sizeof(out->path)))
 		return -1;
 	if (flags & TM_OUTFILE_REPLACE)
 		return open_temporary(out, path);
-	exists = !stat(out->path, &st);
-	out->fd = open(out->path, O_WRONLY | O_CREAT | O_CLOEXEC |
-		       (flags & TM_OUTFILE_TRUNCATE ? O_TRUNC : 0), 0666);
+	/* a file removed between the two opens is created after all */
+	for (int tries = 0; tries < 3; tries++) {
+		out->fd = open(out->path, mode | O_CREAT | O_EXCL, 0666);
+		created = out->fd >= 0;
+		if (created || errno != EEXIST)
+			break;
+		out->fd = open(out->path, mode);
+		if (out->fd >= 0 || errno != ENOENT)
+			break;
+	}
 	if (out->fd < 0)
 		return tm_fail(errno, "cannot write output %s", path);
-	out->owned = !exists || (flags & TM_OUTFILE_TRUNCATE);
+	out->owned = created || (flags & TM_OUTFILE_TRUNCATE);
 	return 0;
 }
 

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_evout.c - the output interface: what a file's run hands an output
- * (begin info, records in time order with their losses, one end), and the
- * arena behind the Perfetto output's bundles.
+ * (begin info, records in time order with their losses, one end).
  */
 #include <stdlib.h>
 
-#include "util/arena.h"
 #include "util/internal.h"
 #include "emit/tm-evout.h"
 #include "tm_test.h"
@@ -141,28 +139,4 @@ TM_TEST(evout_run_describes_instance_buffers)
 	TM_CHECK_STR(c.buffer1, "fmtspec");
 	TM_CHECK_INT(c.events, 430 + 391 + 208 + 273);	/* A on top, B in the instance */
 	TM_CHECK(c.ordered);
-}
-
-TM_TEST(arena_allocations_are_aligned_zeroed_and_reused_after_reset)
-{
-	struct tm_arena a = { 0 };
-	char *p, *first, *big;
-	int i;
-
-	first = tm_arena_alloc(&a, 3);
-	TM_REQUIRE(first);
-	for (i = 0; i < 10000; i++) {
-		p = tm_arena_alloc(&a, 1 + (size_t)i % 100);
-		TM_REQUIRE(p);
-		TM_CHECK((uintptr_t)p % _Alignof(max_align_t) == 0);
-		TM_CHECK(p[0] == 0 && p[i % 100] == 0);
-		memset(p, 0xff, 1 + (size_t)i % 100);
-	}
-	big = tm_arena_alloc(&a, 1 << 20);	/* larger than a chunk */
-	TM_REQUIRE(big);
-	TM_CHECK(big[0] == 0 && big[(1 << 20) - 1] == 0);
-	TM_CHECK_STR(tm_arena_strndup(&a, "comm\0junk", 4), "comm");
-	tm_arena_reset(&a);
-	TM_CHECK(tm_arena_alloc(&a, 3) == first);
-	tm_arena_free(&a);
 }
