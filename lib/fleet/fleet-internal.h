@@ -90,6 +90,8 @@ typedef ssize_t (*tm_ch_fill_fn)(void *ctx, uint8_t *buf, size_t cap);
 TM_HIDDEN int tm_ch_insert(struct tm_ch *ch, const char *sql, tm_ch_fill_fn fill, void *ctx);
 /* Run a query whose answer is one integer. */
 TM_HIDDEN int tm_ch_query_u64(struct tm_ch *ch, const char *sql, uint64_t *out);
+/* Does a named query read this table (queries.c)? */
+TM_HIDDEN bool tm_fleet_query_reads(const char *table);
 /* CREATE DATABASE IF NOT EXISTS of ch's database. */
 TM_HIDDEN int tm_ch_create_db(struct tm_ch *ch);
 /* The database name of ch. */

@@ -66,6 +66,19 @@ static const char *const query_names[] = {
 	"counts", "cpu", "latency", "wakeups", "runtime", "syscalls", NULL,
 };
 
+/* The tables the named queries read: created even when a database has them empty. */
+static const char *const query_tables[] = {
+	"events", "sched_slice", "thread", "wakeup_latency", "syscalls", NULL,
+};
+
+bool tm_fleet_query_reads(const char *table)
+{
+	for (int i = 0; query_tables[i]; i++)
+		if (!strcmp(query_tables[i], table))
+			return true;
+	return false;
+}
+
 const char *const *tm_fleet_query_names(void)
 {
 	return query_names;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schema.c - a SQLite trace database's tables as ClickHouse will hold them,
- * read from sqlite_master and PRAGMA table_info: names, types, nullability.
+ * read from sqlite_master and PRAGMA table_info: names, types, nullability;
+ * empty tables left out unless a named query reads them.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -139,11 +140,40 @@ static bool schema_name_ok(const char *name)
 	return true;
 }
 
+/*
+ * Is a table worth a ClickHouse table: rows, or one the named queries read
+ * (it must exist on every shard for a Distributed query)? lib/sql makes a
+ * table of every event format the file knows, most of them empty.
+ */
+static int schema_wanted(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	char *sql;
+	int rc;
+
+	if (tm_fleet_query_reads(name))
+		return 1;
+	sql = sqlite3_mprintf("SELECT 1 FROM \"%w\" LIMIT 1", name);
+	if (!sql || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_free(sql);
+		return schema_sqlite_fail(db, name);
+	}
+	sqlite3_free(sql);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return schema_sqlite_fail(db, name);
+	return rc == SQLITE_ROW;
+}
+
 static int schema_add_table(sqlite3 *db, struct tm_fleet_schema *s, const char *name)
 {
 	struct tm_fleet_table *t;
 	void *p;
+	int wanted = schema_wanted(db, name);
 
+	if (wanted <= 0)
+		return wanted;
 	if (!schema_name_ok(name))
 		return tm_failx(EINVAL, "table %s: a name this loader reserves", name);
 	p = realloc(s->tables, (s->ntables + 1) * sizeof(*s->tables));
@@ -182,7 +212,7 @@ struct tm_fleet_schema *tm_fleet_schema_read(struct sqlite3 *db)
 	}
 	sqlite3_finalize(st);
 	if (!s->ntables) {
-		tm_failx(EINVAL, "the database has no tables");
+		tm_failx(EINVAL, "the database has no table with rows");
 		tm_fleet_schema_free(s);
 		return NULL;
 	}
