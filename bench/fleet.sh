@@ -3,7 +3,7 @@
 # fleet.sh - `tracemap fleet` loading trace databases into one ClickHouse server on
 # loopback (started here, as tests/fleet.bats starts its own, killed at the end)
 # beside clickhouse-client loading the same rows from files, in the same run: RUNS
-# interleaved rounds of tracemap fleet (RowBinary over HTTP from the SQLite file),
+# interleaved rounds of tracemap fleet (Native over HTTP from the SQLite file),
 # clickhouse-client with RowBinary files and with TSV files (the rows the server
 # holds after the first load, written out by the server itself), each into a fresh
 # database. Median and worst wall time, rows (events) a second. Run by hand, under
@@ -108,7 +108,7 @@ echo "ClickHouse $(ch_q s1 'SELECT version()'), $rows rows (events) in ${#dbs[@]
 printf '%-34s %9s %9s %16s %16s\n' loader 'median s' 'worst s' 'median rows/s' 'worst rows/s'
 for k in tracemap RowBinary TSV; do
 	case $k in
-	tracemap) name="tracemap fleet (RowBinary, HTTP)" ;;
+	tracemap) name="tracemap fleet (Native, HTTP)" ;;
 	*) name="clickhouse-client ($k file)" ;;
 	esac
 	m=$(median <"$WORK/t.$k")
