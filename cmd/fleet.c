@@ -6,13 +6,13 @@
  */
 #include <argp.h>
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
+#include "fleet.h"
 #include "tracemap.h"
 
 #define SUB		"fleet"
@@ -31,18 +31,13 @@ enum {
 };
 
 struct fleet_opts {
-	const char	*url;
-	const char	*schema;	/* --schema clickhouse */
-	const char	*cluster;
-	const char	*trace;
-	const char	*top;
-	const char	*machines[MAX_MACHINES];
-	int		nmachines;
-	const char	*query;		/* a bare SQL statement for the server */
-	const char	*dbs[256];
-	int		ndbs;
-	long		limit;
-	bool		replace, across, traces, quiet;
+	struct fleet_args	a;
+	const char		*schema;	/* --schema clickhouse */
+	const char		*trace;
+	const char		*machines[MAX_MACHINES];
+	int			nmachines;
+	const char		*dbs[256];
+	int			ndbs;
 };
 
 static const struct argp_option options[] = {
@@ -115,8 +110,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	struct fleet_opts *o = state->input;
 
 	switch (key) {
-	case OPT_CLICKHOUSE: o->url = arg; return 0;
-	case OPT_CLUSTER: o->cluster = arg; return 0;
+	case OPT_CLICKHOUSE: o->a.url = arg; return 0;
+	case OPT_CLUSTER: o->a.cluster = arg; return 0;
 	case OPT_SCHEMA:
 		if (strcmp(arg, "clickhouse"))
 			argp_error(state, "--schema: only clickhouse is known");
@@ -128,37 +123,40 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->machines[o->nmachines++] = arg;
 		return 0;
 	case OPT_TRACE: o->trace = arg; return 0;
-	case OPT_REPLACE: o->replace = true; return 0;
+	case OPT_REPLACE: o->a.replace = true; return 0;
 	case OPT_TOP:
 		check_query_name(state, arg);
-		o->top = arg;
+		o->a.top = arg;
 		return 0;
-	case OPT_ACROSS: o->across = true; return 0;
-	case OPT_LIMIT: o->limit = arg_long(state, "--limit", arg, 1, 1000000); return 0;
-	case OPT_TRACES: o->traces = true; return 0;
-	case 'q': o->quiet = true; return 0;
+	case OPT_ACROSS: o->a.across = true; return 0;
+	case OPT_LIMIT: o->a.limit = arg_long(state, "--limit", arg, 1, 1000000); return 0;
+	case OPT_TRACES: o->a.traces = true; return 0;
+	case 'q': o->a.quiet = true; return 0;
 	case ARGP_KEY_ARG:
 		if (is_db_file(arg)) {
 			if (o->ndbs == (int)(sizeof(o->dbs) / sizeof(o->dbs[0])))
 				argp_error(state, "too many databases");
 			o->dbs[o->ndbs++] = arg;
-		} else if (!o->query) {
-			o->query = arg;
+		} else if (!o->a.query) {
+			o->a.query = arg;
 		} else {
 			argp_error(state, "one QUERY only");
 		}
 		return 0;
 	case ARGP_KEY_END:
-		if (o->ndbs && (o->top || o->traces || o->query))
+		if (o->ndbs && (o->a.top || o->a.traces || o->a.query))
 			argp_error(state, "load databases or ask queries, not both");
 		if (!o->ndbs && o->schema)
 			argp_error(state, "--schema needs a database");
-		if (!o->schema && !o->url)
+		if (!o->schema && !o->a.url)
 			argp_error(state, "--clickhouse URL is needed");
-		if (!o->ndbs && !o->top && !o->traces && !o->query)
+		if (!o->ndbs && !o->a.top && !o->a.traces && !o->a.query)
 			argp_error(state, "nothing to do: DB files, --top, --traces or QUERY");
 		if (o->trace && o->ndbs > 1)
 			argp_error(state, "--trace names one database's trace");
+		/* querying: -m is the machine asked about */
+		if (!o->ndbs && o->nmachines)
+			o->a.machine = o->machines[0];
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -172,148 +170,53 @@ static const struct argp fleet_argp = {
 	.doc = doc,
 };
 
-/* host1.db -> host1 (into buf) */
-static const char *machine_of_path(const char *path, char *buf, size_t cap)
+/* One database as one trace: its id the file's hash unless --trace. */
+static int fleet_load_file(const struct fleet_opts *o, const char *path)
 {
-	char tmp[4096];
-	char *base, *dot;
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	base = basename(tmp);
-	dot = strrchr(base, '.');
-	if (dot && dot != base)
-		*dot = '\0';
-	snprintf(buf, cap, "%s", base);
-	return buf;
-}
-
-static int fleet_schema(const struct fleet_opts *o, const char *path)
-{
-	struct tm_fleet_schema *s;
+	const char *one[1] = { path }, *single[1];
 	struct sqlite3 *db = tm_fleet_db_open(path);
-	struct tm_ch *ch = NULL;
-	const char *dbname = "default";
-	int ret;
-
-	if (!db)
-		return cmd_fail(SUB);
-	s = tm_fleet_schema_read(db);
-	if (s && o->url) {
-		ch = tm_ch_open(o->url);
-		dbname = ch ? strchr(tm_ch_name(ch), '/') + 1 : NULL;
-	}
-	ret = s && dbname ? tm_fleet_ddl_print(s, dbname, o->cluster, stdout) : -1;
-	if (!ret && fflush(stdout))
-		ret = -1, errno = EIO;
-	if (ret < 0)
-		cmd_fail(SUB);
-	tm_ch_close(ch);
-	tm_fleet_schema_free(s);
-	tm_fleet_db_close(db);
-	return ret < 0 ? TM_EXIT_FAIL : TM_EXIT_OK;
-}
-
-static int fleet_load_one(struct tm_ch *ch, const struct fleet_opts *o, const char *path)
-{
-	struct tm_fleet_load_opts lo = { .cluster = o->cluster, .replace = o->replace };
 	char id[17], name[256];
-	const char *one[1] = { path };
-	const char *single[1];
-	struct tm_fleet_schema *s = NULL;
-	struct sqlite3 *db;
-	uint64_t rows = 0;
-	int ret = -1;
-
-	db = tm_fleet_db_open(path);
-	if (!db)
-		return cmd_fail(SUB);
-	if (o->trace)
-		snprintf(id, sizeof(id), "%s", o->trace);
-	else if (tm_fleet_trace_id(one, 1, id) < 0)
-		goto out;
-	lo.trace = o->trace ? o->trace : id;
-	if (o->nmachines) {
-		lo.machines = o->machines;
-		lo.nmachines = o->nmachines;
-	} else {
-		single[0] = machine_of_path(path, name, sizeof(name));
-		lo.machines = single;
-		lo.nmachines = 1;
-	}
-	s = tm_fleet_schema_read(db);
-	if (s)
-		ret = tm_fleet_load(ch, db, s, &lo, &rows);
-	if (!ret && !o->quiet)
-		cmd_err(SUB, "%s: trace %s (%s) loaded into %s: %llu rows", path, lo.trace,
-			lo.machines[0], tm_ch_name(ch), (unsigned long long)rows);
-out:
-	if (ret < 0)
-		cmd_err(SUB, "%s: %s", path, tm_last_error());
-	tm_fleet_schema_free(s);
-	tm_fleet_db_close(db);
-	return ret < 0 ? TM_EXIT_FAIL : TM_EXIT_OK;
-}
-
-static int fleet_ask(struct tm_ch *ch, const struct fleet_opts *o)
-{
-	char *sql = NULL;
-	const char *q = o->query;
 	int ret;
 
-	if (o->top) {
-		sql = tm_fleet_query_sql(ch, o->top, o->nmachines ? o->machines[0] : NULL,
-					 o->across, o->limit);
-		if (!sql)
-			return cmd_fail(SUB);
-		q = sql;
-	} else if (o->traces) {
-		q = "SELECT trace, machine, tables, rows, loaded FROM " TM_FLEET_LOADS
-		    " ORDER BY machine, trace";
+	if (!db)
+		return cmd_fail(SUB);
+	if (!o->trace && tm_fleet_trace_id(one, 1, id) < 0) {
+		cmd_err(SUB, "%s", tm_last_error());
+		tm_fleet_db_close(db);
+		return TM_EXIT_FAIL;
 	}
-	/* named queries and --traces answer with a header line */
-	if (sql || o->traces) {
-		char *full;
+	single[0] = fleet_machine_of_path(path, name, sizeof(name));
+	ret = fleet_load(&o->a, db, path, o->trace ? o->trace : id,
+			 o->nmachines ? o->machines : single, o->nmachines ? o->nmachines : 1);
+	tm_fleet_db_close(db);
+	return ret;
+}
 
-		if (asprintf(&full, "%s FORMAT TSVWithNames", q) < 0) {
-			free(sql);
-			cmd_err(SUB, "out of memory");
-			return TM_EXIT_FAIL;
-		}
-		free(sql);
-		sql = full;
-		q = full;
-	}
-	ret = tm_ch_run(ch, q, stdout);
-	free(sql);
-	if (!ret && fflush(stdout))
-		return cmd_err(SUB, "writing the answer: %s", strerror(errno)), TM_EXIT_FAIL;
-	return ret < 0 ? cmd_fail(SUB) : TM_EXIT_OK;
+static int fleet_schema_file(const struct fleet_opts *o, const char *path)
+{
+	struct sqlite3 *db = tm_fleet_db_open(path);
+	int ret;
+
+	if (!db)
+		return cmd_fail(SUB);
+	ret = fleet_schema(&o->a, db);
+	tm_fleet_db_close(db);
+	return ret;
 }
 
 int cmd_fleet(int argc, char **argv)
 {
-	struct fleet_opts o = { 0 };
-	struct tm_ch *ch;
+	struct fleet_opts o = { .a.sub = SUB };
 	int ret = TM_EXIT_OK;
 
 	cmd_parse(&fleet_argp, argc, argv, 0, &o, examples);
-	if (o.schema) {
-		for (int i = 0; i < o.ndbs && ret == TM_EXIT_OK; i++)
-			ret = fleet_schema(&o, o.dbs[i]);
-		return ret;
-	}
-	ch = tm_ch_open(o.url);
-	if (!ch)
-		return cmd_fail(SUB);
-	if (o.ndbs)
-		for (int i = 0; i < o.ndbs; i++) {
-			int r = fleet_load_one(ch, &o, o.dbs[i]);
+	if (!o.ndbs)
+		return fleet_ask(&o.a);
+	for (int i = 0; i < o.ndbs; i++) {
+		int r = o.schema ? fleet_schema_file(&o, o.dbs[i]) : fleet_load_file(&o, o.dbs[i]);
 
-			if (r != TM_EXIT_OK)
-				ret = r;
-		}
-	else
-		ret = fleet_ask(ch, &o);
-	tm_ch_close(ch);
+		if (r != TM_EXIT_OK)
+			ret = r;
+	}
 	return ret;
 }

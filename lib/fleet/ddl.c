@@ -19,6 +19,16 @@ static void ddl_puts(struct tm_buf *b, const char *s)
 	tm_buf_put(b, s, strlen(s));
 }
 
+const char *tm_ch_type_name(enum tm_ch_type type, bool nullable)
+{
+	static const char *const names[2][3] = {
+		{ "Int64", "Float64", "String" },
+		{ "Nullable(Int64)", "Nullable(Float64)", "Nullable(String)" },
+	};
+
+	return names[nullable][type];
+}
+
 /* s between two q, with q and backslashes escaped by a backslash */
 static void ddl_quoted(struct tm_buf *b, const char *s, char q)
 {

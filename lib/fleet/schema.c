@@ -49,16 +49,6 @@ enum tm_ch_type tm_ch_type_of_decl(const char *decl)
 	return TM_CH_FLOAT64;
 }
 
-const char *tm_ch_type_name(enum tm_ch_type type, bool nullable)
-{
-	static const char *const names[2][3] = {
-		{ "Int64", "Float64", "String" },
-		{ "Nullable(Int64)", "Nullable(Float64)", "Nullable(String)" },
-	};
-
-	return names[nullable][type];
-}
-
 /* No control byte nor ';': the DDL's statements are split at ";\n". */
 static bool schema_ident_ok(const char *name)
 {
