@@ -10,6 +10,7 @@
  * Without the block info the native TCP protocol adds: the HTTP interface's
  * Native input reads none (18.16 and current versions alike).
  */
+#include <endian.h>
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -43,26 +44,44 @@ void tm_native_free(struct tm_native *nb)
 	memset(nb, 0, sizeof(*nb));
 }
 
+/* n bytes appended to b, the room checked inline (a value is a few bytes) */
+static inline void native_put(struct tm_buf *b, const void *p, size_t n)
+{
+	if (b->len + n > b->cap) {
+		tm_buf_reserve(b, n);
+		if (b->err)
+			return;
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
 static void native_value(struct tm_native_col *c, const struct tm_fleet_col *fc,
 			 sqlite3_stmt *st, int i)
 {
 	bool null = sqlite3_column_type(st, i) == SQLITE_NULL;
+	uint64_t le;
+	double d;
 
 	if (fc->nullable) {
 		uint8_t b = null;
 
-		tm_buf_put(&c->nulls, &b, 1);
+		native_put(&c->nulls, &b, 1);
 	}
 	switch (fc->type) {
 	case TM_CH_INT64:
-		tm_rb_put_int64(&c->data, null ? 0 : sqlite3_column_int64(st, i));
+		le = htole64(null ? 0 : (uint64_t)sqlite3_column_int64(st, i));
+		native_put(&c->data, &le, 8);
 		break;
 	case TM_CH_FLOAT64:
-		tm_rb_put_float64(&c->data, null ? 0 : sqlite3_column_double(st, i));
+		d = null ? 0 : sqlite3_column_double(st, i);
+		memcpy(&le, &d, 8);
+		le = htole64(le);
+		native_put(&c->data, &le, 8);
 		break;
 	case TM_CH_STRING:
 		if (null)
-			tm_rb_put_string(&c->data, "", 0);
+			native_put(&c->data, "", 1);	/* length 0 */
 		else
 			tm_rb_put_text(&c->data, st, i);
 		break;
