@@ -8,6 +8,7 @@
 #   ch_init DIR            the directory every server lives in (removed by ch_cleanup)
 #   ch_ports NAME          pick NAME's free loopback ports (all before the first start)
 #   ch_start NAME          write NAME's config and start it; waits until it answers
+#                          (it is SIGKILLed when the shell that started it ends)
 #   ch_kill NAME           SIGKILL NAME and wait for it to be gone
 #   ch_cleanup             kill every server started, remove DIR
 #   ch_url NAME [DB]       http://127.0.0.1:PORT/DB
@@ -95,8 +96,10 @@ ch_ping() { curl -sf --max-time 2 "http://127.0.0.1:$(ch_port "$1" http)/ping" >
 ch_start() {
 	local d="$CH_DIR/$1"
 	ch_write_config "$1"
-	# no descriptor of bats' own (3) may stay open in the server
-	"$CH_SERVER" --config-file="$d/config.xml" >"$d/log/stdout" 2>&1 3>&- 4>&- &
+	# no descriptor of bats' own (3) may stay open in the server; and it dies
+	# with the shell that started it, should that shell be killed first
+	setpriv --pdeathsig KILL "$CH_SERVER" --config-file="$d/config.xml" \
+		>"$d/log/stdout" 2>&1 3>&- 4>&- &
 	echo $! >"$d/pid"
 	# no job notice when it is killed; ch_kill waits on its pid
 	disown

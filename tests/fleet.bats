@@ -31,6 +31,11 @@ setup() {
 	DB=db_${BATS_TEST_NUMBER}
 }
 
+# the kill test's own server
+teardown() {
+	ch_kill s3
+}
+
 # A trace database with lib/sql's tables, rows varying with SEED.
 make_db() {
 	local f=$1 k=$2
@@ -227,12 +232,15 @@ ask() {
 }
 
 insert_running() {
-	[ "$(ch_q s1 "SELECT count() FROM system.processes WHERE query LIKE 'INSERT INTO \`sched_switch\`%'")" = 1 ]
+	[ "$(ch_q s3 "SELECT count() FROM system.processes WHERE query LIKE 'INSERT INTO \`sched_switch\`%'")" = 1 ]
 }
 
 @test "fleet: a server killed mid-load: exit 1, no trace counted as loaded; the retry loads it" {
 	local url big=$FLEET_TMP/big.db pid rc=0
-	url=$(ch_url s1 "$DB")
+	# a server of its own, which it kills
+	ch_ports s3
+	ch_start s3
+	url=$(ch_url s3 "$DB")
 	sqlite3 "$big" "CREATE TABLE events (ts INTEGER, cpu INTEGER, tid INTEGER, system TEXT,
 	  name TEXT, fields TEXT);
 	CREATE TABLE sched_switch (ts INTEGER, cpu INTEGER, tid INTEGER, prev_comm TEXT,
@@ -244,20 +252,20 @@ insert_running() {
 	"$TRACEMAP" fleet --clickhouse "$url" -m big "$big" 2>"$FLEET_TMP/kill.err" 3>&- &
 	pid=$!
 	tm_wait 60 "the insert into sched_switch to run" insert_running
-	ch_kill s1
+	ch_kill s3
 	wait "$pid" || rc=$?
 	cat "$FLEET_TMP/kill.err"
 	[ "$rc" -eq 1 ]
 	[ "$(wc -l <"$FLEET_TMP/kill.err")" -eq 1 ]
 	grep -q "big.db: 127.0.0.1:.*/$DB: INSERT INTO \`sched_switch\`: " "$FLEET_TMP/kill.err"
-	ch_start s1
-	[ "$(ch_q s1 "SELECT count() FROM $DB.tracemap_loads")" -eq 0 ]
+	ch_start s3
+	[ "$(ch_q s3 "SELECT count() FROM $DB.tracemap_loads")" -eq 0 ]
 	# the events table was in whole, and it is not counted
-	[ "$(ch_q s1 "SELECT count() FROM $DB.events")" -eq 1000 ]
-	[ -z "$(ask s1 --top counts)" ]
+	[ "$(ch_q s3 "SELECT count() FROM $DB.events")" -eq 1000 ]
+	[ -z "$(ask s3 --top counts)" ]
 	run "$TRACEMAP" fleet --clickhouse "$url" -m big "$big"
 	[ "$status" -eq 0 ]
-	[ "$(ch_q s1 "SELECT count() FROM $DB.sched_switch")" -eq 1500000 ]
-	[ "$(ch_q s1 "SELECT count() FROM $DB.events")" -eq 1000 ]
-	[ "$(ask s1 --top counts)" = $'big\tsched\tsched_switch\t1000' ]
+	[ "$(ch_q s3 "SELECT count() FROM $DB.sched_switch")" -eq 1500000 ]
+	[ "$(ch_q s3 "SELECT count() FROM $DB.events")" -eq 1000 ]
+	[ "$(ask s3 --top counts)" = $'big\tsched\tsched_switch\t1000' ]
 }
