@@ -98,11 +98,15 @@ done
 # test that hangs fails its file, by name, and the run goes on. The longest file
 # (record-long) takes about 75 s on a shared 2-CPU machine; 600 s leaves eight
 # times that, and one hang still ends well inside CI's 90 minutes.
+# TM_KERNEL_LOCK=FILE: each file runs under flock(1) on FILE, so that runs
+# sharing this kernel (other checkouts, benchmarks) take turns file by file.
 limit=${KERNEL_FILE_SECONDS:-600}
+lock=()
+[ -n "${TM_KERNEL_LOCK:-}" ] && lock=(flock "$TM_KERNEL_LOCK")
 for f in tests/*.bats; do
 	base=$(basename "$f" .bats)
 	[[ " ${kernel_free[*]} " == *" $base "* ]] && continue
-	run_tap "$f (live kernel, ${limit} s at most)" timeout -s KILL "$limit" bats --tap "$f"
+	run_tap "$f (live kernel, ${limit} s at most)" "${lock[@]}" timeout -s KILL "$limit" bats --tap "$f"
 done
 
 echo "$passed passed, $failed failed"
