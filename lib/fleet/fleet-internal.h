@@ -3,6 +3,7 @@
 #ifndef TM_FLEET_INTERNAL_H
 #define TM_FLEET_INTERNAL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -80,6 +81,35 @@ TM_HIDDEN void tm_native_add(struct tm_native *nb, struct sqlite3_stmt *st, cons
 TM_HIDDEN size_t tm_native_bytes(const struct tm_native *nb);
 /* The rows gathered as one block (trace on each) appended to out; emptied. -1: ENOMEM. */
 TM_HIDDEN int tm_native_flush(struct tm_native *nb, struct tm_buf *out, const char *trace);
+
+/* One table's rows being read and encoded on a thread of their own (stream.c). */
+#define TM_FLEET_QUEUE	2		/* blocks the reader may be ahead */
+struct tm_fleet_stream {
+	const struct tm_fleet_table	*t;
+	const struct tm_fleet_load_opts	*o;
+	struct sqlite3_stmt		*st;
+	struct tm_native		rows_in;	/* the reader's block being gathered */
+	uint64_t			rows;		/* read so far (all, once ended) */
+	pthread_t			thread;
+	pthread_mutex_t			lock;		/* the fields below */
+	pthread_cond_t			cond;
+	struct tm_buf			queue[TM_FLEET_QUEUE];
+	int				head, queued;
+	bool				end, stop, started;
+	int				err;		/* the reader's failure: errno */
+	char				msg[512];	/* and its message */
+	struct tm_buf			sending;	/* the request's side: a block */
+	size_t				off;		/* sent of it */
+};
+
+/* Start reading table t of db (its rows on machines and as trace of o). -1 + message. */
+TM_HIDDEN int tm_fleet_stream_start(struct tm_fleet_stream *fs, struct sqlite3 *db,
+				    const struct tm_fleet_table *t,
+				    const struct tm_fleet_load_opts *o);
+/* A tm_ch_fill_fn over fs: the blocks in order, 0 at the end, -1 + the reader's message. */
+TM_HIDDEN ssize_t tm_fleet_stream_fill(void *ctx, uint8_t *buf, size_t cap);
+/* Stop the reader (wherever it is), free everything. fs->rows stays. */
+TM_HIDDEN void tm_fleet_stream_stop(struct tm_fleet_stream *fs);
 
 /*
  * A body source for tm_ch_insert(): up to cap bytes into buf; 0 at the end;

@@ -18,92 +18,6 @@
 
 #include "fleet-internal.h"
 
-#define LOAD_BLOCK_ROWS		65536		/* rows a Native block holds at most */
-#define LOAD_BLOCK_BYTES	(4u << 20)	/* or the bytes, whichever comes first */
-
-/* One table's rows as a request body. */
-struct load_stream {
-	const struct tm_fleet_table	*t;
-	const struct tm_fleet_load_opts	*o;
-	sqlite3_stmt			*st;
-	struct tm_native		rows_in;	/* the block being gathered */
-	struct tm_buf			block;		/* the block being sent */
-	size_t				off;		/* sent of block */
-	uint64_t			rows;
-	bool				done;
-};
-
-/* The machine's name of a row: its number's name, the number, or the one name. */
-static const char *load_machine(struct load_stream *ls, char num[24])
-{
-	const struct tm_fleet_load_opts *o = ls->o;
-	int col = ls->t->machine_col;
-	const char *name = o->nmachines ? o->machines[0] : "";
-
-	if (col >= 0 && sqlite3_column_type(ls->st, col) == SQLITE_INTEGER) {
-		int64_t m = sqlite3_column_int64(ls->st, col);
-
-		if (m >= 0 && m < o->nmachines) {
-			name = o->machines[m];
-		} else {
-			snprintf(num, 24, "%" PRId64, m);
-			name = num;
-		}
-	} else if (col >= 0 && sqlite3_column_type(ls->st, col) != SQLITE_NULL) {
-		name = (const char *)sqlite3_column_text(ls->st, col);
-	}
-	return name ? name : "";
-}
-
-/* Encode the next rows into ls->block; -1 on a SQLite error. */
-static int load_refill(struct load_stream *ls)
-{
-	char num[24];
-
-	ls->block.len = 0;
-	ls->off = 0;
-	while (ls->rows_in.rows < LOAD_BLOCK_ROWS &&
-	       tm_native_bytes(&ls->rows_in) < LOAD_BLOCK_BYTES) {
-		int rc = sqlite3_step(ls->st);
-
-		if (rc == SQLITE_DONE) {
-			ls->done = true;
-			break;
-		}
-		if (rc != SQLITE_ROW)
-			return tm_failx(EIO, "reading table %s: %s", ls->t->name,
-					sqlite3_errmsg(sqlite3_db_handle(ls->st)));
-		tm_native_add(&ls->rows_in, ls->st, load_machine(ls, num));
-		ls->rows++;
-	}
-	return tm_native_flush(&ls->rows_in, &ls->block, ls->o->trace);
-}
-
-static ssize_t load_fill(void *ctx, uint8_t *buf, size_t cap)
-{
-	struct load_stream *ls = ctx;
-	size_t got = 0;
-
-	while (got < cap) {
-		size_t n;
-
-		if (ls->off == ls->block.len) {
-			if (ls->done)
-				break;
-			if (load_refill(ls) < 0)
-				return -1;
-			continue;
-		}
-		n = ls->block.len - ls->off;
-		if (n > cap - got)
-			n = cap - got;
-		memcpy(buf + got, ls->block.data + ls->off, n);
-		ls->off += n;
-		got += n;
-	}
-	return got;
-}
-
 /* Run the ';'-terminated statements of b one by one. */
 static int load_run_all(struct tm_ch *ch, struct tm_buf *b)
 {
@@ -199,29 +113,6 @@ static int load_check_done(struct tm_ch *ch, const struct tm_fleet_load_opts *o)
 	return 0;
 }
 
-static int load_stream_open(struct load_stream *ls, sqlite3 *db, const struct tm_fleet_table *t,
-			    const struct tm_fleet_load_opts *o)
-{
-	char *sql = sqlite3_mprintf("SELECT * FROM \"%w\"", t->name);
-	int rc;
-
-	ls->t = t;
-	ls->o = o;
-	tm_native_init(&ls->rows_in, t);
-	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &ls->st, NULL) : SQLITE_NOMEM;
-	sqlite3_free(sql);
-	if (rc != SQLITE_OK)
-		return tm_failx(EIO, "reading table %s: %s", t->name, sqlite3_errmsg(db));
-	return 0;
-}
-
-static void load_stream_close(struct load_stream *ls)
-{
-	sqlite3_finalize(ls->st);
-	tm_native_free(&ls->rows_in);
-	tm_buf_free(&ls->block);
-}
-
 /* INSERT INTO `t` (`trace`, `machine`, `c1`, ...) FORMAT Native */
 static char *load_insert_sql(const struct tm_fleet_table *t, const char *cluster)
 {
@@ -249,26 +140,27 @@ static char *load_insert_sql(const struct tm_fleet_table *t, const char *cluster
 static int load_table(struct tm_ch *ch, sqlite3 *db, const struct tm_fleet_table *t,
 		      const struct tm_fleet_load_opts *o, uint64_t *rows)
 {
-	struct load_stream ls = { 0 };
+	struct tm_fleet_stream fs = { 0 };
 	char *sql = load_insert_sql(t, o->cluster);
 	uint64_t there;
 	int ret = -1;
 
-	if (!sql || load_stream_open(&ls, db, t, o) < 0)
+	if (!sql || tm_fleet_stream_start(&fs, db, t, o) < 0)
 		goto out;
-	if (tm_ch_insert(ch, sql, load_fill, &ls) < 0)
-		goto out;
-	if (load_count(ch, t->name, o->cluster, o->trace, &there) < 0)
-		goto out;
-	if (there != ls.rows) {
-		tm_failx(EIO, "%s: table %s holds %" PRIu64 " rows of trace %s, %" PRIu64
-			 " were sent", tm_ch_name(ch), t->name, there, o->trace, ls.rows);
+	ret = tm_ch_insert(ch, sql, tm_fleet_stream_fill, &fs);
+	tm_fleet_stream_stop(&fs);
+	if (ret < 0 || load_count(ch, t->name, o->cluster, o->trace, &there) < 0) {
+		ret = -1;
 		goto out;
 	}
-	*rows = ls.rows;
-	ret = 0;
+	if (there != fs.rows) {
+		ret = tm_failx(EIO, "%s: table %s holds %" PRIu64 " rows of trace %s, %" PRIu64
+			       " were sent", tm_ch_name(ch), t->name, there, o->trace, fs.rows);
+		goto out;
+	}
+	*rows = fs.rows;
 out:
-	load_stream_close(&ls);
+	tm_fleet_stream_stop(&fs);
 	free(sql);
 	return ret;
 }
