@@ -22,6 +22,7 @@ int cmd_list(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_sql(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_extract(int argc, char **argv);

@@ -18,6 +18,7 @@ static const struct subcommand subcommands[] = {
 	{ "record", cmd_record },
 	{ "report", cmd_report },
 	{ "convert", cmd_convert },
+	{ "sql",    cmd_sql },
 	{ "stream", cmd_stream },
 	{ "list",   cmd_list },
 	{ "reset",  cmd_reset },
@@ -33,6 +34,7 @@ static const char doc[] =
 	"  record    record ftrace events into a trace.dat file\n"
 	"  report    print the events of a trace.dat file\n"
 	"  convert   turn a trace.dat file into a Perfetto trace or Chrome JSON\n"
+	"  sql       query trace.dat files with SQL (SQLite)\n"
 	"  stream    print events live as they happen\n"
 	"  list      list events, systems, clocks, tracers, options\n"
 	"  reset     remove instances left by dead tracemap processes\n"

@@ -21,7 +21,7 @@ _tracemap_subcommands()
 	local out
 	out=$("$1" --help 2>/dev/null |
 		sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
-	printf '%s\n' "${out:-record report convert stream list reset extract recover fleet help}"
+	printf '%s\n' "${out:-record report convert sql stream list reset extract recover fleet help}"
 }
 
 # Print "ALL" and "ARG" lines: every option of a subcommand, and those that take a
@@ -69,6 +69,8 @@ _tracemap_fallback_options()
 		echo "ARG -i --cpu -F -O --first-event --last-event --compat" ;;
 	convert) echo "ALL -i -o --to -N -q --help"
 		echo "ARG -i -o --to" ;;
+	sql)	echo "ALL -i -o --format --top --hist --show -N -q --help"
+		echo "ARG -i -o --format --top" ;;
 	stream)	echo "ALL -e -f -R -T --uprobe -p -l -n -g --max-graph-depth --func-stack" \
 		     "-b --subbuf-size -C -M -P -F -c -O" \
 		     "--wakeup-percent -q -v --no-mmap --keep-mapped --no-pin --reader-nice -B --reuse-instance --duration --json" \
@@ -208,7 +210,11 @@ _tracemap_option_value()
 		_tracemap_reply "$cur" "3.4 3.1" ;;
 	convert:--to)
 		_tracemap_reply "$cur" "perfetto json" ;;
-	report:-i|report:--input|record:-o|record:--output|convert:-i|convert:--input|convert:-o|convert:--output|extract:-o|extract:--output)
+	sql:--format)
+		_tracemap_reply "$cur" "columns csv tsv json" ;;
+	sql:--top)
+		_tracemap_reply "$cur" "list $("$bin" sql --top list 2>/dev/null | cut -d' ' -f1)" ;;
+	report:-i|report:--input|record:-o|record:--output|convert:-i|convert:--input|convert:-o|convert:--output|sql:-i|sql:--input|sql:-o|sql:--output|extract:-o|extract:--output)
 		_tracemap_files "$cur" ;;
 	*)
 		return 1 ;;
@@ -241,7 +247,7 @@ _tracemap_positional()
 {
 	local bin=$1 sub=$2 cur=$3
 	case $sub in
-	report|convert|recover|fleet)
+	report|convert|recover|sql|fleet)
 		_tracemap_files "$cur" ;;
 	list)
 		_tracemap_reply "$cur" "$("$bin" list -e 2>/dev/null)" ;;

@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dat/tm-dat.h"
 #include "trace/tm-trace.h"
 
 struct tm_merge;
