@@ -69,8 +69,9 @@ _tracemap_fallback_options()
 		echo "ARG -i --cpu -F -O --first-event --last-event --compat" ;;
 	convert) echo "ALL -i -o --to -N -q --help"
 		echo "ARG -i -o --to" ;;
-	sql)	echo "ALL -i -o --format --top --hist --show -N -q --help"
-		echo "ARG -i -o --format --top" ;;
+	sql)	echo "ALL -i -o --format --top --hist --show -N -q --clickhouse --cluster" \
+		     "--schema --replace -m --across --limit --help"
+		echo "ARG -i -o --format --top --clickhouse --cluster --schema -m --limit" ;;
 	stream)	echo "ALL -e -f -R -T --uprobe -p -l -n -g --max-graph-depth --func-stack" \
 		     "-b --subbuf-size -C -M -P -F -c -O" \
 		     "--wakeup-percent -q -v --no-mmap --keep-mapped --no-pin --reader-nice -B --reuse-instance --duration --json" \

@@ -269,3 +269,43 @@ insert_running() {
 	[ "$(ch_q s3 "SELECT count() FROM $DB.events")" -eq 1000 ]
 	[ "$(ask s3 --top counts)" = $'big\tsched\tsched_switch\t1000' ]
 }
+
+@test "fleet: tracemap sql --clickhouse loads two machines' trace.dat files into two shards; the answers are tracemap sql's" {
+	local host=$FIXTURES/sched-v7-zstd.dat vm=$TM_ROOT/tests/fixtures-vm/tc-funcgraph.dat s
+	run "$TRACEMAP" sql "$host" --clickhouse "$(ch_url s1 "$DB")" --cluster fleet
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"sched-v7-zstd.dat: trace "*" (sched-v7-zstd) loaded into "* ]]
+	run "$TRACEMAP" sql "$vm" --clickhouse "$(ch_url s2 "$DB")" --cluster fleet
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# the same files again: the same trace, refused
+	run "$TRACEMAP" sql "$vm" --clickhouse "$(ch_url s2 "$DB")" --cluster fleet
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"is already loaded (--replace loads it again)" ]]
+	"$TRACEMAP" sql -q -o "$FLEET_TMP/host.db" "$host"
+	"$TRACEMAP" sql -q -o "$FLEET_TMP/vm.db" "$vm"
+	mine() {
+		sqlite3 -separator $'\t' -nullvalue '\N' "$FLEET_TMP/host.db" \
+			"ATTACH '$FLEET_TMP/vm.db' AS b;
+			 SELECT * FROM (${1//\{T\}/main.}) UNION ALL SELECT * FROM (${2//\{T\}/b.}) $3"
+	}
+	for s in s1 s2; do
+		run "$TRACEMAP" sql --clickhouse "$(ch_url "$s" "$DB")" --top counts
+		[ "$status" -eq 0 ]
+		diff <(printf '%s\n' "${lines[@]:1}") <(mine \
+			"SELECT 'sched-v7-zstd', system, name, count(*) FROM {T}events GROUP BY system, name" \
+			"SELECT 'tc-funcgraph', system, name, count(*) FROM {T}events GROUP BY system, name" \
+			"ORDER BY 1, 2, 3")
+		diff <(ask "$s" --top cpu) <(mine \
+			"SELECT 'sched-v7-zstd', cpu, total(CASE WHEN utid != 0 THEN dur END), total(CASE WHEN utid = 0 THEN dur END), count(*) FROM {T}sched_slice GROUP BY cpu" \
+			"SELECT 'tc-funcgraph', cpu, total(CASE WHEN utid != 0 THEN dur END), total(CASE WHEN utid = 0 THEN dur END), count(*) FROM {T}sched_slice GROUP BY cpu" \
+			"ORDER BY 1, 2" | sed 's/\.0\t/\t/g')
+		diff <(ask "$s" --top wakeups --limit 10) <(mine \
+			"SELECT 'sched-v7-zstd', ts, latency, tid, cpu FROM {T}wakeup_latency" \
+			"SELECT 'tc-funcgraph', ts, latency, tid, cpu FROM {T}wakeup_latency" \
+			"ORDER BY 3 DESC, 1, 2, 4 LIMIT 10")
+	done
+	# the answers hold both machines' rows: each shard had one
+	[ "$(ask s1 --top counts | cut -f1 | sort -u | tr '\n' ' ')" = "sched-v7-zstd tc-funcgraph " ]
+	[ "$(ch_q s1 "SELECT DISTINCT machine FROM $DB.events_local")" = sched-v7-zstd ]
+	[ "$(ch_q s2 "SELECT DISTINCT machine FROM $DB.events_local")" = tc-funcgraph ]
+}
