@@ -34,7 +34,7 @@ struct sql_load {
 	uint64_t		last;		/* the derived buffer's latest record's time */
 	int			dbuf;		/* the buffer the derived tables read */
 	sqlite3_stmt		*ins_events, *ins_lost;
-	struct tm_fastbuf	json;
+	struct tm_buf		json;
 	struct sql_sched	*sched;
 	struct sql_spans	*spans;
 	const char		*uname;
@@ -139,7 +139,7 @@ static int generic_row(struct sql_load *l, const struct sql_event *e,
 	sqlite3_bind_text(st, c++, e ? e->ev->system : NULL, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, c++, e ? e->ev->name : NULL, -1, SQLITE_STATIC);
 	if (e && l->s->events_fields)
-		sqlite3_bind_text(st, c++, l->json.buf, (int)l->json.len, SQLITE_STATIC);
+		sqlite3_bind_text(st, c++, l->json.text, (int)l->json.len, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, c++);
 	return step_row(l, st, c, rec->buffer);
@@ -246,7 +246,7 @@ static void load_free(struct tm_evout *out)
 	tm_sql_events_free(l->evs, l->nids);
 	sqlite3_finalize(l->ins_events);
 	sqlite3_finalize(l->ins_lost);
-	free(l->json.buf);
+	tm_buf_free(&l->json);
 	free(l->bufname);
 	free(l->last_ts);
 	free(l->loss.end);

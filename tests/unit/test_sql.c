@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "sql/sql-internal.h"
+#include "util/tm-error.h"
 #include "tm_test.h"
 
 TM_TEST(sql_map_keeps_every_key_through_growth)
