@@ -8,7 +8,6 @@
 #include <sys/types.h>
 
 #include "util/internal.h"
-#include "util/tm-error.h"
 #include "util/buf.h"
 #include "fleet/tm-fleet.h"
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fleet-internal.h"
+#include "util/tm-error.h"
 
 #define STREAM_BLOCK_ROWS	65536		/* rows a Native block holds at most */
 #define STREAM_BLOCK_BYTES	(4u << 20)	/* or the bytes, whichever comes first */

@@ -13,7 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fleet-internal.h"
+#include "fleet/tm-fleet.h"
+#include "util/internal.h"
 
 #define ID_CHUNK	(1u << 20)
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fleet/fleet-internal.h"
+#include "util/tm-error.h"
 #include "tm_test.h"
 
 static sqlite3 *mem_db(const char *sql)
