@@ -12,6 +12,7 @@
 
 #include "trace/tm-trace.h"
 
+struct tm_dat;
 struct tm_merge;
 
 /* An empty merge; NULL with ENOMEM. */

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 
+#include "util/tm-error.h"
 #include "sql/sql-internal.h"
 #include "util/tm-error.h"
 #include "tm_test.h"
