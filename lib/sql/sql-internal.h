@@ -13,7 +13,6 @@
 #include <sqlite3.h>
 #include <traceevent/event-parse.h>
 
-#include "dat/tm-dat.h"
 #include "events/field.h"
 #include "merge/tm-merge.h"
 #include "util/internal.h"

@@ -20,7 +20,6 @@
 #include "events/tm-events.h"
 #include "dat/tm-dat.h"
 #include "dat/dat-internal.h"
-#include "dat/tm-dat.h"
 #include "dat/tm-write.h"
 #include "tm_fixtures.h"
 #include "tm_test.h"

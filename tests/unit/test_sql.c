@@ -8,7 +8,6 @@
 
 #include "util/tm-error.h"
 #include "sql/sql-internal.h"
-#include "util/tm-error.h"
 #include "tm_test.h"
 
 TM_TEST(sql_map_keeps_every_key_through_growth)
