@@ -10,7 +10,7 @@ COMPDIR		:= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR	:= $(PREFIX)/share/zsh/site-functions
 
 CC		?= cc
-PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c libelf zlib sqlite3
+PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c libelf zlib libcurl sqlite3
 BUILD		:= build
 ASAN_BUILD	:= $(BUILD)/asan
 
@@ -48,7 +48,8 @@ DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
 		   trace-cmd libtracecmd-dev util-linux procps strace bc time \
 		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh \
 		   bash-completion kernelshark xvfb x11-utils libsqlite3-dev sqlite3 \
-		   qemu-system-x86 seabios busybox-static
+		   qemu-system-x86 seabios busybox-static \
+		   libcurl4-openssl-dev clickhouse-server clickhouse-client
 
 .PHONY: all deps check check-vm fuzz fuzz-long demo install clean asan
 

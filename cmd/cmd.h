@@ -27,6 +27,7 @@ int cmd_record(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
 
 /*
  * argp_parse() of a subcommand: --help prints argp's text, then "Examples:"

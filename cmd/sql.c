@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "fleet.h"
 #include "status.h"
 #include "tracemap.h"
 
@@ -23,6 +24,8 @@ struct sql_opts {
 	const char		*output;
 	const char		*top;
 	enum tm_sql_format	format;
+	struct fleet_args	fleet;		/* --clickhouse and what goes with it */
+	bool			schema;		/* --schema clickhouse */
 	bool			hist;
 	bool			show;
 	bool			no_plugins;
@@ -34,6 +37,12 @@ enum {
 	OPT_TOP,
 	OPT_HIST,
 	OPT_SHOW,
+	OPT_CLICKHOUSE,
+	OPT_CLUSTER,
+	OPT_SCHEMA,
+	OPT_REPLACE,
+	OPT_ACROSS,
+	OPT_LIMIT,
 };
 
 static const struct argp_option options[] = {
@@ -49,6 +58,20 @@ static const struct argp_option options[] = {
 	{ "show", OPT_SHOW, NULL, 0, "With --top NAME: print its SQL (and --hist's) instead of "
 	  "running it; no FILE needed", 0 },
 	{ "no-plugins", 'N', NULL, 0, "Do not load libtraceevent plugins", 0 },
+	{ "clickhouse", OPT_CLICKHOUSE, "URL", 0, "A ClickHouse server (http://HOST:PORT/DB): "
+	  "the files' tables are loaded into it as one trace, all or nothing; QUERY and --top "
+	  "are asked of it, over every machine loaded there (tracemap-fleet(1))", 1 },
+	{ "cluster", OPT_CLUSTER, "NAME", 0, "With --clickhouse or --schema: sharded tables, "
+	  "NAME_local on each server and Distributed ones over cluster NAME", 1 },
+	{ "schema", OPT_SCHEMA, "clickhouse", 0, "Print the DDL of the files' tables for "
+	  "ClickHouse and query nothing", 1 },
+	{ "replace", OPT_REPLACE, NULL, 0, "With --clickhouse: load a trace already loaded "
+	  "again", 1 },
+	{ "machine", 'm', "NAME", 0, "With --clickhouse: only this machine's rows", 1 },
+	{ "across", OPT_ACROSS, NULL, 0, "With --clickhouse --top: answers across machines, "
+	  "not per machine", 1 },
+	{ "limit", OPT_LIMIT, "N", 0, "With --clickhouse --top: rows of the answer "
+	  "(default 20)", 1 },
 	{ "quiet", 'q', NULL, 0, "No warnings about damaged input, no progress line", 0 },
 	{ 0 }
 };
@@ -70,7 +93,9 @@ static const char examples[] =
 	"  tracemap sql trace.dat --top latency\n"
 	"  tracemap sql trace.dat --top latency --hist\n"
 	"  tracemap sql trace.dat --format csv < query.sql > out.csv\n"
-	"  tracemap sql trace.dat -o trace.sqlite && sqlite3 trace.sqlite .tables\n";
+	"  tracemap sql trace.dat -o trace.sqlite && sqlite3 trace.sqlite .tables\n"
+	"  tracemap sql web-17.dat --clickhouse http://ch1:8123/traces --cluster fleet\n"
+	"  tracemap sql --clickhouse http://ch1:8123/traces --top wakeups\n";
 
 static bool is_file(const char *path)
 {
@@ -99,6 +124,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'N': o->no_plugins = true; return 0;
 	case 'q': o->quiet = true; return 0;
 	case OPT_HIST: o->hist = true; return 0;
+	case OPT_CLICKHOUSE: o->fleet.url = arg; return 0;
+	case OPT_CLUSTER: o->fleet.cluster = arg; return 0;
+	case OPT_REPLACE: o->fleet.replace = true; return 0;
+	case OPT_ACROSS: o->fleet.across = true; return 0;
+	case OPT_LIMIT: o->fleet.limit = arg_long(state, "--limit", arg, 1, 1000000); return 0;
+	case 'm': o->fleet.machine = arg; return 0;
+	case OPT_SCHEMA:
+		if (strcmp(arg, "clickhouse"))
+			argp_error(state, "--schema: only clickhouse is known");
+		o->schema = true;
+		return 0;
 	case OPT_SHOW: o->show = true; return 0;
 	case OPT_TOP: o->top = arg; return 0;
 	case OPT_FORMAT:
@@ -115,15 +151,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case ARGP_KEY_END:
 		/* the last argument is the query unless it names a file */
-		if (o->nargs && (o->nargs > 1 || o->ninputs) && !is_file(o->args[o->nargs - 1]))
+		if (o->nargs && (o->nargs > 1 || o->ninputs || o->fleet.url) &&
+		    !is_file(o->args[o->nargs - 1]))
 			o->query = o->args[--o->nargs];
 		for (i = 0; i < o->nargs; i++) {
 			if (o->ninputs == SQL_MAX_INPUTS)
 				argp_error(state, "more than %d input files", SQL_MAX_INPUTS);
 			o->inputs[o->ninputs++] = o->args[i];
 		}
-		if (!o->ninputs && !(o->top && (o->show || !strcmp(o->top, "list"))))
+		if (!o->ninputs && !(o->top && (o->show || !strcmp(o->top, "list"))) &&
+		    !o->fleet.url)
 			argp_error(state, "no input file");
+		if (o->schema && !o->ninputs)
+			argp_error(state, "--schema clickhouse needs the files");
+		if (o->fleet.url && !o->ninputs && !o->query && !o->top)
+			argp_error(state, "--clickhouse without files: a QUERY or --top NAME");
+		if ((o->fleet.cluster || o->fleet.replace || o->fleet.across || o->fleet.machine ||
+		     o->fleet.limit) && !o->fleet.url && !o->schema)
+			argp_error(state, "--cluster, --replace, --across, --limit, -m go with "
+				   "--clickhouse");
 		if (o->show && !o->top)
 			argp_error(state, "--show goes with --top NAME");
 		if (o->query && o->top)
@@ -277,6 +323,67 @@ out:
 	return ret;
 }
 
+/* The files' machines named after the first file of each: host1.dat -> host1. */
+static const char **machine_names(const struct sql_opts *o, const struct inputs *in,
+				  char (*buf)[256])
+{
+	static const char *names[SQL_MAX_INPUTS];
+
+	for (int m = 0; m < in->machines; m++)
+		for (int i = 0; i < in->n; i++)
+			if (in->machine[i] == m) {
+				names[m] = fleet_machine_of_path(o->inputs[i], buf[m], 256);
+				break;
+			}
+	return names;
+}
+
+/*
+ * --schema clickhouse, or --clickhouse: the files' database (every table
+ * filled) printed as DDL or loaded as one trace, its id a hash of the files;
+ * then QUERY or --top asked of the server. Without files only the asking.
+ */
+static int run_fleet(struct sql_opts *o)
+{
+	static struct inputs in;
+	static char names[SQL_MAX_INPUTS][256];
+	struct tm_sql_load_opts lo = { .no_plugins = o->no_plugins, .warn = cmd_warning };
+	struct cmd_warn warn = { .sub = "sql", .quiet = o->quiet };
+	struct tm_sql *s = NULL;
+	char id[17];
+	int ret = TM_EXIT_FAIL;
+
+	o->fleet.sub = "sql";
+	o->fleet.quiet = o->quiet;
+	o->fleet.query = o->query;
+	o->fleet.top = o->top;
+	if (!o->ninputs)
+		return fleet_ask(&o->fleet);
+	lo.warn_ctx = &warn;
+	if (inputs_open(&in, o))
+		goto out;
+	if (tm_fleet_trace_id(o->inputs, o->ninputs, id) < 0) {
+		cmd_fail("sql");
+		goto out;
+	}
+	s = tm_sql_new(NULL);
+	if (!s || tm_sql_load(s, in.dat, in.n, in.machine, in.machines, &lo)) {
+		cmd_fail("sql");
+		goto out;
+	}
+	if (o->schema)
+		ret = fleet_schema(&o->fleet, tm_sql_db(s));
+	else
+		ret = fleet_load(&o->fleet, tm_sql_db(s), o->ninputs > 1 ? "the files" :
+				 o->inputs[0], id, machine_names(o, &in, names), in.machines);
+	if (ret == TM_EXIT_OK && !o->schema && (o->query || o->top))
+		ret = fleet_ask(&o->fleet);
+out:
+	tm_sql_close(s, false);
+	inputs_close(&in);
+	return ret;
+}
+
 int cmd_sql(int argc, char **argv)
 {
 	struct sql_opts o = { 0 };
@@ -288,6 +395,8 @@ int cmd_sql(int argc, char **argv)
 		return TM_EXIT_USAGE;
 	if (o.top && !strcmp(o.top, "list"))
 		return list_named();
+	if (o.schema || o.fleet.url)
+		return run_fleet(&o);
 	query = o.query;
 	if (o.top && named_query(&o, &query, &hist))
 		return TM_EXIT_USAGE;

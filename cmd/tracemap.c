@@ -24,6 +24,7 @@ static const struct subcommand subcommands[] = {
 	{ "reset",  cmd_reset },
 	{ "extract", cmd_extract },
 	{ "recover", cmd_recover },
+	{ "fleet", cmd_fleet },
 };
 
 static const char doc[] =
@@ -39,6 +40,7 @@ static const char doc[] =
 	"  reset     remove instances left by dead tracemap processes\n"
 	"  extract   write what an existing buffer holds into a trace.dat file\n"
 	"  recover   make a trace.dat of the spools a killed recording left\n"
+	"  fleet     load trace databases into ClickHouse, ask the fleet\n"
 	"  help SUBCOMMAND   show a subcommand's options\n"
 	"\nExamples:\n"
 	"  tracemap record -e sched -- sleep 1\n"

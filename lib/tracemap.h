@@ -34,5 +34,6 @@
 #include "longrec/tm-longrec.h"
 #include "salvage/tm-salvage.h"
 #include "sql/tm-sql.h"
+#include "fleet/tm-fleet.h"
 
 #endif /* TRACEMAP_H */

@@ -32,7 +32,7 @@ cd "$(dirname "$0")/.." || exit 2
 verbose=${1:-}
 # A < B: B may include A. Every lib folder is below lib/tracemap.h ("lib"), and that below cmd.
 LAYERS="util<trace<tracefs<dat<record<longrec record<salvage dat<events<merge<print<emit
-record<emit longrec<lib salvage<lib emit<sql sql<lib emit<lib lib<cmd"
+record<emit longrec<lib salvage<lib emit<lib emit<sql sql<lib util<fleet fleet<lib lib<cmd"
 MAX_BACK=1
 MAX_MUTUAL=1
 tmp=$(mktemp -d)
@@ -245,7 +245,7 @@ bad=0
 
 if [ "$verbose" = -t ]; then
 	# rows: from, down the layers ("lib" is lib/tracemap.h); columns: to
-	order="cmd lib sql emit print merge events salvage longrec record dat tracefs trace util"
+	order="cmd lib fleet sql emit print merge events salvage longrec record dat tracefs trace util"
 	cols=$(echo $order | tr ' ' '\n' | grep -vx cmd | tac | tr '\n' ' ')
 	name() { [ "$1" = lib ] && echo tracemap.h || echo "$1"; }
 	printf '| from \\ to |'; for c in $cols; do printf ' %s |' "$(name "$c")"; done; echo

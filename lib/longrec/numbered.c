@@ -34,6 +34,7 @@ struct tm_longrec {
 	unsigned int		written;	/* files so far */
 	double			began;		/* when the current rotation file began */
 	uint64_t		trace_id;	/* every file's TRACEID: one recording */
+	bool			noted;		/* a flight recording's OUTPUT.spool-info */
 	struct timespec		opened;		/* wall clock: files older are not ours */
 };
 
@@ -43,6 +44,23 @@ static double monotonic_secs(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A flight window lives in memory: what a killed recorder leaves is what its
+ * instance's ring still holds. The note (OUTPUT.spool-info, no spools) lets
+ * `tracemap recover OUTPUT` take it, and `reset` keep the instance for it.
+ */
+static int longrec_note(struct tm_longrec *lr)
+{
+	bool live;
+
+	if (!lr->opts.out.instance)
+		return 0;
+	if (tm_recfile_note(&lr->opts.out, lr->path, &live))
+		return -1;
+	lr->noted = true;
+	return 0;
 }
 
 struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
@@ -90,6 +108,10 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 		};
 
 		lr->flight = tm_flight_new(&fo);
+		if (lr->flight && longrec_note(lr)) {
+			tm_longrec_close(lr);
+			return NULL;
+		}
 	} else {
 		lr->rotor = tm_rotor_new(lr->path, &so, opts->out.ncpus, opts->out.cpus);
 	}
@@ -242,6 +264,8 @@ void tm_longrec_close(struct tm_longrec *lr)
 		return;
 	tm_flight_free(lr->flight);
 	tm_rotor_free(lr->rotor);
+	if (lr->noted)
+		tm_spool_info_remove(lr->path);
 	free(lr->path);
 	free(lr);
 }

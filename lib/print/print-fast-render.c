@@ -15,6 +15,7 @@
 #include "dat/dat-format.h"
 #include "print-piece.h"
 #include "print-learn.h"
+#include "print-buf.h"
 
 /* printf's %d %u %x %X with only '-', '0' and a width, of v already cast. */
 static int put_int(struct tm_buf *b, const struct piece *pc, uint64_t v)

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/buf.h"
 #include "util/internal.h"
-#include "print-buf.h"
 
 struct tep_event;
 struct tep_handle;

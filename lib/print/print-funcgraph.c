@@ -29,6 +29,7 @@
 #include "util/internal.h"
 #include "print-internal.h"
 #include "trace/tm-trace.h"
+#include "print-buf.h"
 
 #define GRAPH_INDENT	2
 #define INDENT_MAX	4096	/* a hostile depth does not make a line of gigabytes */

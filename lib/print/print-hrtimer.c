@@ -17,6 +17,7 @@
 
 #include "dat/dat-format.h"
 #include "print-fast.h"
+#include "print-buf.h"
 
 #define FUNC_TEXT_MAX	127	/* the plugin formats the function into 128 bytes */
 

@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/buf.h"
 #include "util/internal.h"
-#include "print-buf.h"
 #include "tm-print.h"
 
 struct tm_events;

@@ -16,6 +16,7 @@
 #include "print-json.h"
 #include "print-internal.h"
 #include "trace/tm-trace.h"
+#include "print-buf.h"
 
 static char *put_bool(char *o, bool v)
 {

@@ -17,6 +17,7 @@
 #include "dat/dat-format.h"
 #include "util/internal.h"
 #include "print-fast.h"
+#include "print-buf.h"
 
 #define SCHED_STATES	64
 #define SCHED_SEEN	4096	/* (pid, comm) pairs already registered */

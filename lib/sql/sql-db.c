@@ -215,6 +215,11 @@ static int sync_file(const char *path)
 	return r;
 }
 
+struct sqlite3 *tm_sql_db(struct tm_sql *s)
+{
+	return s->db;
+}
+
 int tm_sql_close(struct tm_sql *s, bool ok)
 {
 	sqlite3_stmt *st;

@@ -11,6 +11,9 @@
 
 #include "events/field.h"
 #include "sql-internal.h"
+#include "trace/tm-trace.h"
+#include "events/field.h"
+#include "dat/dat-format.h"
 
 /* An array field as JSON: "[1,2,3]" of its elements (bytes when the size is odd). */
 static const char *json_array(struct tm_sql *s, const struct tep_format_field *f, bool swap,

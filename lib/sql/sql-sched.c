@@ -16,6 +16,7 @@
 
 #include "print/print-internal.h"
 #include "sql-internal.h"
+#include "trace/tm-trace.h"
 
 /* The kernel's letters for prev_state's bits since 4.14, when the format's are unknown. */
 #define STATE_LETTERS	"SDTtXZPI"

@@ -16,6 +16,7 @@
 
 #include "sql-internal.h"
 #include "syscall-names.h"	/* build/gen: sql_x86_64_syscalls[] */
+#include "trace/tm-trace.h"
 
 #define NAMES_MAX	1024	/* syscall numbers with a name */
 

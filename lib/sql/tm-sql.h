@@ -32,6 +32,8 @@ struct tm_sql *tm_sql_new(const char *path);
  * it. NULL is fine.
  */
 int tm_sql_close(struct tm_sql *s, bool ok);
+/* The SQLite handle of s, for a reader of the tables (tm_fleet_load()). */
+struct sqlite3 *tm_sql_db(struct tm_sql *s);
 
 struct tm_sql_load_opts {
 	/*

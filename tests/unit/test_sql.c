@@ -11,6 +11,8 @@
 #include "sql/sql-internal.h"
 #include "sql/tm-sql.h"
 #include "tm_test.h"
+#include "sql/tm-sql.h"
+#include "dat/tm-dat.h"
 
 TM_TEST(sql_map_keeps_every_key_through_growth)
 {
