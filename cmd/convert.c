@@ -423,7 +423,7 @@ static int run_convert(const struct convert_opts *o)
 	};
 	char warning[256] = "";
 	struct out_file of;
-	int ret = TM_EXIT_FAIL, mach;
+	int ret = TM_EXIT_FAIL, mach, err;
 	bool ok = true;
 
 	if (inputs_open(&in, o))
@@ -437,9 +437,10 @@ static int run_convert(const struct convert_opts *o)
 		ok = !run_machine(o, &in, mach, of.gz ?: of.f, &run, warning, sizeof(warning));
 		all_skipped += skipped;
 	}
+	err = errno;
 	status_clear(&status);
 	if (!ok) {
-		cmd_fail("convert");
+		cmd_fail_output("convert", of.out.is_stdout ? "standard output" : o->output, err);
 		out_close(&of, o->output, false);
 		goto out;
 	}
