@@ -89,6 +89,25 @@ one_line_error() {
 	[[ $output == *"-R 'stacktrace' needs an -e before it"* ]]
 }
 
+@test "record -R hist: the histogram printed at stop where the kernel has hist triggers" {
+	if ! grep -qw hist "$TRACEFS/events/sched/sched_switch/trigger"; then
+		# this VM's kernel: refused in one line, exit 1, nothing left (above)
+		one_line_error record -e sched:sched_switch -R 'hist:keys=common_pid' \
+			-o "$TM_TMP/x.dat" --duration 1
+		[[ $stderr == *"hist triggers are not built into this kernel"* ]]
+		return 0
+	fi
+	run --separate-stderr "$TRACEMAP" record -e sched:sched_switch -R 'hist:keys=next_pid' \
+		-e sched:sched_wakeup -o "$TM_TMP/h.dat" -- sh -c 'sleep 0.2; sleep 0.2'
+	tm_status 0
+	# the kernel's own text, for sched_switch only, after the histogram's heading line
+	grep -qx '# events/sched/sched_switch/hist' <<<"$stderr" || { echo "$stderr" >&2; return 1; }
+	grep -q '^{ next_pid: .* } hitcount: *[1-9]' <<<"$stderr"
+	grep -q '^ *Hits: [1-9]' <<<"$stderr"
+	! grep -q 'sched_wakeup/hist' <<<"$stderr" || return 1
+	"$TRACEMAP" report "$TM_TMP/h.dat" | grep -q 'sched_switch:'
+}
+
 @test "record --trigger: a bad filter gives the kernel's reason as -f and -R do" {
 	# the event enabled by -e: the trigger's own filter is refused
 	one_line_error record -e sched:sched_switch --trigger 'sched:sched_switch:prev_pidx == 1' \

@@ -72,9 +72,14 @@ EOF
 @test "standalone: a copy of the tree alone builds and passes the unit tests and the fixture-reading bats files" {
 	local copy=$TM_TMP/alone/tracemap
 	mkdir -p "$copy"
-	(cd "$TM_ROOT" && git ls-files -co --exclude-standard -z |
-		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-		tar --null -T - -cf -) | tar -xf - -C "$copy"
+	# a tree that is no git checkout (an unpacked archive) is copied whole, but build/
+	(cd "$TM_ROOT" && if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files -co --exclude-standard -z |
+			while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+			tar --null -T - -cf -
+	else
+		tar --exclude=./build --exclude=./tracemap -cf - .
+	fi) | tar -xf - -C "$copy"
 	[ -f "$copy/tests/fixtures/sched-v6.dat" ] && [ ! -e "$copy/build" ]
 	[ "$(ls -A "$TM_TMP/alone")" = tracemap ]
 	run make -C "$copy" -s -j2 build/asan/tracemap build/asan/unit-tests </dev/null
@@ -100,15 +105,15 @@ EOF
 		tests/report-hostile.bats tests/report-vm.bats; } &
 	logged bats2 bats --tap tests/convert.bats
 	wait
-	local log ok=true
+	local log failed=""
 	for log in unit bats1 bats2; do
-		if [ "$(<"$TM_TMP/$log.rc")" != 0 ] || grep -q '^not ok' "$TM_TMP/$log.log" ||
-		   ! grep -q '^ok ' "$TM_TMP/$log.log"; then
-			echo "in the copy, $log: exit $(<"$TM_TMP/$log.rc")" >&2
-			grep -A12 '^not ok' "$TM_TMP/$log.log" >&2 || tail -n 20 "$TM_TMP/$log.log" >&2
-			ok=false
-		fi
+		# exit 0, tests that passed, none that failed: the next one
+		[ "$(<"$TM_TMP/$log.rc")" = 0 ] && grep -q '^ok ' "$TM_TMP/$log.log" &&
+			{ grep -q '^not ok' "$TM_TMP/$log.log" || continue; }
+		echo "in the copy, $log: exit $(<"$TM_TMP/$log.rc")" >&2
+		grep -A12 '^not ok' "$TM_TMP/$log.log" >&2 || tail -n 20 "$TM_TMP/$log.log" >&2
+		failed+=" $log"
 	done
-	$ok
+	[ -z "$failed" ]
 	grep -q '^# unit: [0-9]* passed, 0 failed$' "$TM_TMP/unit.log"
 }

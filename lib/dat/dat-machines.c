@@ -23,6 +23,8 @@
 #include <string.h>
 
 #include "dat-internal.h"
+#include "trace/tm-trace.h"
+#include "tm-dat.h"
 
 /* The hostname (UNAME's second word) for messages, or "unknown". */
 static const char *host_of(const struct tm_dat *dat, char *buf, size_t len)

@@ -12,6 +12,7 @@
 
 #include "dat-format.h"
 #include "dat-write-internal.h"
+#include "util/meter.h"
 
 #define TM_COPY_BLOCK	(1u << 20)	/* read/write fallback block */
 /* copy_file_range request cap: a meter is shown after each (16 a second at 1 GiB/s) */

@@ -16,10 +16,12 @@
 #include <unistd.h>
 
 #include "longrec-internal.h"
-#include "dat/dat-internal.h"
 #include "record/record-internal.h"
 #include "record/spool.h"
 #include "tracefs/tracefs-internal.h"
+#include "util/tm-outfile.h"
+#include "tracefs/tm-session.h"
+#include "dat/tm-write.h"
 
 #define TM_FLIGHT_CHUNK_BYTES	(128u << 10)	/* of pages per flight chunk, at most */
 

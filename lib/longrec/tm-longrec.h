@@ -11,12 +11,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "dat/tm-codec.h"
-#include "tracefs/tm-session.h"
 #include "record/tm-recorder.h"
 #include "record/tm-recfile.h"
-#include "dat/tm-write.h"
-#include "util/tm-progress.h"
+
+struct tm_session;
 
 /* ---- numbered output files: flight dumps or rotation (numbered.c) ---- */
 

@@ -17,11 +17,15 @@
 
 #include "util/internal.h"
 #include "dat/tm-write.h"
-#include "dat/dat-internal.h"
 #include "record-internal.h"
 #include "tracefs/tracefs-internal.h"
 #include "ring.h"
 #include "spool.h"
+#include "util/tm-outfile.h"
+#include "tm-recorder.h"
+#include "tm-recfile.h"
+#include "tracefs/tm-session.h"
+#include "util/tm-error.h"
 
 struct tm_recfile {
 	struct tm_recfile_opts	opts;

@@ -8,6 +8,9 @@
 
 #include "util/internal.h"
 #include "dat/tm-codec.h"
+#include "tm-recorder.h"
+#include "trace/trace-internal.h"
+#include "tm-recfile.h"
 
 /* ---- the note beside a recording's spools (spool-info.c) ---- */
 
