@@ -400,7 +400,7 @@ static int run_convert(const struct convert_opts *o)
 	};
 	char warning[256] = "";
 	struct out_file of;
-	int ret = TM_EXIT_FAIL, mach;
+	int ret = TM_EXIT_FAIL, mach, err;
 	bool ok = true;
 
 	if (cmd_inputs_open(&in, o->inputs, o->ninputs, "convert"))
@@ -414,9 +414,10 @@ static int run_convert(const struct convert_opts *o)
 		ok = !run_machine(o, &in, mach, of.gz ?: of.f, &run, warning, sizeof(warning));
 		all_skipped += skipped;
 	}
+	err = errno;
 	status_clear(&status);
 	if (!ok) {
-		cmd_fail("convert");
+		cmd_fail_output("convert", of.out.is_stdout ? "standard output" : o->output, err);
 		out_close(&of, o->output, false);
 		goto out;
 	}
