@@ -198,7 +198,11 @@ static int list_events(struct tep_handle *tep)
 	return TM_EXIT_OK;
 }
 
-/* Options of trace-cmd >= 3.4 that report skips (3.1.6 knows none of them and prints nothing). */
+/*
+ * Options of trace-cmd >= 3.4 (3.1.6 knows none of them and prints nothing):
+ * LAST_BOOT_INFO and MODULES_FILE place a previous boot's addresses, the
+ * others report skips.
+ */
 static void print_newer_options(struct tm_dat *dat)
 {
 	uint64_t ids = tm_dat_newer_options(dat);
@@ -207,13 +211,15 @@ static void print_newer_options(struct tm_dat *dat)
 
 	if (!ids)
 		return;
-	printf("\nOptions of newer trace-cmd versions, not used by report:\n");
+	printf("\nOptions of newer trace-cmd versions:\n");
 	for (id = 0; id < 64; id++) {
 		if (!(ids & (1ULL << id)))
 			continue;
 		name = tm_dat_option_name(id);
 		if (name)
-			printf("  %s (option %u)\n", name, id);
+			printf("  %s (option %u)%s\n", name, id,
+			       !strcmp(name, "LAST_BOOT_INFO") || !strcmp(name, "MODULES_FILE") ?
+			       ": the previous boot's addresses" : ", not used by report");
 		else
 			printf("  option %u\n", id);
 	}

@@ -104,7 +104,7 @@ one_line_error() {
 	grep -qx '# events/sched/sched_switch/hist' <<<"$stderr" || { echo "$stderr" >&2; return 1; }
 	grep -q '^{ next_pid: .* } hitcount: *[1-9]' <<<"$stderr"
 	grep -q '^ *Hits: [1-9]' <<<"$stderr"
-	! grep -q 'sched_wakeup/hist' <<<"$stderr"
+	! grep -q 'sched_wakeup/hist' <<<"$stderr" || return 1
 	"$TRACEMAP" report "$TM_TMP/h.dat" | grep -q 'sched_switch:'
 }
 

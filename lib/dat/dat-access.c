@@ -2,6 +2,7 @@
 /* dat-access.c - read-only accessors of an open trace.dat file and its timestamp adjustment. */
 #include "dat-internal.h"
 #include "codec.h"
+#include "trace/tm-trace.h"
 
 static struct tm_blob dat_blob(const struct tm_text *t)
 {
@@ -76,6 +77,7 @@ bool tm_dat_has_date(const struct tm_dat *dat) { return dat->has_date; }
 const char *tm_dat_uname(const struct tm_dat *dat) { return dat->uname; }
 const char *tm_dat_tracer_version(const struct tm_dat *dat) { return dat->tracer_version; }
 const char *tm_dat_last_boot_info(const struct tm_dat *dat) { return dat->last_boot_info; }
+const char *tm_dat_modules(const struct tm_dat *dat) { return dat->modules; }
 int tm_dat_buffer_count(const struct tm_dat *dat) { return dat->nbuf; }
 
 struct tm_blob tm_dat_ftrace_format(const struct tm_dat *dat, size_t i)

@@ -14,7 +14,7 @@
 #include "util/internal.h"
 #include "trace/trace-internal.h"
 #include "tm-codec.h"
-#include "tm-dat.h"
+#include "tm-write.h"
 
 /* Sanity limits: anything above is treated as corruption, not allocated. */
 #define TM_DAT_MAX_CPUS		65536u
@@ -86,6 +86,7 @@ struct tm_dat {
 	char		*uname;
 	char		*tracer_version;
 	char		*last_boot_info;	/* LAST_BOOT_INFO: "<instance>:<text>" */
+	char		*modules;		/* MODULES section: /proc/modules text */
 	struct tm_text	cpustat;
 	bool		has_trace_id;
 	uint64_t	trace_id;
@@ -223,6 +224,8 @@ TM_HIDDEN const char *tm_dat_uname(const struct tm_dat *dat);
 TM_HIDDEN const char *tm_dat_tracer_version(const struct tm_dat *dat);
 /* The LAST_BOOT_INFO option's text ("<instance>:" + last_boot_info), NULL if none. */
 TM_HIDDEN const char *tm_dat_last_boot_info(const struct tm_dat *dat);
+/* The MODULES section's /proc/modules text (version 7), NULL if none. */
+TM_HIDDEN const char *tm_dat_modules(const struct tm_dat *dat);
 /* TRACEID option: true and *id set when present. */
 TM_HIDDEN bool tm_dat_trace_id(const struct tm_dat *dat, uint64_t *id);
 /* tm_dat_adjust_ts() without the DATE options (trace-cmd report --nodate). */

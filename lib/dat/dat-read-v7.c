@@ -32,6 +32,7 @@ static const char *dat_sec_name(uint16_t id)
 	case TM_OPT_PRINTK:		return "printk formats";
 	case TM_OPT_CMDLINES:		return "saved cmdlines";
 	case TM_OPT_BUFFER_TEXT:	return "BUFFER_TEXT";
+	case TM_OPT_MODULES_FILE:	return "modules";
 	default:			return "unknown";
 	}
 }
@@ -288,6 +289,30 @@ out:
 	return ret;
 }
 
+/* MODULES (id 25): /proc/modules of the boot that extracted a persistent buffer, as text. */
+static int dat_v7_modules(struct tm_dat *dat, const uint8_t *p, uint32_t len)
+{
+	uint8_t *body;
+	uint64_t n;
+	char *text;
+
+	if (len < 8 || dat->modules)
+		return 0;
+	dat->newer_opts |= 1ULL << TM_OPT_MODULES_FILE;
+	if (dat_sec_load(dat, tm_get64(p, dat->swap), TM_OPT_MODULES_FILE, &body, &n))
+		return -1;
+	text = malloc(n + 1);
+	if (text) {
+		memcpy(text, body, n);
+		text[n] = '\0';
+	}
+	free(body);
+	if (!text)
+		return tm_fail(ENOMEM, "%s: modules section", dat->name);
+	dat->modules = text;
+	return 0;
+}
+
 static int dat_v7_option(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint32_t len,
 			 uint64_t where)
 {
@@ -309,6 +334,8 @@ static int dat_v7_option(struct tm_dat *dat, uint16_t id, const uint8_t *p, uint
 		return dat_v7_buffer(dat, p, len, where);
 	case TM_OPT_BUFFER_TEXT:
 		return dat_v7_buffer_text(dat, p, len, where);
+	case TM_OPT_MODULES_FILE:
+		return dat_v7_modules(dat, p, len);
 	default:
 		return tm_dat_option_common(dat, id, p, len, where);
 	}

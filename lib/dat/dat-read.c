@@ -12,6 +12,7 @@
 #include "dat-format.h"
 #include "dat-version.h"
 #include "codec.h"
+#include "tm-dat.h"
 
 static int dat_check_file(struct tm_dat *dat)
 {
@@ -164,6 +165,7 @@ void tm_dat_close(struct tm_dat *dat)
 	free(dat->uname);
 	free(dat->tracer_version);
 	free(dat->last_boot_info);
+	free(dat->modules);
 	free(dat->comp_version);
 	tm_codec_free(dat->codec);
 	if (dat->own_fd)

@@ -21,6 +21,8 @@ struct tm_v7 {
 	struct tm_codec	*codec;		/* NULL when the file is uncompressed */
 	struct tm_buf	strings;	/* the strings section body, uncompressed */
 	uint32_t	str_meta[TM_META_COUNT], str_opt1, str_buf, str_opt2, str_strings;
+	uint32_t	str_modules;
+	uint64_t	modules_off;	/* the MODULES section, 0: none */
 	struct tm_buf	head;		/* header + metadata sections + options #1 + BUFFER hdr */
 	struct tm_buf	tail;		/* options #2 + strings section */
 	uint64_t	sec_off[TM_META_COUNT];
@@ -100,6 +102,8 @@ static void v7_options1(struct tm_write_ctx *w, struct tm_v7 *v, struct tm_buf *
 
 	for (i = 0; i < TM_META_COUNT; i++)
 		tm_buf_option(b, TM_OPT_HEADER_INFO + i, &v->sec_off[i], 8);
+	if (v->modules_off)
+		tm_buf_option(b, TM_OPT_MODULES_FILE, &v->modules_off, 8);
 	tm_write_common_options(w, b);
 	tm_buf_option(b, TM_OPT_CPUCOUNT, &ncpus, sizeof(ncpus));
 }
@@ -163,6 +167,16 @@ static int v7_layout(struct tm_write_ctx *w, struct tm_v7 *v)
 			goto out;
 		pos = v->head.len;
 	}
+	if (w->opts->modules) {
+		/* trace-cmd 3.4's /proc/modules of the boot that extracted a persistent buffer */
+		struct tm_buf mods = { .data = (uint8_t *)w->opts->modules,
+				       .len = w->opts->modules_len };
+
+		v->modules_off = pos;
+		if (v7_section(v, &v->head, TM_OPT_MODULES_FILE, v->str_modules, &mods))
+			goto out;
+		pos = v->head.len;
+	}
 	opt1_off = pos;
 	v7_options1(w, v, &opt1);
 	buf_off = opt1_off + TM_DAT_SECTION_HDR_LEN + opt1.len + 14;	/* + DONE */
@@ -190,7 +204,7 @@ out:
 	return ret;
 }
 
-static void v7_strings(struct tm_v7 *v)
+static void v7_strings(struct tm_v7 *v, bool modules)
 {
 	int i;
 
@@ -200,6 +214,8 @@ static void v7_strings(struct tm_v7 *v)
 	v->str_buf = v7_string(v, "buffer flyrecord ");
 	v->str_opt2 = v7_string(v, "options");
 	v->str_strings = v7_string(v, "strings");
+	if (modules)
+		v->str_modules = v7_string(v, "modules");
 }
 
 int tm_dat_write_v7(struct tm_write_ctx *w)
@@ -212,7 +228,7 @@ int tm_dat_write_v7(struct tm_write_ctx *w)
 		if (!v.codec)
 			return -1;
 	}
-	v7_strings(&v);
+	v7_strings(&v, w->opts->modules != NULL);
 	if (v7_layout(w, &v))
 		goto out;
 	if (tm_write_out(w, v.head.data, v.head.len))

@@ -39,7 +39,16 @@ struct tm_write_opts {
 	 */
 	const char		*last_boot_instance;
 	const char		*last_boot_info;
+	/*
+	 * /proc/modules text (modules_len bytes) stored as the MODULES section
+	 * (id 25, "modules") beside LAST_BOOT_INFO, as trace-cmd 3.4 does: only
+	 * version 7 has sections; NULL: none.
+	 */
+	const char		*modules;
+	size_t			modules_len;
 	const char		*note;		/* appended to the VERSION option, or NULL */
+	/* the TRACEID option: the numbered files of one recording share one; 0: a random id */
+	uint64_t		trace_id;
 	/* NULL, or shown the bytes of data sources' files copied (done) and of output (written) */
 	struct tm_meter		*meter;
 };

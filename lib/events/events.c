@@ -195,6 +195,7 @@ struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins, tm_war
 	dat_formats(ev, dat, &w);
 	ks_text = tm_dat_take_kallsyms(dat, &ks);
 	if (load_kallsyms(ev, ks_text, ks, &w) ||
+	    tm_ksyms_boot(ev->ksyms, tm_dat_last_boot_info(dat), tm_dat_modules(dat), &w) ||
 	    load_printk(ev, tm_dat_printk(dat), &w) ||
 	    load_cmdlines(ev, tm_dat_cmdlines(dat), &w)) {
 		tm_fail_prefix("%s", tm_dat_path(dat));

@@ -19,6 +19,7 @@
 #include <traceevent/event-parse.h>
 
 #include "ksyms.h"
+#include "trace/tm-trace.h"
 
 struct tm_ksym {
 	uint64_t	addr;
@@ -32,6 +33,10 @@ struct tm_ksyms {
 	size_t		n;
 	bool		in_order;	/* addresses came non-decreasing */
 	bool		sorted;
+	/* a previous boot's addresses (ksyms-boot.c): the ranges that move, or none */
+	struct tm_ksym_shift	*shifts;
+	size_t		nshift;
+	bool		other_boot;	/* addresses are a previous boot's */
 };
 
 /* One line as tep_parse_kallsyms() scans it: offsets into the line. */
@@ -332,6 +337,7 @@ void tm_ksyms_free(struct tm_ksyms *k)
 	if (!k)
 		return;
 	free(k->syms);
+	free(k->shifts);
 	free(k->text);
 	free(k);
 }
@@ -436,19 +442,54 @@ const char *tm_ksyms_at(struct tm_ksyms *k, size_t i, uint64_t *addr, const char
 	return i < k->n ? ksym_parts(k, &k->syms[i], addr, mod) : NULL;
 }
 
+/* The shift of the range holding addr (an address of the boot that wrote the trace). */
+static bool ksyms_shift_of(const struct tm_ksyms *k, uint64_t addr, int64_t *delta)
+{
+	for (size_t i = 0; i < k->nshift; i++) {
+		if (addr >= k->shifts[i].lo && addr < k->shifts[i].hi) {
+			*delta = k->shifts[i].delta;
+			return true;
+		}
+	}
+	return false;
+}
+
+int tm_ksyms_other_boot(struct tm_ksyms *k, const struct tm_ksym_shift *shifts, size_t n)
+{
+	struct tm_ksym_shift *c = NULL;
+
+	if (n) {
+		c = malloc(n * sizeof(*c));
+		if (!c)
+			return tm_fail(ENOMEM, "kallsyms of the previous boot");
+		memcpy(c, shifts, n * sizeof(*c));
+	}
+	free(k->shifts);
+	k->shifts = c;
+	k->nshift = n;
+	k->other_boot = true;
+	return 0;
+}
+
 /*
  * tep_func_resolver_t: *addrp in, the symbol's start out, *modp its module
- * (libtraceevent set it to NULL before the call). The strings live in the
+ * (libtraceevent set it to NULL before the call). In a trace of a previous
+ * boot an address is moved by its range's shift first and the start moved
+ * back, so that offsets stay right; an address in no range has no symbol. The strings live in the
  * table's text, so they stay valid as long as the table.
  */
 static char *ksyms_resolve(void *priv, unsigned long long *addrp, char **modp)
 {
 	struct tm_ksyms *k = priv;
-	const struct tm_ksym *s = ksyms_lookup(k, *addrp);
+	const struct tm_ksym *s;
+	int64_t delta = 0;
 
+	if (k->other_boot && !ksyms_shift_of(k, *addrp, &delta))
+		return NULL;
+	s = ksyms_lookup(k, *addrp + (uint64_t)delta);
 	if (!s)
 		return NULL;
-	*addrp = s->addr;
+	*addrp = s->addr - (uint64_t)delta;
 	if (s->mod)
 		*modp = k->text + s->mod;
 	return k->text + s->name;

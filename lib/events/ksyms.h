@@ -14,7 +14,7 @@
 
 #include "util/internal.h"
 #include "meta-check.h"
-#include "dat/tm-dat.h"
+#include "trace/tm-trace.h"
 
 struct tep_handle;
 struct tm_ksyms;
@@ -33,6 +33,31 @@ TM_HIDDEN struct tm_ksyms *tm_ksyms_new(char *text, struct tm_blob b,
 TM_HIDDEN void tm_ksyms_free(struct tm_ksyms *k);
 /* Make k tep's function resolver (%ps, stack traces, tep_find_function()); -1 + message. */
 TM_HIDDEN int tm_ksyms_attach(struct tm_ksyms *k, struct tep_handle *tep);
+
+/* Old-boot addresses [lo, hi) plus delta are this table's (current boot's). */
+struct tm_ksym_shift {
+	uint64_t	lo, hi;
+	int64_t		delta;
+};
+
+/*
+ * The trace's addresses are a previous boot's: resolve one through the
+ * shift of the range holding it (copied), none outside them (n 0: print
+ * every address as hex). -1 + message (ENOMEM).
+ */
+TM_HIDDEN int tm_ksyms_other_boot(struct tm_ksyms *k, const struct tm_ksym_shift *shifts,
+				  size_t n);
+/*
+ * Resolve k's lookups for the boot that info (the LAST_BOOT_INFO option's
+ * "<instance>:<last_boot_info>") describes (ksyms-boot.c): the kernel moved
+ * by the two boots' text addresses (7.x's "ADDR\t[kernel]" line, 6.12's
+ * "text delta:"), each module by its two bases (modules: the file's
+ * /proc/modules text, or NULL: the module's first symbol). Nothing for the
+ * current boot's info ("# Current"). A boot that cannot be matched gets one
+ * warning to w and hex addresses. -1 + message (ENOMEM).
+ */
+TM_HIDDEN int tm_ksyms_boot(struct tm_ksyms *k, const char *info, const char *modules,
+			    const struct tm_meta_warn *w);
 
 /* Number of symbols kept (lines of type 'A'/'a' or names starting with '$' are not). */
 TM_HIDDEN size_t tm_ksyms_count(const struct tm_ksyms *k);

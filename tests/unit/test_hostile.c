@@ -17,24 +17,14 @@
 #include "util/internal.h"
 #include "events/meta-check.h"
 #include "dat/rec-check.h"
+#include "tm_fixtures.h"
 #include "tm_test.h"
 #include "dat/dat-format.h"
 #include "dat/dat-internal.h"
 #include "merge/merge-internal.h"
 #include "print/print-internal.h"
-
-struct warnings {
-	int	n;
-	char	last[512];
-};
-
-static void collect(void *ctx, const char *msg)
-{
-	struct warnings *w = ctx;
-
-	w->n++;
-	snprintf(w->last, sizeof(w->last), "%s", msg);
-}
+#include "trace/tm-trace.h"
+#include "merge/tm-merge.h"
 
 /* The blob in an exact-size heap copy, so ASan sees any read past its end. */
 static struct tm_blob heap_blob(const char *text, size_t len)
@@ -47,9 +37,9 @@ static struct tm_blob heap_blob(const char *text, size_t len)
 
 typedef char *(*clean_fn)(struct tm_blob b, const struct tm_meta_warn *w);
 
-static char *clean(clean_fn fn, const char *text, size_t len, struct warnings *ws)
+static char *clean(clean_fn fn, const char *text, size_t len, struct tm_warnings *ws)
 {
-	struct tm_meta_warn w = { .fn = collect, .ctx = ws, .file = "t.dat" };
+	struct tm_meta_warn w = { .fn = tm_warn_collect, .ctx = ws, .file = "t.dat" };
 	struct tm_blob b = heap_blob(text, len);
 	char *out;
 
@@ -64,7 +54,7 @@ TM_TEST(meta_printk_drops_lines_libtraceevent_reads_past)
 {
 	static const char no_colon[] = "0x1 : \"one\"\n0xfff";
 	static const char colon_last[] = "0x1 : \"one\"\n0xffffffff8281a4a3 :";
-	struct warnings ws;
+	struct tm_warnings ws;
 	char *out;
 
 	out = clean(tm_meta_clean_printk, no_colon, sizeof(no_colon) - 1, &ws);
@@ -83,7 +73,7 @@ TM_TEST(meta_printk_drops_lines_libtraceevent_reads_past)
 TM_TEST(meta_printk_line_with_nul_is_dropped_and_parsing_goes_on)
 {
 	static const char text[] = "0x1 : \"one\"\n0xfff\0\0\0ff : \"x\"\n0x3 : \"three\"\n\0\0\0";
-	struct warnings ws;
+	struct tm_warnings ws;
 	char *out = clean(tm_meta_clean_printk, text, sizeof(text) - 1, &ws);
 
 	TM_CHECK_STR(out, "0x1 : \"one\"\n0x3 : \"three\"\n");
@@ -125,7 +115,7 @@ TM_TEST(meta_printk_short_formats_register_the_same_text)
 	static const char text[] = "0x10 : \"x\"\n0x11 : \"\"\n0x12 : ab\n0x13 : \"\\n\"\n"
 				   "0x14 : \"xy\\n\"\n0x15 : \n0x16 : \"long enough\\n\"\n";
 	struct tep_handle *tep = tep_alloc();
-	struct warnings ws;
+	struct tm_warnings ws;
 	char *out = clean(tm_meta_clean_printk, text, sizeof(text) - 1, &ws), *reg;
 
 	TM_REQUIRE(tep && out);
@@ -149,9 +139,9 @@ static int to_tep(void *ctx, int pid, const char *comm)
 }
 
 static int walk_cmdlines(struct tep_handle *tep, const char *text, size_t len,
-			 struct warnings *ws)
+			 struct tm_warnings *ws)
 {
-	struct tm_meta_warn w = { .fn = collect, .ctx = ws, .file = "t.dat" };
+	struct tm_meta_warn w = { .fn = tm_warn_collect, .ctx = ws, .file = "t.dat" };
 	struct tm_blob b = heap_blob(text, len);
 	int ret;
 
@@ -177,7 +167,7 @@ TM_TEST(meta_cmdlines_keep_what_libtraceevent_reads)
 	static const char kept[] = "1 systemd\n42 kworker/0:1\n99999999999 big\n";
 	struct tep_handle *ours = tep_alloc(), *native = tep_alloc();
 	struct tep_cmdline *a, *b;
-	struct warnings ws;
+	struct tm_warnings ws;
 
 	TM_REQUIRE(ours && native);
 	TM_CHECK_INT(walk_cmdlines(ours, cmdlines, sizeof(cmdlines) - 1, &ws), 0);
@@ -207,7 +197,7 @@ TM_TEST(meta_cmdlines_register_as_libtraceevent_does)
 	static const int pids[] = { 123, 77, -5, 9, 12, 2147483647, 5, 6, 8, 1000000000,
 				    999999999, 0, 4 };
 	struct tep_handle *ours = tep_alloc(), *native = tep_alloc();
-	struct warnings ws;
+	struct tm_warnings ws;
 
 	TM_REQUIRE(ours && native);
 	TM_CHECK_INT(walk_cmdlines(ours, text, sizeof(text) - 1, &ws), 0);
@@ -230,11 +220,11 @@ static int count_comm(void *ctx, int pid, const char *comm)
 TM_TEST(meta_v7_warnings_name_the_section)
 {
 	struct tm_meta_warn w;
-	struct warnings ws = { 0 };
+	struct tm_warnings ws = { 0 };
 	struct tm_blob b = heap_blob("bad\n", 4);
 	int n = 0;
 
-	w = (struct tm_meta_warn){ .fn = collect, .ctx = &ws, .file = "t.dat" };
+	w = (struct tm_meta_warn){ .fn = tm_warn_collect, .ctx = &ws, .file = "t.dat" };
 	b.sec = 5000;
 	b.off = 12;
 	TM_CHECK_INT(tm_meta_each_cmdline(b, &w, count_comm, &n), 0);
@@ -451,7 +441,7 @@ TM_TEST(merge_skips_records_libtraceevent_cannot_read)
 	struct tm_merge *m = tm_merge_new();
 	struct tm_printer *p;
 	struct tm_event_rec rec;
-	struct warnings ws = { 0 };
+	struct tm_warnings ws = { 0 };
 	uint8_t data[32];
 	size_t off = 0;
 	FILE *f = fopen("/dev/null", "w");
@@ -467,7 +457,7 @@ TM_TEST(merge_skips_records_libtraceevent_cannot_read)
 	p = tm_printer_new(ev, &po, f);
 	TM_REQUIRE(p);
 	TM_CHECK_INT(tm_merge_add(m, &src), 0);
-	TM_CHECK_INT(tm_merge_check_records(m, tm_events_tep(ev), collect, &ws), 0);
+	TM_CHECK_INT(tm_merge_check_records(m, tm_events_tep(ev), tm_warn_collect, &ws), 0);
 	while ((r = tm_merge_next(m, &rec)) > 0) {
 		TM_CHECK_INT(tm_printer_event(p, &rec), 0);
 		n++;

@@ -16,65 +16,17 @@
 #include "util/internal.h"
 #include "events/ksyms.h"
 #include "dat/tm-dat.h"
+#include "tm_fixtures.h"
 #include "tm_test.h"
 #include "dat/dat-internal.h"
-
-/* An event printing one address both ways, and ftrace's kernel_stack (as this kernel has it). */
-static const char sym_format[] =
-	"name: symtest\nID: 900\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n\n"
-	"print fmt: \"%pS %ps\", (void *)REC->ip, (void *)REC->ip\n";
-static const char stack_format[] =
-	"name: kernel_stack\nID: 4\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n\n"
-	"print fmt: \"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" \"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" "
-	"\"\\t=> %ps\\n\\t=> %ps\\n\", (void *)REC->caller[0], (void *)REC->caller[1], "
-	"(void *)REC->caller[2], (void *)REC->caller[3], (void *)REC->caller[4], "
-	"(void *)REC->caller[5], (void *)REC->caller[6], (void *)REC->caller[7]\n";
-
-struct warnings {
-	int	n;
-	char	last[512];
-};
-
-static void collect(void *ctx, const char *msg)
-{
-	struct warnings *w = ctx;
-
-	w->n++;
-	snprintf(w->last, sizeof(w->last), "%s", msg);
-}
 
 /* libtraceevent's table and ours, each in a tep handle that knows both events. */
 struct both {
 	struct tep_handle	*native, *ours;
 	struct tm_ksyms		*k;
-	struct warnings		ws;
+	struct tm_warnings		ws;
 	int			mismatches;
 };
-
-static struct tep_handle *new_tep(void)
-{
-	struct tep_handle *tep = tep_alloc();
-
-	if (!tep)
-		return NULL;
-	tep_set_long_size(tep, 8);
-	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_parse_event(tep, sym_format, sizeof(sym_format) - 1, "test");
-	tep_parse_event(tep, stack_format, sizeof(stack_format) - 1, "ftrace");
-	return tep;
-}
 
 /*
  * ours reads text (len bytes, may hold lines libtraceevent cannot scan);
@@ -83,13 +35,13 @@ static struct tep_handle *new_tep(void)
 static int both_init(struct tm_test *t, struct both *b, const char *text, size_t len,
 		     const char *clean)
 {
-	struct tm_meta_warn w = { .fn = collect, .ctx = &b->ws, .file = "t.dat" };
+	struct tm_meta_warn w = { .fn = tm_warn_collect, .ctx = &b->ws, .file = "t.dat" };
 	struct tm_blob blob = { .len = len, .off = 1000 };
 	char *copy = malloc(len + 1);
 
 	memset(b, 0, sizeof(*b));
-	b->native = new_tep();
-	b->ours = new_tep();
+	b->native = tm_sym_tep();
+	b->ours = tm_sym_tep();
 	if (!copy || !b->native || !b->ours) {
 		free(copy);
 		TM_CHECK(!"out of memory");
@@ -471,8 +423,8 @@ TM_TEST(ksyms_empty_text_finds_nothing)
 /* v7: the warning names the section and the byte in its body. */
 TM_TEST(ksyms_warning_names_the_section)
 {
-	struct warnings ws = { 0 };
-	struct tm_meta_warn w = { .fn = collect, .ctx = &ws, .file = "t.dat" };
+	struct tm_warnings ws = { 0 };
+	struct tm_meta_warn w = { .fn = tm_warn_collect, .ctx = &ws, .file = "t.dat" };
 	struct tm_blob b = { .len = 4, .sec = 5000, .off = 12 };
 	char *text = strdup("bad\n");
 	struct tm_ksyms *k;

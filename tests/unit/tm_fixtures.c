@@ -6,9 +6,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <traceevent/event-parse.h>
+
 #include "util/internal.h"
 #include "tracefs/meta-internal.h"
 #include "tm_fixtures.h"
+#include "util/tm-error.h"
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -98,4 +101,48 @@ char *tm_run(const char *cmd, size_t *len, int *status)
 	*status = pclose(f);
 	*len = n;
 	return buf;
+}
+
+/* An event printing one address both ways, and ftrace's kernel_stack (as this kernel has it). */
+const char tm_sym_format[] =
+	"name: symtest\nID: 900\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"%pS %ps\", (void *)REC->ip, (void *)REC->ip\n";
+const char tm_stack_format[] =
+	"name: kernel_stack\nID: 4\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n\n"
+	"print fmt: \"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" \"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" "
+	"\"\\t=> %ps\\n\\t=> %ps\\n\", (void *)REC->caller[0], (void *)REC->caller[1], "
+	"(void *)REC->caller[2], (void *)REC->caller[3], (void *)REC->caller[4], "
+	"(void *)REC->caller[5], (void *)REC->caller[6], (void *)REC->caller[7]\n";
+
+void tm_warn_collect(void *ctx, const char *msg)
+{
+	struct tm_warnings *w = ctx;
+
+	w->n++;
+	snprintf(w->last, sizeof(w->last), "%s", msg);
+}
+
+struct tep_handle *tm_sym_tep(void)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	if (!tep)
+		return NULL;
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_parse_event(tep, tm_sym_format, sizeof(tm_sym_format) - 1, "test");
+	tep_parse_event(tep, tm_stack_format, sizeof(tm_stack_format) - 1, "ftrace");
+	return tep;
 }
