@@ -40,7 +40,7 @@ teardown() {
 
 @test "record --flight: a full window drops its oldest chunks; every CPU starts at the window's start" {
 	local start line first
-	long_start 60 --flight 64K -b 4096 -e sched:sched_switch -o "$TM_TMP/f.dat"
+	long_start 180 --flight 64K -b 4096 -e sched:sched_switch -o "$TM_TMP/f.dat"
 	marks 1 20000
 	kill -INT "$LONG_PID"
 	long_wait

@@ -42,6 +42,22 @@ one_line_error() {
 		{ echo "$stderr" >&2; return 1; }
 }
 
+@test "record -R twice on one event: both triggers are armed" {
+	local trig=events/sched/sched_process_fork/trigger rc=0
+	tm_record_bg 60 -e sched:sched_process_fork -R stacktrace -R 'traceoff if child_pid == 1' \
+		-o "$TM_TMP/r.dat"
+	# the kernel clears an event's triggers when its trigger file is opened with
+	# O_TRUNC: each -R must be added, not written over the one before
+	grep -q '^stacktrace:unlimited' "$TRACEFS/instances/$REC_INST/$trig" ||
+		{ cat "$TRACEFS/instances/$REC_INST/$trig" >&2; return 1; }
+	grep -q '^traceoff:unlimited if child_pid == 1' "$TRACEFS/instances/$REC_INST/$trig" ||
+		{ cat "$TRACEFS/instances/$REC_INST/$trig" >&2; return 1; }
+	kill -INT "$REC_PID"
+	wait "$REC_BG" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+}
+
 @test "record -R: stacktrace trigger puts a kernel stack after each fork event" {
 	local trig=events/sched/sched_process_fork/trigger rc=0
 	tm_record_bg 60 -e sched:sched_process_fork -R stacktrace -o "$TM_TMP/r.dat"
@@ -165,7 +181,7 @@ except OSError as e:
 	[[ $stderr == "tracemap record: the kernel refused tracer 'function' ("*"/instances/tracemap-"*"/current_tracer: $why)" ]] ||
 		{ echo "$stderr" >&2; return 1; }
 	one_line_error stream -p function -l vfs_read --duration 1
-	[[ $stderr == "tracemap stream: the kernel refused tracer 'function' ("*"/set_ftrace_filter: $why)" ]] ||
+	[[ $stderr == "tracemap stream: the kernel refused the function filter 'vfs_read' of tracer 'function' ("*"/set_ftrace_filter: $why)" ]] ||
 		{ echo "$stderr" >&2; return 1; }
 }
 
