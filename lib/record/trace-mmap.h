@@ -24,8 +24,13 @@ struct tm_trace_buffer_meta {
 	uint64_t	entries;
 	uint64_t	overrun;
 	uint64_t	read;
-	uint64_t	reserved1;
-	uint64_t	reserved2;
+	/*
+	 * reserved1/reserved2 in 6.10's uapi; the pKVM remotes series names them, and 7.3
+	 * fills them (6.12 leaves 0): sub-buffers overwritten unread, and written to.
+	 * Not read: loss comes from the pages' flags and reader.lost_events.
+	 */
+	uint64_t	pages_lost;
+	uint64_t	pages_touched;
 };
 
 _Static_assert(sizeof(struct tm_trace_buffer_meta) == 80, "trace_buffer_meta is 80 bytes");

@@ -25,7 +25,13 @@ LIMIT=${TM_VM_TIMEOUT:-2400}	# seconds for one guest run, boot included
 [ -x ./tracemap ] || { echo "check-vm: ./tracemap is not built (make all)" >&2; exit 1; }
 summaries=()
 bad=0
-trap 'stop_daemons' EXIT
+# no QEMU nor virtiofsd outlives this script, however it ends
+trap 'stop_all' EXIT
+trap 'exit 143' TERM INT HUP
+stop_all() {
+	[ -s "$VM/qemu.pid" ] && kill -KILL "$(cat "$VM/qemu.pid")" 2>/dev/null
+	stop_daemons
+}
 
 daemons=()
 stop_daemons() {
