@@ -10,7 +10,7 @@ COMPDIR		:= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR	:= $(PREFIX)/share/zsh/site-functions
 
 CC		?= cc
-PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c libelf zlib
+PKGS		:= libtracefs libtraceevent libzstd libprotobuf-c libelf zlib libcurl sqlite3
 BUILD		:= build
 ASAN_BUILD	:= $(BUILD)/asan
 
@@ -47,7 +47,9 @@ DEB_PKGS	:= build-essential pkg-config libtracefs-dev libtraceevent-dev \
 		   libtraceevent1-plugin libzstd-dev zstd zlib1g-dev bats jq groff-base clang libclang-rt-14-dev \
 		   trace-cmd libtracecmd-dev util-linux procps strace bc time \
 		   libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libelf-dev tmux zsh \
-		   bash-completion kernelshark xvfb x11-utils
+		   bash-completion kernelshark xvfb x11-utils libsqlite3-dev sqlite3 \
+		   qemu-system-x86 seabios busybox-static \
+		   libcurl4-openssl-dev clickhouse-server clickhouse-client
 
 .PHONY: all deps check check-vm fuzz fuzz-long demo install clean asan
 
@@ -70,6 +72,16 @@ $(PROTO_C) $(PROTO_H) &: $(PROTO) | $(PKG_STAMP)
 	@mkdir -p $(GEN)
 	protoc-c --proto_path=lib/emit --c_out=$(GEN) $(PROTO)
 
+# The x86_64 syscall names, by number, from the build machine's kernel headers (lib/sql).
+SYSCALL_H	:= $(GEN)/syscall-names.h
+$(SYSCALL_H): | $(PKG_STAMP)
+	@mkdir -p $(GEN)
+	echo '#include <asm/unistd_64.h>' | $(CC) -E -dM - | \
+		awk 'BEGIN { print "static const char *const sql_x86_64_syscalls[] = {" } \
+		     $$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ { sub("^__NR_", "", $$2); \
+		     print "\t[" $$3 "] = \"" $$2 "\"," } END { print "};" }' > $@.tmp
+	mv $@.tmp $@
+
 tracemap: $(CMD_OBJ) $(BUILD)/libtracemap.a
 	$(CC) $(CFLAGS) $(BASE_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libtracemap.a $(LDFLAGS) $(LDLIBS)
 
@@ -77,11 +89,11 @@ $(BUILD)/libtracemap.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/%.o: %.c | $(PKG_STAMP) $(PROTO_H)
+$(BUILD)/%.o: %.c | $(PKG_STAMP) $(PROTO_H) $(SYSCALL_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(BASE_CFLAGS) -c -o $@ $<
 
-$(ASAN_BUILD)/%.o: %.c | $(PKG_STAMP) $(PROTO_H)
+$(ASAN_BUILD)/%.o: %.c | $(PKG_STAMP) $(PROTO_H) $(SYSCALL_H)
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g $(BASE_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
@@ -125,10 +137,11 @@ check: deps
 		$(BUILD)/tm-mutate $(BUILD)/tm-zombie
 	@bash tests/run-all.sh
 
-# The guest tests (tests/vm/, not part of check): Debian's 6.1 kernel under QEMU (TCG,
-# 2 vCPUs) with an initramfs of this build, where function tracing runs and the
-# ring buffer has no mapping; installs QEMU and busybox-static, downloads the kernel.
-check-vm: all
+# The guest tests (tests/vm/, not part of check): Debian's 6.1, 6.12 and 7.3 kernels
+# (TM_VM_KERNEL=7.3 one of them) under QEMU (TCG, 2 vCPUs) with the host's root shared
+# read-only as the guest's: tests/vm/guest-tests.sh and the kernel bats files run there;
+# installs QEMU and busybox-static, downloads each kernel once into build/vm.
+check-vm: all asan $(BUILD)/tm-zombie
 	@bash tests/vm/run.sh
 
 # libFuzzer targets (clang): fuzz-reader (the trace.dat reader), fuzz-report
@@ -143,7 +156,7 @@ FUZZ_CFLAGS	:= -g -O1 -std=gnu11 -D_GNU_SOURCE -Ilib -I$(GEN) $(PKG_CFLAGS) \
 		   -DTM_VERSION='"$(VERSION)"' -MMD -MP -fno-sanitize-recover=undefined
 FUZZ_LIB_OBJ	:= $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 
-$(FUZZ_BUILD)/%.o: %.c | $(PKG_STAMP) $(PROTO_H)
+$(FUZZ_BUILD)/%.o: %.c | $(PKG_STAMP) $(PROTO_H) $(SYSCALL_H)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
 

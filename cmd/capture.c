@@ -307,6 +307,33 @@ int capture_start(struct capture *r, const struct capture_sink *s)
 
 /* ---- the end ---- */
 
+static bool has_hist_trigger(const struct capture_opts *o)
+{
+	for (size_t i = 0; i < o->nr_events; i++)
+		for (size_t j = 0; j < o->events[i].nr_triggers; j++)
+			if (!strncmp(o->events[i].triggers[j], "hist", 4))
+				return true;
+	return false;
+}
+
+/*
+ * The histograms of -R 'hist:...' go with the instance: print them at stop, on
+ * stderr beside the summary (stdout may be the trace or stream's events).
+ */
+static int print_hists(struct capture *r)
+{
+	char *text;
+
+	if (!has_hist_trigger(r->o))
+		return 0;
+	text = tm_session_hists(r->sess);
+	if (!text)
+		return cmd_fail(r->sub);
+	fputs(text, stderr);
+	free(text);
+	return 0;
+}
+
 int capture_stop(struct capture *r)
 {
 	int ret = 0;
@@ -314,6 +341,8 @@ int capture_stop(struct capture *r)
 	signals_unblock();
 	if (tm_session_stop(r->sess))
 		ret = cmd_fail(r->sub);
+	if (print_hists(r))
+		ret = -1;
 	if (tm_recorder_stop(r->rec))
 		ret = cmd_fail(r->sub);
 	for (int cpu = 0; cpu < r->ncpus; cpu++)

@@ -15,7 +15,6 @@
 #include "tracemap.h"
 #include "tracefs/tm-session.h"
 #include "record/tm-recorder.h"
-#include "record/tm-recfile.h"
 
 struct capture_opts {
 	struct tm_event_spec	*events;

@@ -22,10 +22,12 @@ int cmd_list(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_sql(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
 
 /*
  * argp_parse() of a subcommand: --help prints argp's text, then "Examples:"

@@ -53,6 +53,13 @@ static void print_file(const struct longrun *r, const struct tm_longrec_file *f)
 	const struct tm_flight_dump_info *d = &f->dump;
 	char drops[80] = ",";
 
+	/* files removed that this recording did not write: said even with -q */
+	if (f->nstale == 1)
+		cmd_err(SUB, "removed %s: an earlier recording's numbered file after this one's "
+			"last", f->stale);
+	else if (f->nstale)
+		cmd_err(SUB, "removed %s and the %u after it: an earlier recording's numbered "
+			"files after this one's last", f->stale, f->nstale - 1);
 	if (r->o->cap.quiet)
 		return;
 	if (f->warning[0])

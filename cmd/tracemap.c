@@ -18,11 +18,13 @@ static const struct subcommand subcommands[] = {
 	{ "record", cmd_record },
 	{ "report", cmd_report },
 	{ "convert", cmd_convert },
+	{ "sql",    cmd_sql },
 	{ "stream", cmd_stream },
 	{ "list",   cmd_list },
 	{ "reset",  cmd_reset },
 	{ "extract", cmd_extract },
 	{ "recover", cmd_recover },
+	{ "fleet", cmd_fleet },
 };
 
 static const char doc[] =
@@ -32,11 +34,13 @@ static const char doc[] =
 	"  record    record ftrace events into a trace.dat file\n"
 	"  report    print the events of a trace.dat file\n"
 	"  convert   turn a trace.dat file into a Perfetto trace or Chrome JSON\n"
+	"  sql       query trace.dat files with SQL (SQLite)\n"
 	"  stream    print events live as they happen\n"
 	"  list      list events, systems, clocks, tracers, options\n"
 	"  reset     remove instances left by dead tracemap processes\n"
 	"  extract   write what an existing buffer holds into a trace.dat file\n"
 	"  recover   make a trace.dat of the spools a killed recording left\n"
+	"  fleet     load trace databases into ClickHouse, ask the fleet\n"
 	"  help SUBCOMMAND   show a subcommand's options\n"
 	"\nExamples:\n"
 	"  tracemap record -e sched -- sleep 1\n"

@@ -21,7 +21,7 @@ _tracemap_subcommands()
 	local out
 	out=$("$1" --help 2>/dev/null |
 		sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
-	printf '%s\n' "${out:-record report convert stream list reset extract recover help}"
+	printf '%s\n' "${out:-record report convert sql stream list reset extract recover fleet help}"
 }
 
 # Print "ALL" and "ARG" lines: every option of a subcommand, and those that take a
@@ -69,6 +69,9 @@ _tracemap_fallback_options()
 		echo "ARG -i --cpu -F -O --first-event --last-event --compat" ;;
 	convert) echo "ALL -i -o --to -N -q --help"
 		echo "ARG -i -o --to" ;;
+	sql)	echo "ALL -i -o --format --top --hist --show -N -q --clickhouse --cluster" \
+		     "--schema --replace -m --across --limit --help"
+		echo "ARG -i -o --format --top --clickhouse --cluster --schema -m --limit" ;;
 	stream)	echo "ALL -e -f -R -T --uprobe -p -l -n -g --max-graph-depth --func-stack" \
 		     "-b --subbuf-size -C -M -P -F -c -O" \
 		     "--wakeup-percent -q -v --no-mmap --keep-mapped --no-pin --reader-nice -B --reuse-instance --duration --json" \
@@ -84,6 +87,9 @@ _tracemap_fallback_options()
 		echo "ARG -B -o --file-version --compression --compression-level" ;;
 	recover) echo "ALL -q --help"
 		echo "ARG" ;;
+	fleet)	echo "ALL --clickhouse --cluster --schema -m --trace --replace --top --across" \
+		     "--limit --traces -q --help"
+		echo "ARG --clickhouse --cluster --schema -m --trace --top --limit" ;;
 	esac
 }
 
@@ -205,7 +211,11 @@ _tracemap_option_value()
 		_tracemap_reply "$cur" "3.4 3.1" ;;
 	convert:--to)
 		_tracemap_reply "$cur" "perfetto json" ;;
-	report:-i|report:--input|record:-o|record:--output|convert:-i|convert:--input|convert:-o|convert:--output|extract:-o|extract:--output)
+	sql:--format)
+		_tracemap_reply "$cur" "columns csv tsv json" ;;
+	sql:--top)
+		_tracemap_reply "$cur" "list $("$bin" sql --top list 2>/dev/null | cut -d' ' -f1)" ;;
+	report:-i|report:--input|record:-o|record:--output|convert:-i|convert:--input|convert:-o|convert:--output|sql:-i|sql:--input|sql:-o|sql:--output|extract:-o|extract:--output)
 		_tracemap_files "$cur" ;;
 	*)
 		return 1 ;;
@@ -238,7 +248,7 @@ _tracemap_positional()
 {
 	local bin=$1 sub=$2 cur=$3
 	case $sub in
-	report|convert|recover)
+	report|convert|recover|sql|fleet)
 		_tracemap_files "$cur" ;;
 	list)
 		_tracemap_reply "$cur" "$("$bin" list -e 2>/dev/null)" ;;

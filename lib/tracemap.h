@@ -14,9 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* error.c: the last failure of this thread, as one line without a newline. */
-const char *tm_last_error(void);
-
+#include "util/tm-error.h"
 #include "util/tm-outfile.h"
 #include "trace/tm-trace.h"
 #include "tracefs/tm-tracefs.h"
@@ -35,5 +33,7 @@ const char *tm_last_error(void);
 #include "emit/tm-live.h"
 #include "longrec/tm-longrec.h"
 #include "salvage/tm-salvage.h"
+#include "sql/tm-sql.h"
+#include "fleet/tm-fleet.h"
 
 #endif /* TRACEMAP_H */

@@ -63,10 +63,85 @@ load helpers
 	[[ "$output" == *"missing build dependency: libtracefs"* ]]
 }
 
-@test "build: no include cycle between the sources of lib/ and cmd/ (tests/include-cycles.sh)" {
+@test "build: the includes of lib/ and cmd/ point one way, each for a use (tests/include-cycles.sh)" {
 	run bash "$TM_ROOT/tests/include-cycles.sh"
 	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
-	[[ "$output" == "include graph: "*", no cycle" ]]
+	[[ "${lines[0]}" == "include graph: "*", no cycle" ]]
+	[[ "${lines[1]}" == "includes: "*" no cycle through two folders"* ]]
+	[ "${lines[2]}" = "includes: every header included declares something its includer names" ]
+	[[ "${lines[3]}" == "folders: "*" arrows, "[01]" back up the layers (at most 1), "[01]" pairs"* ]]
+}
+
+# A tree of its own for the check: files given as NAME=CONTENT (\n for newlines).
+include_tree() {
+	local tree=$1 spec
+	shift
+	mkdir -p "$tree/cmd" "$tree/tests"
+	cp "$TM_ROOT/tests/include-cycles.sh" "$tree/tests/"
+	printf 'int main(void)\n{\n\treturn 0;\n}\n' >"$tree/cmd/m.c"
+	for spec in "$@"; do
+		mkdir -p "$tree/$(dirname "${spec%%=*}")"
+		printf '%b' "${spec#*=}" >"$tree/${spec%%=*}"
+	done
+}
+
+@test "build: the include check finds a header loop through two folders that no use shows" {
+	local tree
+	tree=$(mktemp -d)
+	# x.c includes b/y.h for y_fn; y.h includes a/x.h, whose source is x.c, for a type
+	include_tree "$tree" \
+		'lib/a/x.h=struct x_thing {\n\tint v;\n};\nint x_fn(void);\n' \
+		'lib/a/x.c=#include "x.h"\n#include "b/y.h"\nint x_fn(void)\n{\n\treturn y_fn(0);\n}\n' \
+		'lib/b/y.h=#include "a/x.h"\nint y_fn(struct x_thing *t);\n' \
+		'lib/b/y.c=#include "y.h"\nint y_fn(struct x_thing *t)\n{\n\treturn t->v;\n}\n'
+	run bash "$tree/tests/include-cycles.sh"
+	rm -rf "$tree"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "include graph: "*", no cycle" ]]
+	[[ "$output" == *"include cycles through several folders"* ]]
+	[[ "$output" == *"cycle: "*"lib/a/x.c"* && "$output" == *"cycle: "*"lib/b/y.c"* ]]
+}
+
+@test "build: the include check finds a header included for nothing" {
+	local tree
+	tree=$(mktemp -d)
+	include_tree "$tree" \
+		'lib/x/b.h=#define B_SIZE 4\nenum b_kind { B_ONE, B_TWO };\nint b_fn(void);\n' \
+		'lib/x/b.c=#include "b.h"\nint b_fn(void)\n{\n\treturn B_SIZE;\n}\n' \
+		'lib/x/a.c=#include "b.h"\nint a_fn(void)\n{\n\treturn 0;\n}\n' \
+		'lib/x/e.c=#include "b.h"\nint e_fn(void)\n{\n\treturn B_TWO;\n}\n'
+	run bash "$tree/tests/include-cycles.sh"
+	rm -rf "$tree"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"lib/x/a.c: includes b.h and uses nothing it declares"* ]]
+	# an enum constant is a use
+	[[ "$output" != *"lib/x/e.c: includes"* ]]
+}
+
+@test "build: the include check counts the folder arrows back up the layers and the mutual pairs" {
+	local tree one=(
+		'lib/dat/d.h=#define D_PAGE 4096\n'
+		'lib/util/u.c=#include "dat/d.h"\nint u_fn(void)\n{\n\treturn D_PAGE;\n}\n'
+		'lib/util/u.h=#define U_MAX 8\n'
+		'lib/dat/d.c=#include "util/u.h"\nint d_fn(void)\n{\n\treturn U_MAX;\n}\n')
+	tree=$(mktemp -d)
+	# util -> dat goes back up; dat -> util down: one of each allowed
+	include_tree "$tree" "${one[@]}"
+	run bash "$tree/tests/include-cycles.sh"
+	[ "$status" -eq 0 ] || { echo "$output" >&2; rm -rf "$tree"; return 1; }
+	[[ "$output" == *"folders: 2 arrows, 1 back up the layers (at most 1), 1 pairs including each other (at most 1)"* ]]
+	[[ "$output" == *"  util -> dat (1)"* && "$output" == *"  dat <-> util"* ]]
+	# the same between util and tracefs: two of each
+	include_tree "$tree" \
+		'lib/tracefs/t.h=#define T_DIR 1\n' \
+		'lib/util/v.c=#include "tracefs/t.h"\nint v_fn(void)\n{\n\treturn T_DIR;\n}\n' \
+		'lib/util/w.h=#define W_MAX 8\n' \
+		'lib/tracefs/t.c=#include "util/w.h"\nint t_fn(void)\n{\n\treturn W_MAX;\n}\n'
+	run bash "$tree/tests/include-cycles.sh"
+	rm -rf "$tree"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"folders: 4 arrows, 2 back up the layers (at most 1), 2 pairs including each other (at most 1)"* ]]
+	[[ "$output" == *"  util -> tracefs (1)"* && "$output" == *"  tracefs <-> util"* ]]
 }
 
 @test "build: the cycle check finds a cycle through a shared header" {
@@ -158,7 +233,7 @@ EOF
 	[[ "$output" == "layout: "*" public functions all called from cmd/" ]]
 }
 
-@test "build: the layout check finds an unused public function, a tm_ static, a long file, a full folder" {
+@test "build: the layout check finds an unused public function, a tm_ static, a foreign static, a long file, a full folder" {
 	local tree
 	tree=$(mktemp -d)
 	mkdir -p "$tree/lib/x" "$tree/cmd" "$tree/tests"
@@ -166,6 +241,7 @@ EOF
 	printf '#include "x/tm-x.h"\nint main(void)\n{\n\treturn tm_used();\n}\n' >"$tree/cmd/m.c"
 	printf 'int tm_used(void);\nint tm_unused(void);\n' >"$tree/lib/x/tm-x.h"
 	printf 'static int tm_helper(void)\n{\n\treturn 0;\n}\n' >"$tree/lib/x/a.c"
+	printf 'static int tracefs_mount(void)\n{\n\treturn 0;\n}\n' >"$tree/lib/x/b.c"
 	seq 801 | sed 's/.*/\/\* & \*\//' >"$tree/lib/x/long.c"
 	# a folder of 16 sources and 15 headers: 31 files
 	mkdir -p "$tree/lib/y"
@@ -177,6 +253,7 @@ EOF
 	[[ "$output" == *"tm_unused is public but cmd/ never calls it"* ]]
 	[[ "$output" != *"tm_used is public"* ]]
 	[[ "$output" == *"static functions with the tm_ prefix: tm_helper"* ]]
+	[[ "$output" == *"static functions in another library's namespace: tracefs_mount"* ]]
 	[[ "$output" == *"lib/x/long.c: 801 lines"* ]]
 	[[ "$output" == *"lib/y/: 31 sources, .c and .h (at most 30"* ]]
 }

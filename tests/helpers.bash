@@ -168,6 +168,12 @@ tm_need() {
 	skip "$what"
 }
 
+# A test that sets --subbuf-size needs buffer_subbuf_size_kb (Linux >= 6.8; the 6.1
+# guest has none).
+tm_need_subbuf_size() {
+	tm_need "buffer_subbuf_size_kb (Linux >= 6.8)" test -e "$TRACEFS/buffer_subbuf_size_kb"
+}
+
 # tm_big_file OUT [N]: sched-v6.dat's 821 events repeated N (1000) times, later each
 # time (tests/repeat-pages.pl): 41 MB for 1000, a second of report.
 tm_big_file() {

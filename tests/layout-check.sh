@@ -8,6 +8,8 @@
 #     folder's private header;
 #   - the tm_ prefix means "a symbol of lib/ with external linkage": no
 #     static function of lib/ and no function defined in cmd/ carries it;
+#   - no static function in another library's namespace (tracefs_, tep_,
+#     trace_seq_, kbuffer_, tracecmd_, ZSTD_): a reader takes it for theirs;
 #   - no basename twice in lib/ (one object per name in the archive).
 # The include-cycle check is tests/include-cycles.sh.
 #
@@ -53,6 +55,12 @@ done
 statics=$(strip lib/*/*.c | grep -E '^static[^=;]*\btm_[a-z0-9_]+[[:space:]]*\(' |
 	  grep -oE '\btm_[a-z0-9_]+[[:space:]]*\(' | sort -u | tr -d '( ' | tr '\n' ' ')
 [ -z "$statics" ] || say "lib/: static functions with the tm_ prefix: $statics"
+
+foreign=$(strip lib/*/*.c cmd/*.c |
+	  grep -E '^static[^=;]*\b(tracefs|tep|trace_seq|kbuffer|tracecmd|ZSTD)_[A-Za-z0-9_]*[[:space:]]*\(' |
+	  grep -oE '\b(tracefs|tep|trace_seq|kbuffer|tracecmd|ZSTD)_[A-Za-z0-9_]*[[:space:]]*\(' |
+	  sort -u | tr -d '( ' | tr '\n' ' ')
+[ -z "$foreign" ] || say "lib/, cmd/: static functions in another library's namespace: $foreign"
 
 own=$(strip cmd/*.c | grep -E '^[a-z][^=;(]*\btm_[a-z0-9_]+[[:space:]]*\([^;]*$' |
       grep -oE '\btm_[a-z0-9_]+[[:space:]]*\(' | sort -u | tr -d '( ' | tr '\n' ' ')

@@ -44,6 +44,7 @@ teardown() {
 }
 
 @test "record -B NAME --reuse-instance: records through it and gives back what it changed" {
+	tm_need_subbuf_size
 	local before
 	mkdir "$LONG_DIR"
 	echo 512 >"$LONG_DIR/buffer_size_kb"

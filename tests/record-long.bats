@@ -6,6 +6,7 @@
 
 load helpers
 load long
+bats_require_minimum_version 1.5.0
 
 setup() {
 	tm_kernel_setup
@@ -39,7 +40,7 @@ teardown() {
 
 @test "record --flight: a full window drops its oldest chunks; every CPU starts at the window's start" {
 	local start line first
-	long_start 60 --flight 64K -b 4096 -e sched:sched_switch -o "$TM_TMP/f.dat"
+	long_start 180 --flight 64K -b 4096 -e sched:sched_switch -o "$TM_TMP/f.dat"
 	marks 1 20000
 	kill -INT "$LONG_PID"
 	long_wait
@@ -232,6 +233,37 @@ wait_done() {
 	[ "$(cd "$TM_TMP" && ls | tr '\n' ' ')" = "$(printf 'm.%04d.dat m.%04d.dat ' $((n - 1)) "$n")" ]
 	[ "$(grep -c "removed $TM_TMP/m.[0-9]*.dat (--max-files 2)" <<<"$output")" -eq $((n - 2)) ]
 	same_report "$TM_TMP/m.$(printf %04d "$n").dat"
+}
+
+# Issue 44: a shorter second run overwrote r.0001-2 and left the first run's r.0003
+# beside them, and convert r.*.dat merged both recordings with exit 0.
+@test "record --switch-output: a rerun removes the earlier run's later files; convert refuses a mix" {
+	local first second want
+	run timeout -s KILL 60 "$TRACEMAP" record -q -e sched:sched_switch --switch-output 0.5s \
+		--duration 2.2 -o "$TM_TMP/r.dat"
+	tm_status 0
+	first=$(cd "$TM_TMP" && ls r.*.dat | wc -l)
+	[ "$first" -ge 3 ]
+	cp "$TM_TMP/r.0002.dat" "$TM_TMP/first.0002.dat"
+	run --separate-stderr timeout -s KILL 60 "$TRACEMAP" record -e sched:sched_switch \
+		--switch-output 0.5s --duration 0.7 -o "$TM_TMP/r.dat"
+	tm_status 0
+	second=$(grep -c '^tracemap record: .*/r\.[0-9]*\.dat: [0-9.]* MB$' <<<"$stderr")
+	[ "$second" -ge 1 ] && [ "$second" -lt "$first" ] || { echo "$first, then $second" >&2; return 1; }
+	want=$(printf "r.%04d.dat " $(seq "$second"))
+	[ "$(cd "$TM_TMP" && ls r.*.dat | tr '\n' ' ')" = "$want" ] ||
+		{ ls "$TM_TMP" >&2; return 1; }
+	[[ $stderr == *"removed $TM_TMP/r.$(printf %04d $((second + 1))).dat"*"an earlier recording's numbered file"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+	run --separate-stderr "$TRACEMAP" convert "$TM_TMP"/r.*.dat -o "$TM_TMP/one.json"
+	tm_status 0
+	# a piece of the first run put back beside the second's
+	mv "$TM_TMP/first.0002.dat" "$TM_TMP/r.$(printf %04d $((second + 1))).dat"
+	run --separate-stderr "$TRACEMAP" convert "$TM_TMP"/r.*.dat -o "$TM_TMP/mix.json"
+	tm_status 1
+	[[ $stderr == "tracemap convert: $TM_TMP/r.$(printf %04d $((second + 1))).dat and $TM_TMP/r.0001.dat are numbered files of two recordings (their trace ids differ)"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+	[ ! -e "$TM_TMP/mix.json" ]
 }
 
 # --switch-output SIZE counts event data, not the ~1 MB of metadata every file has.

@@ -104,15 +104,18 @@ stalled_run() {
 }
 
 @test "record-loss: every marker line appears exactly once (mmap, 4 KiB sub-buffers)" {
+	tm_need_subbuf_size
 	lossless_run --subbuf-size 4 -b 4096
 	grep -q 'cpu0: mmap path' "$REC_ERR"
 }
 
 @test "record-loss: every marker line appears exactly once (mmap, 8 KiB sub-buffers)" {
+	tm_need_subbuf_size
 	lossless_run --subbuf-size 8 -b 4096
 }
 
 @test "record-loss: every marker line appears exactly once (read(), 4 and 8 KiB)" {
+	tm_need_subbuf_size
 	lossless_run --no-mmap --subbuf-size 4 -b 4096
 	grep -q 'cpu0: read() path' "$REC_ERR"
 	lossless_run --no-mmap --subbuf-size 8 -b 4096
@@ -160,6 +163,7 @@ busy_spells() {
 }
 
 @test "record-loss: overwrite with a stalled reader, 8 KiB sub-buffers, read() path" {
+	tm_need_subbuf_size
 	stalled_run --subbuf-size 8 --no-mmap
 }
 
@@ -187,6 +191,7 @@ busy_spells() {
 }
 
 @test "record-loss: --fail-on-loss exits 3 when events were lost" {
+	tm_need_subbuf_size
 	stalled_run --fail-on-loss --subbuf-size 8
 	[ "$REC_STATUS" -eq 3 ]
 }

@@ -42,6 +42,22 @@ one_line_error() {
 		{ echo "$stderr" >&2; return 1; }
 }
 
+@test "record -R twice on one event: both triggers are armed" {
+	local trig=events/sched/sched_process_fork/trigger rc=0
+	tm_record_bg 60 -e sched:sched_process_fork -R stacktrace -R 'traceoff if child_pid == 1' \
+		-o "$TM_TMP/r.dat"
+	# the kernel clears an event's triggers when its trigger file is opened with
+	# O_TRUNC: each -R must be added, not written over the one before
+	grep -q '^stacktrace:unlimited' "$TRACEFS/instances/$REC_INST/$trig" ||
+		{ cat "$TRACEFS/instances/$REC_INST/$trig" >&2; return 1; }
+	grep -q '^traceoff:unlimited if child_pid == 1' "$TRACEFS/instances/$REC_INST/$trig" ||
+		{ cat "$TRACEFS/instances/$REC_INST/$trig" >&2; return 1; }
+	kill -INT "$REC_PID"
+	wait "$REC_BG" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+}
+
 @test "record -R: stacktrace trigger puts a kernel stack after each fork event" {
 	local trig=events/sched/sched_process_fork/trigger rc=0
 	tm_record_bg 60 -e sched:sched_process_fork -R stacktrace -o "$TM_TMP/r.dat"
@@ -87,6 +103,25 @@ one_line_error() {
 	run "$TRACEMAP" record -R stacktrace
 	tm_status 2
 	[[ $output == *"-R 'stacktrace' needs an -e before it"* ]]
+}
+
+@test "record -R hist: the histogram printed at stop where the kernel has hist triggers" {
+	if ! grep -qw hist "$TRACEFS/events/sched/sched_switch/trigger"; then
+		# this VM's kernel: refused in one line, exit 1, nothing left (above)
+		one_line_error record -e sched:sched_switch -R 'hist:keys=common_pid' \
+			-o "$TM_TMP/x.dat" --duration 1
+		[[ $stderr == *"hist triggers are not built into this kernel"* ]]
+		return 0
+	fi
+	run --separate-stderr "$TRACEMAP" record -e sched:sched_switch -R 'hist:keys=next_pid' \
+		-e sched:sched_wakeup -o "$TM_TMP/h.dat" -- sh -c 'sleep 0.2; sleep 0.2'
+	tm_status 0
+	# the kernel's own text, for sched_switch only, after the histogram's heading line
+	grep -qx '# events/sched/sched_switch/hist' <<<"$stderr" || { echo "$stderr" >&2; return 1; }
+	grep -q '^{ next_pid: .* } hitcount: *[1-9]' <<<"$stderr"
+	grep -q '^ *Hits: [1-9]' <<<"$stderr"
+	! grep -q 'sched_wakeup/hist' <<<"$stderr" || return 1
+	"$TRACEMAP" report "$TM_TMP/h.dat" | grep -q 'sched_switch:'
 }
 
 @test "record --trigger: a bad filter gives the kernel's reason as -f and -R do" {

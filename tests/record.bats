@@ -70,6 +70,7 @@ sizes_count_the_chunk_count() {
 }
 
 @test "record: zstd CPU sizes count the chunk count (as trace-cmd >= 3.2), 3.1.6 reads them" {
+	tm_need_subbuf_size
 	record_format
 	sizes_count_the_chunk_count "$TM_TMP/f.dat"
 	record_format --file-version 7 --compression zstd --subbuf-size 8
@@ -77,6 +78,7 @@ sizes_count_the_chunk_count() {
 }
 
 @test "record: v7 zstd files (mmap and read(), 4 and 8 KiB sub-buffers) are read by trace-cmd" {
+	tm_need_subbuf_size
 	record_format
 	[[ "$output" == *"cpu0: mmap path"* ]]
 	record_format --subbuf-size 8
@@ -86,6 +88,7 @@ sizes_count_the_chunk_count() {
 }
 
 @test "record: v7 uncompressed files (mmap and read(), 4 and 8 KiB) are read by trace-cmd" {
+	tm_need_subbuf_size
 	record_format --compression none
 	record_format --compression none --subbuf-size 8
 	record_format --compression none --no-mmap
@@ -93,6 +96,7 @@ sizes_count_the_chunk_count() {
 }
 
 @test "record: v6 files (mmap and read(), 4 and 8 KiB) are read by trace-cmd" {
+	tm_need_subbuf_size
 	record_format --file-version 6
 	record_format --file-version 6 --subbuf-size 8
 	record_format --file-version 6 --no-mmap

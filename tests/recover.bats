@@ -286,3 +286,27 @@ kill_after_marker() {
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ $stderr == *"no events to recover"* ]] || { echo "$stderr" >&2; return 1; }
 }
+
+# Issue 44: a SIGKILLed --flight recording got no hint (recover: 'no spools', reset
+# --stale would remove the ring holding its newest events).
+@test "recover: a SIGKILLed --flight recording is recovered from its ring, reset keeps it" {
+	local i
+	cd "$TM_TMP"
+	tm_record_bg 60 -e sched:sched_process_exec -f 'pid == 0' --flight 4M -o "$TM_TMP/fl.dat"
+	LEFT_INST=$REC_INST
+	[ -e "$TM_TMP/fl.dat.spool-info" ]
+	# stopped first: the markers stay in the ring, unread
+	kill -STOP "$REC_PID"
+	for i in $(seq 50); do echo "flight-marker-$i" >"$TRACEFS/instances/$REC_INST/trace_marker"; done
+	kill -KILL "$REC_PID"
+	wait "$REC_BG" || true
+	run --separate-stderr "$TRACEMAP" reset
+	[[ $stderr == *"$REC_INST kept"*"tracemap recover $TM_TMP/fl.dat"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/fl.dat"
+	tm_status 0
+	[[ $stderr == *"fl.dat: 50 events, "* ]] || { echo "$stderr" >&2; return 1; }
+	[ "$("$TRACEMAP" report "$TM_TMP/fl.dat" | grep -c 'tracing_mark_write: flight-marker-')" -eq 50 ]
+	[ ! -d "$TRACEFS/instances/$REC_INST" ]
+	[ ! -e "$TM_TMP/fl.dat.spool-info" ]
+}

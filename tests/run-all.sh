@@ -3,7 +3,8 @@
 # run-all.sh - `make check`: unit tests (plain and ASan/UBSan); then at once the
 # fuzz runs (reader, report; ksyms, cmdlines, printk briefly), the mutation test and the
 # bats files that do not touch the kernel; then the kernel bats files one after
-# the other, each under a time limit. Ends with one line "N passed, N failed".
+# the other, each under a time limit; then the recorder's cases in a 7.3 guest.
+# Ends with one line "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 
@@ -46,7 +47,7 @@ run_tap "unit tests" ./build/unit-tests
 run_tap "unit tests (ASan+UBSan)" ./build/asan/unit-tests
 
 # The bats files that never touch tracefs (fixtures and command lines only).
-kernel_free=(build cli man report report-errors report-hostile report-vm convert standalone)
+kernel_free=(build cli man report report-errors report-hostile report-vm convert standalone sql fleet)
 
 # Phase 1, at once (they share no state, and the kernel is not touched): the
 # fuzz targets (their seconds are wall time), the mutation test and the
@@ -108,6 +109,17 @@ for f in tests/*.bats; do
 	[[ " ${kernel_free[*]} " == *" $base "* ]] && continue
 	run_tap "$f (live kernel, ${limit} s at most)" "${lock[@]}" timeout -s KILL "$limit" bats --tap "$f"
 done
+
+# Phase 3: the recorder on a kernel other than the host's, in a QEMU guest (Debian's
+# 7.3 under TCG, tests/vm/run.sh): the mapping with each sub-buffer size, loss
+# accounting, flight and recover cases (make check-vm runs every case on 6.1, 6.12
+# and 7.3). Its ok/not ok lines count like the bats files'; TM_CI_GUEST=0 leaves it out.
+if [ "${TM_CI_GUEST:-1}" != 0 ]; then
+	run_tap "guest: the recorder on Linux 7.3 (tests/vm, ${GUEST_SECONDS:-720} s at most)" \
+		env TM_VM_KERNEL=7.3 TM_VM_ONLY=record_on \
+		TM_VM_BATS="record-loss recover record-long:flight" TM_VM_TIMEOUT="${GUEST_SECONDS:-720}" \
+		bash tests/vm/run.sh
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -124,6 +124,7 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 }
 
 @test "record on a terminal: before a page is read, events and fill instead of 0.0 MB read" {
+	tm_need_subbuf_size
 	# exec events only, in 64 KiB pages: a page holds over a thousand, so on all but
 	# the busiest machine no reader takes one for seconds (and no partial page goes
 	# out either, with --flush-interval 0)

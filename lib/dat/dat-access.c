@@ -2,6 +2,7 @@
 /* dat-access.c - read-only accessors of an open trace.dat file and its timestamp adjustment. */
 #include "dat-internal.h"
 #include "codec.h"
+#include "trace/tm-trace.h"
 
 static struct tm_blob dat_blob(const struct tm_text *t)
 {

@@ -15,6 +15,7 @@
 #include "dat-format.h"
 #include "rec-check.h"
 #include "codec.h"
+#include "tm-dat.h"
 
 #define TM_TEXT_BLOCK	(64u << 10)
 /*

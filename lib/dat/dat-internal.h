@@ -14,7 +14,7 @@
 #include "util/internal.h"
 #include "trace/trace-internal.h"
 #include "tm-codec.h"
-#include "tm-dat.h"
+#include "tm-write.h"
 
 /* Sanity limits: anything above is treated as corruption, not allocated. */
 #define TM_DAT_MAX_CPUS		65536u

@@ -17,11 +17,14 @@
  * different machines are put on one timeline only through their DATE
  * options (record --date), which turn every file's times into wall-clock ns.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dat-internal.h"
+#include "trace/tm-trace.h"
+#include "tm-dat.h"
 
 /* The hostname (UNAME's second word) for messages, or "unknown". */
 static const char *host_of(const struct tm_dat *dat, char *buf, size_t len)
@@ -107,6 +110,38 @@ static int same_timeline(const struct tm_dat *b, const struct tm_dat *a)
 	return formats_within(b, a);
 }
 
+/* The length of the stem of a numbered file's path (STEM.NNNN.dat), 0 if it is not one. */
+static size_t numbered_stem(const char *path)
+{
+	size_t len = strlen(path), digits = 0;
+
+	if (len < 10 || strcmp(path + len - 4, ".dat"))
+		return 0;
+	while (digits < len - 4 && isdigit((unsigned char)path[len - 5 - digits]))
+		digits++;
+	if (digits < 4 || digits + 5 >= len || path[len - 5 - digits] != '.')
+		return 0;
+	return len - 5 - digits;
+}
+
+/*
+ * Numbered files of one name (record --flight, --switch-output, --trigger)
+ * share the recording's trace id: a piece another run left beside them is
+ * not merged into it.
+ */
+static int same_recording(const struct tm_dat *b, const struct tm_dat *a)
+{
+	const char *pa = tm_dat_path(a), *pb = tm_dat_path(b);
+	size_t sa = numbered_stem(pa), sb = numbered_stem(pb);
+	uint64_t ia, ib;
+
+	if (!sa || sa != sb || strncmp(pa, pb, sa) || !tm_dat_trace_id(a, &ia) ||
+	    !tm_dat_trace_id(b, &ib) || ia == ib)
+		return 0;
+	return tm_failx(EINVAL, "%s and %s are numbered files of two recordings (their trace ids "
+			"differ): give the files of one recording", pb, pa);
+}
+
 int tm_dat_machines(struct tm_dat *const *dats, int n, int *machine)
 {
 	int first[n > 0 ? n : 1];	/* the first file of each machine */
@@ -119,7 +154,8 @@ int tm_dat_machines(struct tm_dat *const *dats, int n, int *machine)
 		if (j == nm)
 			first[nm++] = i;
 		machine[i] = j;
-		if (j < nm && first[j] != i && same_timeline(dats[i], dats[first[j]]))
+		if (j < nm && first[j] != i && (same_recording(dats[i], dats[first[j]]) ||
+						 same_timeline(dats[i], dats[first[j]])))
 			return -1;
 	}
 	for (i = 0; nm > 1 && i < n; i++) {

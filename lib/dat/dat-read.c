@@ -12,6 +12,7 @@
 #include "dat-format.h"
 #include "dat-version.h"
 #include "codec.h"
+#include "tm-dat.h"
 
 static int dat_check_file(struct tm_dat *dat)
 {

@@ -12,6 +12,7 @@
 
 #include "dat-format.h"
 #include "dat-write-internal.h"
+#include "util/meter.h"
 
 #define TM_COPY_BLOCK	(1u << 20)	/* read/write fallback block */
 /* copy_file_range request cap: a meter is shown after each (16 a second at 1 GiB/s) */
@@ -56,7 +57,7 @@ void tm_write_common_options(struct tm_write_ctx *w, struct tm_buf *b)
 {
 	const struct tm_meta *m = w->meta;
 	char version[256];
-	uint64_t id = 0;
+	uint64_t id = w->opts->trace_id;
 	int cpu;
 
 	if (w->opts->date)	/* first, as trace-cmd queues it (spec §4.8) */
@@ -71,7 +72,7 @@ void tm_write_common_options(struct tm_write_ctx *w, struct tm_buf *b)
 	snprintf(version, sizeof(version), "tracemap %s%s%s", TM_VERSION,
 		 w->opts->note ? " " : "", w->opts->note ? w->opts->note : "");
 	tm_buf_option(b, TM_OPT_VERSION, version, strlen(version) + 1);
-	if (getrandom(&id, sizeof(id), GRND_NONBLOCK) != sizeof(id))
+	if (!id && getrandom(&id, sizeof(id), GRND_NONBLOCK) != sizeof(id))
 		id = ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)w;
 	tm_buf_option(b, TM_OPT_TRACEID, &id, sizeof(id));
 	for (cpu = 0; cpu < m->ncpus; cpu++) {

@@ -15,7 +15,7 @@
 #include "util/buf.h"
 #include "util/internal.h"
 #include "trace/trace-internal.h"
-#include "dat-internal.h"
+#include "tm-write.h"
 
 /* The six §2 metadata payloads, in file order (sections 16..21 in v7). */
 enum { TM_META_HEADERS, TM_META_FTRACE, TM_META_EVENTS, TM_META_KALLSYMS,

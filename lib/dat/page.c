@@ -5,7 +5,6 @@
 
 #include "util/internal.h"
 #include "dat-format.h"
-#include "dat-internal.h"
 #include "page.h"
 
 int tm_page_init(struct tm_page *pg, const void *page, size_t page_size,

@@ -47,6 +47,8 @@ struct tm_write_opts {
 	const char		*modules;
 	size_t			modules_len;
 	const char		*note;		/* appended to the VERSION option, or NULL */
+	/* the TRACEID option: the numbered files of one recording share one; 0: a random id */
+	uint64_t		trace_id;
 	/* NULL, or shown the bytes of data sources' files copied (done) and of output (written) */
 	struct tm_meter		*meter;
 };

@@ -8,6 +8,10 @@
 #define TM_OUT_INTERNAL_H
 
 #include "emit/tm-evout.h"
+#include "trace/tm-trace.h"
+
+struct tm_live;
+struct tm_names;
 
 /* One record, in timestamp order, with the loss before it in rec->missed. */
 static inline int tm_evout_event(struct tm_evout *out, const struct tm_event_rec *rec)

@@ -18,8 +18,9 @@
 #include "events/tasks.h"
 #include "util/internal.h"
 #include "tm-live.h"
-#include "print/print-internal.h"
+#include "events/events-internal.h"
 #include "emit-internal.h"
+#include "events/tm-events.h"
 
 #define TM_NAMES_IDS	65536	/* common_type is 16 bits */
 #define TM_NAMES_PAIRS	3

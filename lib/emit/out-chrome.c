@@ -29,6 +29,7 @@
 #include "print/print-internal.h"
 #include "json-out.h"
 #include "tm-evout.h"
+#include "trace/tm-trace.h"
 
 #define CPU_LANES	(1 << 22)	/* PID_MAX_LIMIT: above every pid */
 #define MACHINE_SHIFT	23
@@ -74,7 +75,7 @@ struct chrome_output {
 	struct tm_evout		base;
 	FILE			*f;
 	struct tep_handle	*tep;
-	struct json_out		jo;		/* elements not written yet */
+	struct tm_buf		jo;		/* elements not written yet */
 	struct tm_common	common;		/* where common_type and common_pid lie */
 	struct ev_slot		*slots;		/* EVENT_IDS, filled on first use */
 	bool			any;		/* an element was written: comma first */
@@ -137,10 +138,10 @@ static void element_start(struct chrome_output *c, const char *ph, const char *n
 /* Hand the held elements to the FILE. */
 static int out_write(struct chrome_output *c)
 {
-	size_t len = c->jo.b.len;
+	size_t len = c->jo.len;
 
-	c->jo.b.len = 0;
-	if (len && fwrite_unlocked(c->jo.b.buf, 1, len, c->f) != len)
+	c->jo.len = 0;
+	if (len && fwrite_unlocked(c->jo.text, 1, len, c->f) != len)
 		return tm_fail(errno, "write output");
 	return 0;
 }
@@ -148,9 +149,9 @@ static int out_write(struct chrome_output *c)
 static int element_end(struct chrome_output *c)
 {
 	jo_lit(&c->jo, "}");
-	if (c->jo.nomem)
+	if (c->jo.err)
 		return tm_fail(ENOMEM, "JSON element");
-	return c->jo.b.len >= FLUSH_AT ? out_write(c) : 0;
+	return c->jo.len >= FLUSH_AT ? out_write(c) : 0;
 }
 
 /* ,"buffer":NAME inside args (first: no comma), in a file of several buffers. */
@@ -295,17 +296,17 @@ static struct ev_slot *ev_slot(struct chrome_output *c, int id)
 static void put_fields(struct chrome_output *c, const struct ev_slot *sl,
 		       const struct tm_event_rec *rec)
 {
-	struct tm_fastbuf *b = &c->jo.b;
+	struct tm_buf *b = &c->jo;
 	bool empty;
 
 	if (tm_jsonfmt_put_fields(sl->fmt, b, rec->data, rec->size)) {
-		c->jo.nomem = true;
+		c->jo.err = ENOMEM;
 		return;
 	}
-	if (c->nbuffers < 2 || !b->len || b->buf[b->len - 1] != '}')
+	if (c->nbuffers < 2 || !b->len || b->text[b->len - 1] != '}')
 		return;
 	/* the fields' object, reopened: "buffer" after the fields */
-	empty = b->len >= 2 && b->buf[b->len - 2] == '{';
+	empty = b->len >= 2 && b->text[b->len - 2] == '{';
 	b->len--;
 	put_buffer_arg(c, rec->buffer, empty);
 	jo_lit(&c->jo, "}");
@@ -555,7 +556,7 @@ static int chrome_begin(struct tm_evout *out, const struct tm_evout_info *info)
 	clock = clock && *clock ? clock : "local";
 	jo_str(&c->jo, clock, strlen(clock));
 	jo_lit(&c->jo, "},\"traceEvents\":[");
-	return c->jo.nomem ? tm_fail(ENOMEM, "Chrome JSON output") : 0;
+	return c->jo.err ? tm_fail(ENOMEM, "Chrome JSON output") : 0;
 }
 
 static int chrome_event(struct tm_evout *out, const struct tm_event_rec *rec)
@@ -665,7 +666,7 @@ static int chrome_end(struct tm_evout *out)
 		return -1;
 	if (c->tail)
 		jo_lit(&c->jo, "\n]}\n");
-	if (c->jo.nomem)
+	if (c->jo.err)
 		return tm_fail(ENOMEM, "Chrome JSON output");
 	if (out_write(c) || fflush(c->f))
 		return tm_fail(errno, "write output");
@@ -681,7 +682,7 @@ static void chrome_free(struct tm_evout *out)
 	for (i = 0; c->slots && i < EVENT_IDS; i++)
 		tm_jsonfmt_free(c->slots[i].fmt);
 	free(c->slots);
-	free(c->jo.b.buf);
+	free(c->jo.text);
 	for (i = 0; c->tasks && (t = (struct task *)tm_tasks_next(c->tasks, &i));)
 		free(t->calls);
 	tm_tasks_free(c->tasks);

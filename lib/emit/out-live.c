@@ -18,8 +18,7 @@
 #include "tm-live.h"
 #include "emit-internal.h"
 #include "dat/dat-format.h"
-#include "dat/dat-internal.h"
-#include "print/print-internal.h"
+#include "events/events-internal.h"
 #include "dat/page.h"
 
 #define TM_LIVE_MAX_BYTES	(32u << 20)

@@ -18,6 +18,7 @@
 #include "pb-write.h"
 #include "perfetto.h"
 #include "tm-evout.h"
+#include "trace/tm-trace.h"
 
 #define PF_BUNDLE_EVENTS	1024
 #define PF_MAX_SLOTS		(64 * 4096)	/* buffers x CPUs */

@@ -10,9 +10,12 @@
 #include "dat/dat-internal.h"
 #include "merge/merge-internal.h"
 #include "util/internal.h"
+#include "util/meter.h"
 #include "tm-evout.h"
 #include "emit-internal.h"
-#include "print/print-internal.h"
+#include "events/events-internal.h"
+#include "dat/tm-dat.h"
+#include "merge/tm-merge.h"
 
 void tm_evout_free(struct tm_evout *out)
 {

@@ -11,6 +11,8 @@
 #include "tm-evout.h"
 #include "print/print-internal.h"
 
+struct tm_events;
+
 struct text_output {
 	struct tm_evout	base;
 	struct tm_printer	*p;

@@ -40,16 +40,9 @@ static inline size_t pb_put_varint_at(uint8_t *o, uint64_t v)
 	return n;
 }
 
-/* tm_buf_reserve() with its common case inline: room already there. */
-static inline void pb_reserve(struct tm_buf *b, size_t more)
-{
-	if (b->len + more > b->cap)
-		tm_buf_reserve(b, more);
-}
-
 static inline void pb_varint(struct tm_buf *b, uint64_t v)
 {
-	pb_reserve(b, 10);
+	tm_buf_reserve(b, 10);
 	if (!b->err)
 		b->len += pb_put_varint_at(b->data + b->len, v);
 }
@@ -86,7 +79,7 @@ static inline void pb_str(struct tm_buf *b, uint32_t field, const char *s)
 static inline size_t pb_open(struct tm_buf *b, uint32_t field)
 {
 	pb_tag(b, field, PB_LEN);
-	pb_reserve(b, 1);
+	tm_buf_reserve(b, 1);
 	if (b->err)
 		return 0;
 	b->len++;
@@ -102,7 +95,7 @@ static inline void pb_close(struct tm_buf *b, size_t body)
 	len = b->len - body;
 	n = pb_varint_size(len);
 	if (n > 1) {
-		pb_reserve(b, n - 1);
+		tm_buf_reserve(b, n - 1);
 		if (b->err)
 			return;
 		memmove(b->data + body + n - 1, b->data + body, len);

@@ -25,8 +25,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
-#include "merge/tm-merge.h"
 #include "perfetto.h"
 #include "pb-write.h"
 

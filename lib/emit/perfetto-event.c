@@ -30,6 +30,7 @@
 #include "events/printk-map.h"
 #include "perfetto.h"
 #include "pb-write.h"
+#include "trace/tm-trace.h"
 
 #define PF_EVENT_IDS		65536	/* common_type is 16 bits */
 #define PF_GENERIC_MIN_ID	65536	/* kGenericEvtProtoMinPbFieldId */

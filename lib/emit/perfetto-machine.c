@@ -25,6 +25,7 @@
  * field id within that machine (ftrace_module_impl.cc, generic_ftrace_tracker.h).
  */
 #include "perfetto.h"
+#include "tm-evout.h"
 
 void tm_pf_machine_stamp(Perfetto__Protos__TracePacket *pkt, const struct tm_evout_info *info)
 {

@@ -11,12 +11,13 @@
 #define TM_PERFETTO_H
 
 #include <stdio.h>
+#include <stdbool.h>
 
 #include "trace.pb-c.h"
 
-#include "dat/tm-dat.h"
 #include "util/buf.h"
 #include "util/internal.h"
+#include "trace/tm-trace.h"
 
 struct tep_handle;
 struct tm_event_rec;

@@ -22,10 +22,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dat/tm-dat.h"
+#include "events/tm-events.h"
 #include "print/tm-print.h"
+#include "trace/tm-trace.h"
 #include "util/tm-progress.h"
 
+struct tm_dat;
 struct tep_handle;
 
 struct tm_evout_buffer {

@@ -12,9 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "events/tm-events.h"
 #include "emit/tm-evout.h"
 #include "record/tm-recorder.h"
+
+struct tm_events;
 
 /* ---- live-names.c: task names that follow exec, renames and new tasks ---- */
 

@@ -11,7 +11,9 @@
 #include <stdint.h>
 
 #include "util/internal.h"
-#include "tm-events.h"
+#include "trace/tm-trace.h"
+
+struct tm_events;
 
 /* A counter bumped whenever a task got a new name; valid while ev lives. */
 TM_HIDDEN const uint64_t *tm_events_names_gen(const struct tm_events *ev);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "meta-check.h"
+#include "trace/tm-trace.h"
 
 static bool is_ident(char c)
 {

@@ -19,6 +19,7 @@
 #include <traceevent/event-parse.h>
 
 #include "ksyms.h"
+#include "trace/tm-trace.h"
 
 struct tm_ksym {
 	uint64_t	addr;

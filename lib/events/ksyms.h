@@ -14,7 +14,7 @@
 
 #include "util/internal.h"
 #include "meta-check.h"
-#include "dat/tm-dat.h"
+#include "trace/tm-trace.h"
 
 struct tep_handle;
 struct tm_ksyms;

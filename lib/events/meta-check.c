@@ -17,6 +17,7 @@
 
 #include "util/buf.h"
 #include "meta-check.h"
+#include "trace/tm-trace.h"
 
 /* Append n bytes and keep the text NUL-terminated (the NUL not counted). */
 static void out_put(struct tm_buf *o, const char *s, size_t n)

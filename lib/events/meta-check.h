@@ -8,8 +8,8 @@
 #define TM_META_CHECK_H
 
 #include "util/internal.h"
-#include "dat/tm-dat.h"
 #include "tm-events.h"
+#include "trace/tm-trace.h"
 
 /* Where warnings go: fn may be NULL (no warnings); file names the input. */
 struct tm_meta_warn {

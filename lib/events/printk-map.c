@@ -18,6 +18,7 @@
 
 #include "meta-check.h"
 #include "printk-map.h"
+#include "trace/tm-trace.h"
 
 struct printk_entry {
 	uint64_t	addr;

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "util/internal.h"
-#include "dat/tm-dat.h"
+#include "trace/tm-trace.h"
 
 struct tm_printk_map;
 

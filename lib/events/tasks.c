@@ -15,42 +15,26 @@
 
 #define TASKS_FIRST_CAP	1024
 
-struct tm_tasks {
-	unsigned char	*slots;		/* cap entries of size bytes */
-	size_t		size, cap, n;
-};
-
-static struct tm_task *slot_at(const struct tm_tasks *t, unsigned char *slots, size_t i)
+static struct tm_task *slot_at(const struct tm_tasks *t, size_t i)
 {
-	return (struct tm_task *)(slots + i * t->size);
-}
-
-/* The slot of pid in slots of cap entries: its entry, or the free slot it would take. */
-static struct tm_task *probe(const struct tm_tasks *t, unsigned char *slots, size_t cap, int pid)
-{
-	size_t i = ((unsigned int)pid * 2654435761u) & (cap - 1);
-	struct tm_task *k;
-
-	while ((k = slot_at(t, slots, i))->used && k->pid != pid)
-		i = (i + 1) & (cap - 1);
-	return k;
+	return (struct tm_task *)(t->slots + i * t->size);
 }
 
 static int grow(struct tm_tasks *t, size_t cap)
 {
-	unsigned char *slots = calloc(cap, t->size);
+	struct tm_tasks to = { .slots = calloc(cap, t->size), .size = t->size, .cap = cap };
 	size_t i;
 
-	if (!slots)
+	if (!to.slots)
 		return tm_fail(ENOMEM, "task names");
 	for (i = 0; i < t->cap; i++) {
-		struct tm_task *k = slot_at(t, t->slots, i);
+		struct tm_task *k = slot_at(t, i);
 
 		if (k->used)
-			memcpy(probe(t, slots, cap, k->pid), k, t->size);
+			memcpy(tm_tasks_slot(&to, k->pid), k, t->size);
 	}
 	free(t->slots);
-	t->slots = slots;
+	t->slots = to.slots;
 	t->cap = cap;
 	return 0;
 }
@@ -79,20 +63,13 @@ void tm_tasks_free(struct tm_tasks *t)
 	free(t);
 }
 
-struct tm_task *tm_tasks_find(const struct tm_tasks *t, int pid)
-{
-	struct tm_task *k = probe(t, t->slots, t->cap, pid);
-
-	return k->used ? k : NULL;
-}
-
-struct tm_task *tm_tasks_add(struct tm_tasks *t, int pid, bool *added)
+struct tm_task *tm_tasks_insert(struct tm_tasks *t, int pid, bool *added)
 {
 	struct tm_task *k;
 
 	if (t->n * 2 >= t->cap && grow(t, t->cap * 2))
 		return NULL;
-	k = probe(t, t->slots, t->cap, pid);
+	k = tm_tasks_slot(t, pid);
 	if (added)
 		*added = !k->used;
 	if (!k->used) {
@@ -107,7 +84,7 @@ struct tm_task *tm_tasks_add(struct tm_tasks *t, int pid, bool *added)
 struct tm_task *tm_tasks_next(const struct tm_tasks *t, size_t *i)
 {
 	for (; *i < t->cap; (*i)++) {
-		struct tm_task *k = slot_at(t, t->slots, *i);
+		struct tm_task *k = slot_at(t, *i);
 
 		if (k->used) {
 			(*i)++;
@@ -115,17 +92,4 @@ struct tm_task *tm_tasks_next(const struct tm_tasks *t, size_t *i)
 		}
 	}
 	return NULL;
-}
-
-size_t tm_tasks_count(const struct tm_tasks *t)
-{
-	return t->n;
-}
-
-void tm_task_set_comm(struct tm_task *k, const char *comm, size_t len)
-{
-	size_t n = strnlen(comm, len < TM_COMM_LEN - 1 ? len : TM_COMM_LEN - 1);
-
-	memcpy(k->comm, comm, n);
-	k->comm[n] = '\0';
 }

@@ -12,7 +12,6 @@
 #include <sys/mman.h>
 
 #include "util/internal.h"
-#include "tracefs/meta-internal.h"
 #include "dat/dat-format.h"
 #include "longrec-internal.h"
 #include "dat/dat-internal.h"

@@ -21,7 +21,6 @@
 
 #include "util/internal.h"
 #include "tm-longrec.h"
-#include "longrec-internal.h"
 #include "tracefs/tracefs-internal.h"
 
 struct tm_latch {

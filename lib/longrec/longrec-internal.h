@@ -9,6 +9,8 @@
 
 #include "util/internal.h"
 #include "tm-longrec.h"
+#include "trace/trace-internal.h"
+#include "dat/tm-write.h"
 
 /*
  * The name of numbered file n (four digits or more) of OUTPUT: the number

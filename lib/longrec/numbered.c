@@ -10,15 +10,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "longrec-internal.h"
-#include "dat/dat-internal.h"
 #include "record/record-internal.h"
 #include "record/spool.h"
 #include "tracefs/tracefs-internal.h"
+#include "util/tm-outfile.h"
+#include "tracefs/tm-session.h"
+#include "dat/tm-write.h"
 
 #define TM_FLIGHT_CHUNK_BYTES	(128u << 10)	/* of pages per flight chunk, at most */
 
@@ -30,6 +33,9 @@ struct tm_longrec {
 	struct tm_rotor		*rotor;		/* rotating spools */
 	unsigned int		written;	/* files so far */
 	double			began;		/* when the current rotation file began */
+	uint64_t		trace_id;	/* every file's TRACEID: one recording */
+	bool			noted;		/* a flight recording's OUTPUT.spool-info */
+	struct timespec		opened;		/* wall clock: files older are not ours */
 };
 
 static double monotonic_secs(void)
@@ -38,6 +44,23 @@ static double monotonic_secs(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A flight window lives in memory: what a killed recorder leaves is what its
+ * instance's ring still holds. The note (OUTPUT.spool-info, no spools) lets
+ * `tracemap recover OUTPUT` take it, and `reset` keep the instance for it.
+ */
+static int longrec_note(struct tm_longrec *lr)
+{
+	bool live;
+
+	if (!lr->opts.out.instance)
+		return 0;
+	if (tm_recfile_note(&lr->opts.out, lr->path, &live))
+		return -1;
+	lr->noted = true;
+	return 0;
 }
 
 struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
@@ -65,6 +88,10 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 	lr->opts.out.path = lr->path;
 	lr->sess = s;
 	lr->began = monotonic_secs();
+	clock_gettime(CLOCK_REALTIME, &lr->opened);
+	if (getrandom(&lr->trace_id, sizeof(lr->trace_id), GRND_NONBLOCK) != sizeof(lr->trace_id))
+		lr->trace_id = ((uint64_t)getpid() << 32) ^ (uint64_t)lr->opened.tv_nsec;
+	lr->trace_id |= 1;	/* never 0: the writer's "random" */
 	if (opts->flight_size) {
 		/*
 		 * The window drops whole chunks: at most 128 KiB of pages each
@@ -81,6 +108,10 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 		};
 
 		lr->flight = tm_flight_new(&fo);
+		if (lr->flight && longrec_note(lr)) {
+			tm_longrec_close(lr);
+			return NULL;
+		}
 	} else {
 		lr->rotor = tm_rotor_new(lr->path, &so, opts->out.ncpus, opts->out.cpus);
 	}
@@ -128,6 +159,31 @@ static void longrec_prune(struct tm_longrec *lr, struct tm_longrec_file *file)
 		snprintf(file->removed, sizeof(file->removed), "%s", old);
 }
 
+/*
+ * After the last file: the numbered files that follow it and were there
+ * before this recording began are an earlier run's, which would otherwise
+ * be mixed with ours by OUTPUT.*.dat. Only regular files, up to the first gap.
+ */
+static void longrec_remove_stale(struct tm_longrec *lr, struct tm_longrec_file *file)
+{
+	char name[PATH_MAX];
+	struct stat st;
+
+	for (unsigned int n = lr->written + 1;; n++) {
+		if (tm_longrec_name(name, sizeof(name), lr->path, n) || lstat(name, &st) ||
+		    !S_ISREG(st.st_mode))
+			return;
+		if (st.st_mtim.tv_sec > lr->opened.tv_sec ||
+		    (st.st_mtim.tv_sec == lr->opened.tv_sec &&
+		     st.st_mtim.tv_nsec >= lr->opened.tv_nsec))
+			return;		/* written since we began: not an earlier run's */
+		if (unlink(name))
+			return;
+		if (!file->nstale++)
+			snprintf(file->stale, sizeof(file->stale), "%s", name);
+	}
+}
+
 /* The data part of a file: a dump of the window or the rotated spools. */
 static int longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, bool final,
 			   struct tm_longrec_file *file)
@@ -136,6 +192,7 @@ static int longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, boo
 	struct tm_spool **spools;
 	int ret;
 
+	wo.trace_id = lr->trace_id;
 	if (lr->flight) {
 		file->flight = true;
 		return tm_flight_dump(lr->flight, fd, meta, &wo, &file->dump);
@@ -176,6 +233,8 @@ static int longrec_write_file(struct tm_longrec *lr, bool final, struct tm_longr
 	lr->written++;
 	lr->began = monotonic_secs();
 	longrec_prune(lr, file);
+	if (final)
+		longrec_remove_stale(lr, file);
 	ret = 0;
 out:
 	/* a failed file is removed (nothing else: a device stays) */
@@ -205,6 +264,8 @@ void tm_longrec_close(struct tm_longrec *lr)
 		return;
 	tm_flight_free(lr->flight);
 	tm_rotor_free(lr->rotor);
+	if (lr->noted)
+		tm_spool_info_remove(lr->path);
 	free(lr->path);
 	free(lr);
 }

@@ -11,12 +11,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "dat/tm-codec.h"
-#include "tracefs/tm-session.h"
 #include "record/tm-recorder.h"
 #include "record/tm-recfile.h"
-#include "dat/tm-write.h"
-#include "util/tm-progress.h"
+
+struct tm_session;
 
 /* ---- numbered output files: flight dumps or rotation (numbered.c) ---- */
 
@@ -46,6 +44,9 @@ struct tm_longrec_file {
 	bool		flight;		/* a flight dump: the fields below are set */
 	struct tm_flight_dump_info dump;
 	char		removed[4096];	/* the file --max-files removed, "" if none */
+	/* the last file only: an earlier recording's numbered files after it, removed */
+	char		stale[4096];	/* the first of them, "" if none */
+	unsigned int	nstale;
 	char		warning[256];	/* of the metadata collection, "" if none */
 };
 

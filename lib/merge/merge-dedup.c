@@ -18,9 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dat/dat-internal.h"
-#include "tm-merge.h"
 #include "merge-internal.h"
+#include "trace/tm-trace.h"
 
 struct dd_entry {
 	uint32_t	off, size, hash;

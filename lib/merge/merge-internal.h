@@ -12,8 +12,6 @@
 #include <stdint.h>
 
 #include "util/internal.h"
-#include "dat/tm-dat.h"
-#include "tm-merge.h"
 #include "events/tm-events.h"
 
 struct tep_handle;

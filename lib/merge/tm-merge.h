@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dat/tm-dat.h"
 #include "trace/tm-trace.h"
 
+struct tm_dat;
 struct tm_merge;
 
 /* An empty merge; NULL with ENOMEM. */

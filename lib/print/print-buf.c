@@ -1,40 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * print-buf.c - the printers' growing text buffer: growth, decimal and hex
- * numbers without printf.
- */
-#include <stdlib.h>
-
+/* print-buf.c - decimal and hex numbers without printf, into a struct tm_buf or at a pointer. */
 #include "print-buf.h"
 
-int tm_fastbuf_grow(struct tm_fastbuf *b, size_t more)
-{
-	size_t cap;
-	char *n;
-
-	cap = b->cap ? b->cap : 256;
-	while (cap < b->len + more)
-		cap *= 2;
-	n = realloc(b->buf, cap);
-	if (!n)
-		return -1;
-	b->buf = n;
-	b->cap = cap;
-	return 0;
-}
-
-int tm_fastbuf_dec(struct tm_fastbuf *b, uint64_t v, bool is_signed)
+int tm_buf_dec(struct tm_buf *b, uint64_t v, bool is_signed)
 {
 	char tmp[24], *e = tmp + sizeof(tmp), *s;
 
-	if (tm_fastbuf_reserve(b, 21))
+	if (tm_buf_reserve(b, 21))
 		return -1;
 	if (is_signed && (int64_t)v < 0) {
-		b->buf[b->len++] = '-';
+		b->text[b->len++] = '-';
 		v = (uint64_t)0 - v;
 	}
 	s = tm_utoa_end(v, e);
-	tm_fastbuf_put(b, s, (size_t)(e - s));
+	tm_buf_put_reserved(b, s, (size_t)(e - s));
 	return 0;
 }
 
@@ -67,12 +46,12 @@ static void hex_end(uint64_t v, char *e)
 		e[-1] = pairs[2 * v + 1];
 }
 
-int tm_fastbuf_hex(struct tm_fastbuf *b, uint64_t v)
+int tm_buf_hex(struct tm_buf *b, uint64_t v)
 {
-	if (tm_fastbuf_reserve(b, 16))
+	if (tm_buf_reserve(b, 16))
 		return -1;
 	b->len += hex_len(v);
-	hex_end(v, b->buf + b->len);
+	hex_end(v, b->text + b->len);
 	return 0;
 }
 

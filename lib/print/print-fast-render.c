@@ -14,9 +14,11 @@
 
 #include "dat/dat-format.h"
 #include "print-piece.h"
+#include "print-learn.h"
+#include "print-buf.h"
 
 /* printf's %d %u %x %X with only '-', '0' and a width, of v already cast. */
-static int put_int(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
+static int put_int(struct tm_buf *b, const struct piece *pc, uint64_t v)
 {
 	static const char lower[] = "0123456789abcdef", upper[] = "0123456789ABCDEF";
 	const char *digits = pc->conv == 'X' ? upper : lower;
@@ -39,23 +41,23 @@ static int put_int(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
 	}
 	len = (size_t)(tmp + sizeof(tmp) - s) + neg;
 	pad = pc->width > len ? pc->width - len : 0;
-	if (tm_fastbuf_reserve(b, len + pad))
+	if (tm_buf_reserve(b, len + pad))
 		return -1;
 	if (!pc->left && !pc->zero)
 		for (; pad; pad--)
-			b->buf[b->len++] = ' ';
+			b->text[b->len++] = ' ';
 	if (neg)
-		b->buf[b->len++] = '-';
+		b->text[b->len++] = '-';
 	if (!pc->left)
 		for (; pad; pad--)
-			b->buf[b->len++] = '0';
-	tm_fastbuf_put(b, s, len - neg);
+			b->text[b->len++] = '0';
+	tm_buf_put_reserved(b, s, len - neg);
 	for (; pad; pad--)
-		b->buf[b->len++] = ' ';
+		b->text[b->len++] = ' ';
 	return 0;
 }
 
-static int put_num(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
+static int put_num(struct tm_buf *b, const struct piece *pc, uint64_t v)
 {
 	long long sv;
 	int n;
@@ -63,38 +65,38 @@ static int put_num(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
 	if (pc->cast == 4)
 		v = pc->is_signed ? (uint64_t)(int64_t)(int32_t)(uint32_t)v : (uint32_t)v;
 	if (pc->plain && pc->conv != 'x' && pc->conv != 'X')
-		return tm_fastbuf_dec(b, v, pc->is_signed);
+		return tm_buf_dec(b, v, pc->is_signed);
 	if (pc->plain && pc->conv == 'x')
-		return tm_fastbuf_hex(b, v);
+		return tm_buf_hex(b, v);
 	if (pc->simple)
 		return put_int(b, pc, v);
-	if (tm_fastbuf_reserve(b, 64))
+	if (tm_buf_reserve(b, 64))
 		return -1;
 	sv = (long long)v;
-	n = snprintf(b->buf + b->len, b->cap - b->len, pc->spec, sv);
+	n = snprintf(b->text + b->len, b->cap - b->len, pc->spec, sv);
 	if (n < 0 || (size_t)n >= b->cap - b->len)
 		return -1;
 	b->len += (size_t)n;
 	return 0;
 }
 
-static int put_str(struct tm_fastbuf *b, const struct piece *pc, const char *str, size_t len)
+static int put_str(struct tm_buf *b, const struct piece *pc, const char *str, size_t len)
 {
 	char tmp[1024];
 	int n;
 
 	if (pc->plain) {
-		if (tm_fastbuf_reserve(b, len))
+		if (tm_buf_reserve(b, len))
 			return -1;
-		tm_fastbuf_put(b, str, len);
+		tm_buf_put_reserved(b, str, len);
 		return 0;
 	}
 	/* width or precision: printf needs a NUL-terminated copy */
-	if (len >= sizeof(tmp) || tm_fastbuf_reserve(b, len + 256))
+	if (len >= sizeof(tmp) || tm_buf_reserve(b, len + 256))
 		return -1;
 	memcpy(tmp, str, len);
 	tmp[len] = '\0';
-	n = snprintf(b->buf + b->len, b->cap - b->len, pc->spec, tmp);
+	n = snprintf(b->text + b->len, b->cap - b->len, pc->spec, tmp);
 	if (n < 0 || (size_t)n >= b->cap - b->len)
 		return -1;
 	b->len += (size_t)n;
@@ -102,12 +104,12 @@ static int put_str(struct tm_fastbuf *b, const struct piece *pc, const char *str
 }
 
 /* glibc's %p of a non-NULL pointer; NULL ("(nil)") is left to libtraceevent. */
-static int put_ptr(struct tm_fastbuf *b, uint64_t v)
+static int put_ptr(struct tm_buf *b, uint64_t v)
 {
-	if (!v || tm_fastbuf_reserve(b, 2))
+	if (!v || tm_buf_reserve(b, 2))
 		return -1;
-	tm_fastbuf_put(b, "0x", 2);
-	return tm_fastbuf_hex(b, v);
+	tm_buf_put_reserved(b, "0x", 2);
+	return tm_buf_hex(b, v);
 }
 
 /*
@@ -115,7 +117,7 @@ static int put_ptr(struct tm_fastbuf *b, uint64_t v)
  * v, by its lookup (kallsyms or the resolver set on the handle), and for
  * %pS "+0x<offset>"; an address without a function is left to it.
  */
-static int put_func(struct tm_fastbuf *b, struct tep_handle *tep, const struct piece *pc,
+static int put_func(struct tm_buf *b, struct tep_handle *tep, const struct piece *pc,
 		    uint64_t v)
 {
 	unsigned long long start;
@@ -125,48 +127,48 @@ static int put_func(struct tm_fastbuf *b, struct tep_handle *tep, const struct p
 	if (!tep_find_function_info(tep, v, &name, &start, NULL) || !name)
 		return -1;
 	len = strlen(name);
-	if (tm_fastbuf_reserve(b, len + 3))
+	if (tm_buf_reserve(b, len + 3))
 		return -1;
-	tm_fastbuf_put(b, name, len);
+	tm_buf_put_reserved(b, name, len);
 	if (!pc->fn_off)
 		return 0;
-	tm_fastbuf_put(b, "+0x", 3);
-	return tm_fastbuf_hex(b, v - start);
+	tm_buf_put_reserved(b, "+0x", 3);
+	return tm_buf_hex(b, v - start);
 }
 
-static int put_learnt(struct tm_fastfmt *base, struct tm_fastbuf *b, const struct piece *pc,
+static int put_learnt(struct tm_fastfmt *base, struct tm_buf *b, const struct piece *pc,
 		      uint64_t v)
 {
 	bool confirmed = false;
 	unsigned int len;
 	const char *t = tm_learnt_find(pc->learnt, v, &len, &confirmed);
 
-	if (!t || tm_fastbuf_reserve(b, len))
+	if (!t || tm_buf_reserve(b, len))
 		return -1;
 	if (!confirmed)
 		base->unconfirmed = true;
-	tm_fastbuf_put(b, t, len);
+	tm_buf_put_reserved(b, t, len);
 	return 0;
 }
 
 /* The symbol's name; a value without one is left to libtraceevent. */
-static int put_sym(struct tm_fastbuf *b, const struct piece *pc, uint64_t v)
+static int put_sym(struct tm_buf *b, const struct piece *pc, uint64_t v)
 {
 	unsigned int i;
 
 	for (i = 0; i < pc->nsyms; i++) {
 		if (pc->syms[i].value != v)
 			continue;
-		if (tm_fastbuf_reserve(b, pc->syms[i].len))
+		if (tm_buf_reserve(b, pc->syms[i].len))
 			return -1;
-		tm_fastbuf_put(b, pc->syms[i].str, pc->syms[i].len);
+		tm_buf_put_reserved(b, pc->syms[i].str, pc->syms[i].len);
 		return 0;
 	}
 	return -1;
 }
 
 /* __get_str(): the NUL-terminated string at the field's data location. */
-static int put_dyn_str(struct tm_fastbuf *b, const struct piece *pc, const uint8_t *data,
+static int put_dyn_str(struct tm_buf *b, const struct piece *pc, const uint8_t *data,
 		       uint32_t size, bool swap)
 {
 	uint32_t loc = (uint32_t)tm_get_uint(data + pc->offset, 4, swap);
@@ -183,7 +185,7 @@ static int put_dyn_str(struct tm_fastbuf *b, const struct piece *pc, const uint8
 	return put_str(b, pc, str, len);
 }
 
-static int render_piece(struct tm_fastfmt *base, struct tm_fastbuf *b,
+static int render_piece(struct tm_fastfmt *base, struct tm_buf *b,
 			const struct piece *pc, const uint8_t *data, uint32_t size)
 {
 	bool swap = base->swap;
@@ -191,9 +193,9 @@ static int render_piece(struct tm_fastfmt *base, struct tm_fastbuf *b,
 	int i;
 
 	if (pc->kind == PIECE_LIT) {
-		if (tm_fastbuf_reserve(b, pc->lit_len))
+		if (tm_buf_reserve(b, pc->lit_len))
 			return -1;
-		tm_fastbuf_put(b, pc->lit, pc->lit_len);
+		tm_buf_put_reserved(b, pc->lit, pc->lit_len);
 		return 0;
 	}
 	if (pc->size > size || pc->offset > size - pc->size)
@@ -222,7 +224,7 @@ static int render_piece(struct tm_fastfmt *base, struct tm_fastbuf *b,
 	}
 }
 
-int tm_simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
+int tm_simple_render(struct tm_fastfmt *base, struct tm_buf *b, const uint8_t *data,
 		     uint32_t size)
 {
 	struct simplefmt *f = (struct simplefmt *)base;
@@ -230,8 +232,8 @@ int tm_simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_
 
 	for (pc = f->p; pc < end; pc++) {
 		/* literals, half the pieces, without the call */
-		if (pc->kind == PIECE_LIT && !tm_fastbuf_reserve(b, pc->lit_len)) {
-			tm_fastbuf_put(b, pc->lit, pc->lit_len);
+		if (pc->kind == PIECE_LIT && !tm_buf_reserve(b, pc->lit_len)) {
+			tm_buf_put_reserved(b, pc->lit, pc->lit_len);
 			continue;
 		}
 		if (render_piece(base, b, pc, data, size))
@@ -267,7 +269,7 @@ static int unknown_piece(const struct simplefmt *f, const uint8_t *data, uint32_
 	return found;
 }
 
-static int render_range(struct simplefmt *f, struct tm_fastbuf *b, int from, int to,
+static int render_range(struct simplefmt *f, struct tm_buf *b, int from, int to,
 			const uint8_t *data, uint32_t size)
 {
 	int i;
@@ -288,15 +290,15 @@ static long text_end(struct simplefmt *f, int i, bool alone, const uint8_t *data
 		     uint32_t size, const char *text, size_t len, size_t pre)
 {
 	const struct piece *next = i + 1 < f->n ? &f->p[i + 1] : NULL;
-	struct tm_fastbuf post = { 0 };
+	struct tm_buf post = { 0 };
 	const char *at;
 	long end = -1;
 
 	if (alone) {
 		if (!render_range(f, &post, i + 1, f->n, data, size) && pre + post.len <= len &&
-		    (!post.len || !memcmp(text + len - post.len, post.buf, post.len)))
+		    (!post.len || !memcmp(text + len - post.len, post.text, post.len)))
 			end = (long)(len - post.len);
-		free(post.buf);
+		free(post.text);
 		return end;
 	}
 	if (!next || next->kind != PIECE_LIT || !next->lit_len)
@@ -318,7 +320,7 @@ void tm_simple_learn(struct tm_fastfmt *base, const uint8_t *data, uint32_t size
 		     const char *text, size_t len)
 {
 	struct simplefmt *f = (struct simplefmt *)base;
-	struct tm_fastbuf pre = { 0 };
+	struct tm_buf pre = { 0 };
 	uint64_t v = 0;
 	int n, i = unknown_piece(f, data, size, &v, &n);
 	long end;
@@ -326,12 +328,12 @@ void tm_simple_learn(struct tm_fastfmt *base, const uint8_t *data, uint32_t size
 	if (i < 0 || tm_learnt_full(f->p[i].learnt))
 		return;
 	if (!render_range(f, &pre, 0, i, data, size) && pre.len <= len &&
-	    (!pre.len || !memcmp(text, pre.buf, pre.len))) {
+	    (!pre.len || !memcmp(text, pre.text, pre.len))) {
 		end = text_end(f, i, n == 1, data, size, text, len, pre.len);
 		if (end >= (long)pre.len)
 			tm_learnt_add(f->p[i].learnt, v, text + pre.len, (size_t)end - pre.len);
 	}
-	free(pre.buf);
+	free(pre.text);
 }
 
 /* The record printed right: each learnt text it used is libtraceevent's own. */

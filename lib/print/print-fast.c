@@ -25,6 +25,7 @@
 
 #include "util/internal.h"
 #include "print-piece.h"
+#include "print-learn.h"
 
 #define MAX_SYMS	64
 #define MAX_WIDTH	64	/* wider numbers go through printf */

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/buf.h"
 #include "util/internal.h"
-#include "print-buf.h"
 
 struct tep_event;
 struct tep_handle;
@@ -23,7 +23,7 @@ struct tm_fastfmt;
 
 struct tm_fastfmt_ops {
 	/* Append the event text: 0 done, -1 this record needs libtraceevent. */
-	int	(*render)(struct tm_fastfmt *f, struct tm_fastbuf *b, const uint8_t *data,
+	int	(*render)(struct tm_fastfmt *f, struct tm_buf *b, const uint8_t *data,
 			  uint32_t size);
 	/* Optional: learn from libtraceevent's text of a record render refused. */
 	void	(*learn)(struct tm_fastfmt *f, const uint8_t *data, uint32_t size,

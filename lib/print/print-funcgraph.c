@@ -28,6 +28,8 @@
 
 #include "util/internal.h"
 #include "print-internal.h"
+#include "trace/tm-trace.h"
+#include "print-buf.h"
 
 #define GRAPH_INDENT	2
 #define INDENT_MAX	4096	/* a hostile depth does not make a line of gigabytes */
@@ -128,16 +130,16 @@ static bool get(const struct tm_fgraph *g, const struct tep_format_field *f, con
 	return true;
 }
 
-static int put_str(struct tm_fastbuf *b, const char *s)
+static int put_str(struct tm_buf *b, const char *s)
 {
-	return tm_fastbuf_add(b, s, strlen(s));
+	return tm_buf_add(b, s, strlen(s));
 }
 
-static int put_spaces(struct tm_fastbuf *b, size_t n)
+static int put_spaces(struct tm_buf *b, size_t n)
 {
-	if (tm_fastbuf_reserve(b, n))
+	if (tm_buf_reserve(b, n))
 		return -1;
-	memset(b->buf + b->len, ' ', n);
+	memset(b->text + b->len, ' ', n);
 	b->len += n;
 	return 0;
 }
@@ -155,7 +157,7 @@ static const char *overhead(uint64_t ns)
 }
 
 /* "5.416 us   |  ": microseconds, three decimals while they fit 7 digits, padded. */
-static int put_duration(struct tm_fastbuf *b, uint64_t ns)
+static int put_duration(struct tm_buf *b, uint64_t ns)
 {
 	char num[TM_NUM_MAX + 8], *e = tm_put_u64(num, ns / 1000);
 	size_t len = (size_t)(e - num);
@@ -167,38 +169,38 @@ static int put_duration(struct tm_fastbuf *b, uint64_t ns)
 		e += 3;
 		len += 4;
 	}
-	if (put_str(b, overhead(ns)) || tm_fastbuf_add(b, num, (size_t)(e - num)) ||
-	    tm_fastbuf_lit(b, " us ") || put_spaces(b, len < 7 ? 7 - len : 0))
+	if (put_str(b, overhead(ns)) || tm_buf_add(b, num, (size_t)(e - num)) ||
+	    tm_buf_lit(b, " us ") || put_spaces(b, len < 7 ? 7 - len : 0))
 		return -1;
-	return tm_fastbuf_lit(b, "|  ");
+	return tm_buf_lit(b, "|  ");
 }
 
 /* Two columns per depth, as trace-cmd's (int)(depth * 2) loop: none when that is negative. */
-static int put_indent(struct tm_fastbuf *b, uint64_t depth)
+static int put_indent(struct tm_buf *b, uint64_t depth)
 {
 	int n = (int)(depth * GRAPH_INDENT);
 
 	return put_spaces(b, n > 0 ? (n < INDENT_MAX ? (size_t)n : INDENT_MAX) : 0);
 }
 
-static int put_num(struct tm_fastbuf *b, const char *pre, uint64_t v, bool hex, const char *post)
+static int put_num(struct tm_buf *b, const char *pre, uint64_t v, bool hex, const char *post)
 {
 	char num[TM_NUM_MAX + 2];
 	char *e = hex ? tm_put_hex(num, v) : tm_put_s64(num, (int64_t)v);
 
-	if (put_str(b, pre) || tm_fastbuf_add(b, num, (size_t)(e - num)))
+	if (put_str(b, pre) || tm_buf_add(b, num, (size_t)(e - num)))
 		return -1;
 	return put_str(b, post);
 }
 
 /* " (depth)" when -O fgraph:depth is set. */
-static int put_depth(const struct tm_fgraph *g, struct tm_fastbuf *b, uint64_t depth)
+static int put_depth(const struct tm_fgraph *g, struct tm_buf *b, uint64_t depth)
 {
 	return g->flags & TM_FGRAPH_DEPTH ? put_num(b, " (", depth, false, ")") : 0;
 }
 
 /* " (ret=...)": current trace-cmd, where returns carry retval; errors in decimal. */
-static int put_retval(const struct tm_fgraph *g, struct tm_fastbuf *b, const uint8_t *data,
+static int put_retval(const struct tm_fgraph *g, struct tm_buf *b, const uint8_t *data,
 		      uint32_t size)
 {
 	uint64_t v;
@@ -207,7 +209,7 @@ static int put_retval(const struct tm_fgraph *g, struct tm_fastbuf *b, const uin
 	if (!g->x_retval || (g->flags & TM_FGRAPH_RETVAL_SKIP))
 		return 0;
 	if (!get(g, g->x_retval, data, size, &v))
-		return tm_fastbuf_lit(b, "!");
+		return tm_buf_lit(b, "!");
 	if (g->flags & TM_FGRAPH_RETVAL_DEC)
 		hex = false;
 	else if (g->flags & TM_FGRAPH_RETVAL_HEX)
@@ -218,7 +220,7 @@ static int put_retval(const struct tm_fgraph *g, struct tm_fastbuf *b, const uin
 }
 
 /* "name" + tail, or the address in hex (+ tail_unknown) when no symbol has it. */
-static int put_func(const struct tm_fgraph *g, struct tm_fastbuf *b, uint64_t func,
+static int put_func(const struct tm_fgraph *g, struct tm_buf *b, uint64_t func,
 		    const char *tail, const char *tail_unknown)
 {
 	const char *name = tep_find_function(g->tep, func);
@@ -227,36 +229,36 @@ static int put_func(const struct tm_fgraph *g, struct tm_fastbuf *b, uint64_t fu
 		return put_str(b, name) || put_str(b, tail) ? -1 : 0;
 	if (!tail_unknown)
 		return put_str(b, tail);
-	return tm_fastbuf_hex(b, func) || put_str(b, tail_unknown) ? -1 : 0;
+	return tm_buf_hex(b, func) || put_str(b, tail_unknown) ? -1 : 0;
 }
 
 /*
  * The depth in field f of the record, as indentation: 0; 1 when the record
  * is too short for it (trace-cmd's "!" is written, the text ends); -1: ENOMEM.
  */
-static int put_depth_indent(struct tm_fastbuf *b, const struct tm_fgraph *g,
+static int put_depth_indent(struct tm_buf *b, const struct tm_fgraph *g,
 			    const struct tep_format_field *f, const uint8_t *data, uint32_t size,
 			    uint64_t *depth)
 {
 	if (!get(g, f, data, size, depth))
-		return tm_fastbuf_lit(b, "!") ? -1 : 1;
+		return tm_buf_lit(b, "!") ? -1 : 1;
 	return put_indent(b, *depth);
 }
 
 /* An entry that is not a leaf: "           |    name() {". */
-static int put_nested(const struct tm_fgraph *g, struct tm_fastbuf *b, const uint8_t *data,
+static int put_nested(const struct tm_fgraph *g, struct tm_buf *b, const uint8_t *data,
 		      uint32_t size)
 {
 	uint64_t depth, func;
 	int r;
 
-	if (tm_fastbuf_lit(b, "             |  "))
+	if (tm_buf_lit(b, "             |  "))
 		return -1;
 	r = put_depth_indent(b, g, g->e_depth, data, size, &depth);
 	if (r)
 		return r < 0 ? -1 : 0;
 	if (!get(g, g->e_func, data, size, &func))
-		return tm_fastbuf_lit(b, "!");
+		return tm_buf_lit(b, "!");
 	/* current trace-cmd prints only ") {" for an address without a symbol */
 	if (put_func(g, b, func, "() {", g->same_cpu ? NULL : "() {"))
 		return -1;
@@ -276,27 +278,27 @@ static bool duration(const struct tm_fgraph *g, const uint8_t *data, uint32_t si
 }
 
 /* A leaf: the entry with the duration of its return, "5.416 us   |    name();". */
-static int put_leaf(const struct tm_fgraph *g, struct tm_fastbuf *b, const uint8_t *entry,
+static int put_leaf(const struct tm_fgraph *g, struct tm_buf *b, const uint8_t *entry,
 		    uint32_t esize, const uint8_t *ret, uint32_t rsize)
 {
 	uint64_t ns, depth, func;
 	int r;
 
 	if (!duration(g, ret, rsize, &ns))
-		return tm_fastbuf_lit(b, "!");
+		return tm_buf_lit(b, "!");
 	if (put_duration(b, ns))
 		return -1;
 	r = put_depth_indent(b, g, g->e_depth, entry, esize, &depth);
 	if (r)
 		return r < 0 ? -1 : 0;
 	if (!get(g, g->e_func, entry, esize, &func))
-		return tm_fastbuf_lit(b, "!");
+		return tm_buf_lit(b, "!");
 	if (put_func(g, b, func, "();", "();") || put_depth(g, b, depth))
 		return -1;
 	return put_retval(g, b, ret, rsize);
 }
 
-int tm_fgraph_exit_text(const struct tm_fgraph *g, struct tm_fastbuf *b, const uint8_t *data,
+int tm_fgraph_exit_text(const struct tm_fgraph *g, struct tm_buf *b, const uint8_t *data,
 			uint32_t size)
 {
 	uint64_t ns, depth, func;
@@ -304,13 +306,13 @@ int tm_fgraph_exit_text(const struct tm_fgraph *g, struct tm_fastbuf *b, const u
 	int r;
 
 	if (!duration(g, data, size, &ns))
-		return tm_fastbuf_lit(b, "!");
+		return tm_buf_lit(b, "!");
 	if (put_duration(b, ns))
 		return -1;
 	r = put_depth_indent(b, g, g->x_depth, data, size, &depth);
 	if (r)
 		return r < 0 ? -1 : 0;
-	if (tm_fastbuf_lit(b, "}"))
+	if (tm_buf_lit(b, "}"))
 		return -1;
 	if (g->flags & TM_FGRAPH_TAIL) {
 		/* trace-cmd stops here when the function has no name */
@@ -319,20 +321,20 @@ int tm_fgraph_exit_text(const struct tm_fgraph *g, struct tm_fastbuf *b, const u
 		name = tep_find_function(g->tep, func);
 		if (!name)
 			return 0;
-		if (tm_fastbuf_lit(b, " /* ") || put_str(b, name) || tm_fastbuf_lit(b, " */"))
+		if (tm_buf_lit(b, " /* ") || put_str(b, name) || tm_buf_lit(b, " */"))
 			return -1;
 	}
 	return put_depth(g, b, depth) || put_retval(g, b, data, size) ? -1 : 0;
 }
 
-int tm_fgraph_entry_text(struct tm_fgraph *g, struct tm_fastbuf *b, const struct tm_event_rec *rec,
+int tm_fgraph_entry_text(struct tm_fgraph *g, struct tm_buf *b, const struct tm_event_rec *rec,
 			 int pid)
 {
 	struct held *h;
 	uint64_t func;
 	size_t start = b->len;
 
-	if (put_nested(g, b, rec->data, rec->size) || tm_fastbuf_lit(b, "\n"))
+	if (put_nested(g, b, rec->data, rec->size) || tm_buf_lit(b, "\n"))
 		return -1;
 	if (rec->buffer < 0 || rec->buffer >= TM_FGRAPH_BUFFERS ||
 	    !get(g, g->e_func, rec->data, rec->size, &func))
@@ -374,15 +376,15 @@ void tm_fgraph_release(struct tm_fgraph *g)
 }
 
 /* Replace b's bytes [h->start, h->end) with the n bytes of text; later held lines move. */
-static int splice(struct tm_fgraph *g, struct tm_fastbuf *b, const struct held *h,
+static int splice(struct tm_fgraph *g, struct tm_buf *b, const struct held *h,
 		  const char *text, size_t n)
 {
 	size_t old = h->end - h->start, at = h->start;
 
-	if (n > old && tm_fastbuf_reserve(b, n - old))
+	if (n > old && tm_buf_reserve(b, n - old))
 		return -1;
-	memmove(b->buf + at + n, b->buf + h->end, b->len - h->end);
-	memcpy(b->buf + at, text, n);
+	memmove(b->text + at + n, b->text + h->end, b->len - h->end);
+	memcpy(b->text + at, text, n);
 	b->len = b->len - old + n;
 	for (int i = 0; i < TM_FGRAPH_BUFFERS; i++) {
 		if (g->held[i].on && g->held[i].start > at) {
@@ -393,10 +395,10 @@ static int splice(struct tm_fgraph *g, struct tm_fastbuf *b, const struct held *
 	return 0;
 }
 
-int tm_fgraph_next(struct tm_fgraph *g, struct tm_fastbuf *b, const struct tm_event_rec *rec,
+int tm_fgraph_next(struct tm_fgraph *g, struct tm_buf *b, const struct tm_event_rec *rec,
 		   int type, int pid)
 {
-	struct tm_fastbuf leaf = { 0 };
+	struct tm_buf leaf = { 0 };
 	struct held *h;
 	uint64_t func;
 	int ret;
@@ -413,8 +415,8 @@ int tm_fgraph_next(struct tm_fgraph *g, struct tm_fastbuf *b, const struct tm_ev
 	    !get(g, g->x_func, rec->data, rec->size, &func) || func != h->func)
 		return 0;
 	ret = put_leaf(g, &leaf, h->data, h->size, rec->data, rec->size) ||
-	      tm_fastbuf_lit(&leaf, "\n") || splice(g, b, h, leaf.buf, leaf.len) ? -1 : 1;
-	free(leaf.buf);
+	      tm_buf_lit(&leaf, "\n") || splice(g, b, h, leaf.text, leaf.len) ? -1 : 1;
+	free(leaf.text);
 	return ret;
 }
 

@@ -16,8 +16,8 @@
 #include <traceevent/event-parse.h>
 
 #include "dat/dat-format.h"
-#include "util/internal.h"
 #include "print-fast.h"
+#include "print-buf.h"
 
 #define FUNC_TEXT_MAX	127	/* the plugin formats the function into 128 bytes */
 
@@ -47,7 +47,7 @@ static uint64_t num(const struct hrtimerfmt *f, const struct tep_format_field *f
 }
 
 /* " function=name/0x<start - address>", or -1 for libtraceevent's "0x%08llx". */
-static int put_function(struct hrtimerfmt *f, struct tm_fastbuf *b, const uint8_t *data)
+static int put_function(struct hrtimerfmt *f, struct tm_buf *b, const uint8_t *data)
 {
 	unsigned long long start;
 	uint64_t v = num(f, f->function, data);
@@ -58,15 +58,15 @@ static int put_function(struct hrtimerfmt *f, struct tm_fastbuf *b, const uint8_
 		return -1;
 	len = strlen(name);
 	/* "name/0x" and up to 16 digits must fit the plugin's buffer uncut */
-	if (len + 3 + 16 > FUNC_TEXT_MAX || tm_fastbuf_lit(b, " function=") ||
-	    tm_fastbuf_reserve(b, len + 3))
+	if (len + 3 + 16 > FUNC_TEXT_MAX || tm_buf_lit(b, " function=") ||
+	    tm_buf_reserve(b, len + 3))
 		return -1;
-	tm_fastbuf_put(b, name, len);
-	tm_fastbuf_put(b, "/0x", 3);
-	return tm_fastbuf_hex(b, start - v);
+	tm_buf_put_reserved(b, name, len);
+	tm_buf_put_reserved(b, "/0x", 3);
+	return tm_buf_hex(b, start - v);
 }
 
-static int hrtimer_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
+static int hrtimer_render(struct tm_fastfmt *base, struct tm_buf *b, const uint8_t *data,
 			  uint32_t size)
 {
 	struct hrtimerfmt *f = (struct hrtimerfmt *)base;
@@ -75,16 +75,16 @@ static int hrtimer_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const u
 	    (f->is_start ? !fits(f->expires, size) || !fits(f->softexpires, size) :
 			   !fits(f->now, size)))
 		return -1;
-	if (tm_fastbuf_lit(b, "hrtimer=0x") || tm_fastbuf_hex(b, num(f, f->timer, data)))
+	if (tm_buf_lit(b, "hrtimer=0x") || tm_buf_hex(b, num(f, f->timer, data)))
 		return -1;
 	if (!f->is_start)
-		return tm_fastbuf_lit(b, " now=") ||
-		       tm_fastbuf_dec(b, num(f, f->now, data), false) ||
+		return tm_buf_lit(b, " now=") ||
+		       tm_buf_dec(b, num(f, f->now, data), false) ||
 		       put_function(f, b, data) ? -1 : 0;
-	if (put_function(f, b, data) || tm_fastbuf_lit(b, " expires=") ||
-	    tm_fastbuf_dec(b, num(f, f->expires, data), false) ||
-	    tm_fastbuf_lit(b, " softexpires=") ||
-	    tm_fastbuf_dec(b, num(f, f->softexpires, data), false))
+	if (put_function(f, b, data) || tm_buf_lit(b, " expires=") ||
+	    tm_buf_dec(b, num(f, f->expires, data), false) ||
+	    tm_buf_lit(b, " softexpires=") ||
+	    tm_buf_dec(b, num(f, f->softexpires, data), false))
 		return -1;
 	return 0;
 }

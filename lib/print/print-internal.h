@@ -12,11 +12,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "util/buf.h"
 #include "util/internal.h"
-#include "print-buf.h"
 #include "tm-print.h"
-#include "events/events-internal.h"
+
+struct tm_events;
 
 struct tep_event;
 struct tep_handle;
@@ -51,13 +53,13 @@ struct tm_json_rec {
 TM_HIDDEN struct tm_jsonfmt *tm_jsonfmt_new(struct tep_handle *tep, const struct tep_event *ev);
 TM_HIDDEN void tm_jsonfmt_free(struct tm_jsonfmt *f);
 /* The record's JSON object and a newline into b: 0, or -1 out of memory (no message). */
-TM_HIDDEN int tm_jsonfmt_put(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
+TM_HIDDEN int tm_jsonfmt_put(const struct tm_jsonfmt *f, struct tm_buf *b,
 			     const struct tm_json_rec *jr);
 /*
  * The fields object "{...}" of a record of f's event into b ({} for an
  * unknown event): 0, or -1 out of memory (print-json-fields.c).
  */
-TM_HIDDEN int tm_jsonfmt_put_fields(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
+TM_HIDDEN int tm_jsonfmt_put_fields(const struct tm_jsonfmt *f, struct tm_buf *b,
 				    const uint8_t *data, uint32_t size);
 
 /* ---- print-latency.c: the latency flags column, cached per flags/preempt-count pair ---- */
@@ -109,13 +111,13 @@ TM_HIDDEN int tm_fgraph_kind(const struct tm_fgraph *g, int type);
  * entry's return, the held line in b is now the leaf and rec is not to be
  * printed; 0: go on; -1: out of memory.
  */
-TM_HIDDEN int tm_fgraph_next(struct tm_fgraph *g, struct tm_fastbuf *b,
+TM_HIDDEN int tm_fgraph_next(struct tm_fgraph *g, struct tm_buf *b,
 			     const struct tm_event_rec *rec, int type, int pid);
 /* An entry's text and newline into b, held until its buffer's next record; -1: ENOMEM. */
-TM_HIDDEN int tm_fgraph_entry_text(struct tm_fgraph *g, struct tm_fastbuf *b,
+TM_HIDDEN int tm_fgraph_entry_text(struct tm_fgraph *g, struct tm_buf *b,
 				   const struct tm_event_rec *rec, int pid);
 /* A return's text ("+ 35.594 us  |        }"), no newline; -1: ENOMEM. */
-TM_HIDDEN int tm_fgraph_exit_text(const struct tm_fgraph *g, struct tm_fastbuf *b,
+TM_HIDDEN int tm_fgraph_exit_text(const struct tm_fgraph *g, struct tm_buf *b,
 				  const uint8_t *data, uint32_t size);
 /* An entry is held: b must keep its text (g may be NULL). */
 TM_HIDDEN bool tm_fgraph_holding(const struct tm_fgraph *g);

@@ -12,6 +12,7 @@
 #include "dat/dat-format.h"
 #include "util/json-str.h"
 #include "print-json.h"
+#include "print-buf.h"
 
 /* The bytes of field d in a record of size bytes: tm_field_bytes() on the precomputed field. */
 static bool field_bytes(const struct tm_jsonfmt *f, const struct json_field *d,
@@ -87,7 +88,7 @@ static char *put_array(char *o, const uint8_t *p, uint32_t len, unsigned int esi
  * a -1 entry (where trace-cmd's text stops too). Each frame as
  * {"addr":"0x...","sym":NAME or null}: hex strings keep all 64 bits.
  */
-static int put_stack(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
+static int put_stack(const struct tm_jsonfmt *f, struct tm_buf *b,
 		     const struct json_field *d, const uint8_t *data, uint32_t size)
 {
 	uint32_t off = d->offset, ls = f->long_size;
@@ -96,11 +97,11 @@ static int put_stack(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
 	size_t slen;
 	char *o;
 
-	if (tm_fastbuf_reserve(b, d->key_len + 16))
+	if (tm_buf_reserve(b, d->key_len + 16))
 		return -1;
-	o = put_piece(b->buf + b->len, d->key, d->key_len);
+	o = put_piece(b->text + b->len, d->key, d->key_len);
 	*o++ = '[';
-	b->len = (size_t)(o - b->buf);
+	b->len = (size_t)(o - b->text);
 	for (; off <= size && size - off >= ls; off += ls) {
 		uint64_t addr = tm_get_uint(data + off, ls, f->swap);
 
@@ -108,9 +109,9 @@ static int put_stack(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
 			break;
 		sym = tep_find_function(f->tep, addr);
 		slen = sym ? strlen(sym) : 0;
-		if (tm_fastbuf_reserve(b, 32 + TM_NUM_MAX + TM_JSON_STR_MAX(slen)))
+		if (tm_buf_reserve(b, 32 + TM_NUM_MAX + TM_JSON_STR_MAX(slen)))
 			return -1;
-		o = b->buf + b->len;
+		o = b->text + b->len;
 		if (!first)
 			*o++ = ',';
 		memcpy(o, "{\"addr\":\"", 9);
@@ -124,16 +125,16 @@ static int put_stack(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
 			o += 4;
 		}
 		*o++ = '}';
-		b->len = (size_t)(o - b->buf);
+		b->len = (size_t)(o - b->text);
 		first = false;
 	}
-	if (tm_fastbuf_reserve(b, 1))
+	if (tm_buf_reserve(b, 1))
 		return -1;
-	b->buf[b->len++] = ']';
+	b->text[b->len++] = ']';
 	return 0;
 }
 
-static int put_field(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
+static int put_field(const struct tm_jsonfmt *f, struct tm_buf *b,
 		     const struct json_field *d, const uint8_t *data, uint32_t size)
 {
 	const uint8_t *p;
@@ -146,9 +147,9 @@ static int put_field(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
 		return put_stack(f, b, d, data, size);
 	ok = field_bytes(f, d, data, size, &p, &len);
 	/* every kind takes at most 6 bytes per input byte and 2 more: see TM_JSON_STR_MAX */
-	if (tm_fastbuf_reserve(b, d->key_len + TM_JSON_STR_MAX(ok ? len : 0) + TM_NUM_MAX + 8))
+	if (tm_buf_reserve(b, d->key_len + TM_JSON_STR_MAX(ok ? len : 0) + TM_NUM_MAX + 8))
 		return -1;
-	o = put_piece(b->buf + b->len, d->key, d->key_len);
+	o = put_piece(b->text + b->len, d->key, d->key_len);
 	if (!ok) {
 		memcpy(o, "null", 4);
 		o += 4;
@@ -159,23 +160,23 @@ static int put_field(const struct tm_jsonfmt *f, struct tm_fastbuf *b,
 	} else {
 		o = put_array(o, p, len, d->esize, d->is_signed, f->swap);
 	}
-	b->len = (size_t)(o - b->buf);
+	b->len = (size_t)(o - b->text);
 	return 0;
 }
 
-int tm_jsonfmt_put_fields(const struct tm_jsonfmt *f, struct tm_fastbuf *b, const uint8_t *data,
+int tm_jsonfmt_put_fields(const struct tm_jsonfmt *f, struct tm_buf *b, const uint8_t *data,
 		      uint32_t size)
 {
 	int i;
 
-	if (tm_fastbuf_reserve(b, 1))
+	if (tm_buf_reserve(b, 1))
 		return -1;
-	b->buf[b->len++] = '{';
+	b->text[b->len++] = '{';
 	for (i = 0; i < f->nfields; i++)
 		if (put_field(f, b, &f->f[i], data, size))
 			return -1;
-	if (tm_fastbuf_reserve(b, 1))
+	if (tm_buf_reserve(b, 1))
 		return -1;
-	b->buf[b->len++] = '}';
+	b->text[b->len++] = '}';
 	return 0;
 }

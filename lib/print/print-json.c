@@ -13,9 +13,10 @@
 
 #include <traceevent/event-parse.h>
 
-#include "util/json-str.h"
 #include "print-json.h"
 #include "print-internal.h"
+#include "trace/tm-trace.h"
+#include "print-buf.h"
 
 static char *put_bool(char *o, bool v)
 {
@@ -96,14 +97,14 @@ static char *put_time(struct tm_json_clock *c, char *o, uint64_t ns)
 /* Everything before the fields: at most this much besides comm, head and buffer. */
 #define TM_JSON_HEAD_MAX	512
 
-int tm_jsonfmt_put(const struct tm_jsonfmt *f, struct tm_fastbuf *b, const struct tm_json_rec *jr)
+int tm_jsonfmt_put(const struct tm_jsonfmt *f, struct tm_buf *b, const struct tm_json_rec *jr)
 {
 	const struct tm_event_rec *rec = jr->rec;
 	char *o;
 
-	if (tm_fastbuf_reserve(b, TM_JSON_HEAD_MAX + jr->comm_len + f->head_len + jr->buffer_len))
+	if (tm_buf_reserve(b, TM_JSON_HEAD_MAX + jr->comm_len + f->head_len + jr->buffer_len))
 		return -1;
-	o = b->buf + b->len;
+	o = b->text + b->len;
 	memcpy(o, "{\"timestamp_ns\":", 16);
 	o = tm_put_u64(o + 16, rec->ts);
 	/*
@@ -135,10 +136,10 @@ int tm_jsonfmt_put(const struct tm_jsonfmt *f, struct tm_fastbuf *b, const struc
 	if (f->latency)
 		o = put_latency(f, o, rec);
 	memcpy(o, ",\"fields\":", 10);
-	b->len = (size_t)(o + 10 - b->buf);
-	if (tm_jsonfmt_put_fields(f, b, rec->data, rec->size) || tm_fastbuf_reserve(b, 2))
+	b->len = (size_t)(o + 10 - b->text);
+	if (tm_jsonfmt_put_fields(f, b, rec->data, rec->size) || tm_buf_reserve(b, 2))
 		return -1;
-	memcpy(b->buf + b->len, "}\n", 2);
+	memcpy(b->text + b->len, "}\n", 2);
 	b->len += 2;
 	return 0;
 }

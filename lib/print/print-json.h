@@ -12,9 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/internal.h"
-#include "print-internal.h"
-
 enum json_kind {
 	JSON_NUM,	/* a 1, 2, 4 or 8 byte integer */
 	JSON_STR,	/* char array or __data_loc string */

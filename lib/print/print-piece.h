@@ -12,7 +12,6 @@
 
 #include "util/internal.h"
 #include "print-fast.h"
-#include "print-learn.h"
 
 enum piece_kind {
 	PIECE_LIT,
@@ -62,7 +61,7 @@ struct simplefmt {
 };
 
 /* Append the text of the whole format for this record: 0, or -1 (libtraceevent's). */
-TM_HIDDEN int tm_simple_render(struct tm_fastfmt *base, struct tm_fastbuf *b,
+TM_HIDDEN int tm_simple_render(struct tm_fastfmt *base, struct tm_buf *b,
 			       const uint8_t *data, uint32_t size);
 /* Learn the text of the record's one unknown learnt value from libtraceevent's line. */
 TM_HIDDEN void tm_simple_learn(struct tm_fastfmt *base, const uint8_t *data, uint32_t size,

@@ -17,6 +17,7 @@
 #include "dat/dat-format.h"
 #include "util/internal.h"
 #include "print-fast.h"
+#include "print-buf.h"
 
 #define SCHED_STATES	64
 #define SCHED_SEEN	4096	/* (pid, comm) pairs already registered */
@@ -126,15 +127,15 @@ static bool small(uint64_t v)
 }
 
 /* The comm as the plugin prints it ("%.*s" of the field), its registration left pending. */
-static int put_comm(struct schedfmt *f, struct tm_fastbuf *b, const struct tep_format_field *fld,
+static int put_comm(struct schedfmt *f, struct tm_buf *b, const struct tep_format_field *fld,
 		    const uint8_t *data, uint64_t pid)
 {
 	const char *comm = (const char *)data + fld->offset;
 	size_t len = strnlen(comm, (size_t)fld->size);
 
-	if (tm_fastbuf_reserve(b, len))
+	if (tm_buf_reserve(b, len))
 		return -1;
-	tm_fastbuf_put(b, comm, len);
+	tm_buf_put_reserved(b, comm, len);
 	if (f->npending < (int)TM_ARRAY_SIZE(f->pending))
 		f->pending[f->npending++] = (struct pending_comm){
 			.pid = (int)pid, .len = (unsigned int)len, .comm = comm,
@@ -179,12 +180,12 @@ static void sched_commit(struct tm_fastfmt *base)
 }
 
 /* "comm:pid [prio]", the task text of the sched_switch plugin (registers comm). */
-static int put_task(struct schedfmt *f, struct tm_fastbuf *b, const struct tep_format_field *comm,
+static int put_task(struct schedfmt *f, struct tm_buf *b, const struct tep_format_field *comm,
 		    const uint8_t *data, uint64_t pid, uint64_t prio)
 {
-	if (put_comm(f, b, comm, data, pid) || tm_fastbuf_lit(b, ":") ||
-	    tm_fastbuf_dec(b, pid, false) || tm_fastbuf_lit(b, " [") ||
-	    tm_fastbuf_dec(b, prio, false) || tm_fastbuf_lit(b, "]"))
+	if (put_comm(f, b, comm, data, pid) || tm_buf_lit(b, ":") ||
+	    tm_buf_dec(b, pid, false) || tm_buf_lit(b, " [") ||
+	    tm_buf_dec(b, prio, false) || tm_buf_lit(b, "]"))
 		return -1;
 	return 0;
 }
@@ -205,25 +206,25 @@ static bool fits(const struct tep_format_field *fld, uint32_t size)
 }
 
 /* Text before the state ("comm:pid [prio] ") into b, without side effects. */
-static int switch_prefix(const struct schedfmt *f, struct tm_fastbuf *b, const uint8_t *data)
+static int switch_prefix(const struct schedfmt *f, struct tm_buf *b, const uint8_t *data)
 {
 	const char *comm = (const char *)data + f->prev_comm->offset;
 	size_t len = strnlen(comm, (size_t)f->prev_comm->size);
 
-	if (tm_fastbuf_reserve(b, len + 2))
+	if (tm_buf_reserve(b, len + 2))
 		return -1;
-	tm_fastbuf_put(b, comm, len);
-	tm_fastbuf_put(b, ":", 1);
-	if (tm_fastbuf_dec(b, num(f, f->prev_pid, data), false) || tm_fastbuf_reserve(b, 2))
+	tm_buf_put_reserved(b, comm, len);
+	tm_buf_put_reserved(b, ":", 1);
+	if (tm_buf_dec(b, num(f, f->prev_pid, data), false) || tm_buf_reserve(b, 2))
 		return -1;
-	tm_fastbuf_put(b, " [", 2);
-	if (tm_fastbuf_dec(b, num(f, f->prev_prio, data), false) || tm_fastbuf_reserve(b, 2))
+	tm_buf_put_reserved(b, " [", 2);
+	if (tm_buf_dec(b, num(f, f->prev_prio, data), false) || tm_buf_reserve(b, 2))
 		return -1;
-	tm_fastbuf_put(b, "] ", 2);
+	tm_buf_put_reserved(b, "] ", 2);
 	return 0;
 }
 
-static int switch_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
+static int switch_render(struct tm_fastfmt *base, struct tm_buf *b, const uint8_t *data,
 			 uint32_t size)
 {
 	struct schedfmt *f = (struct schedfmt *)base;
@@ -245,11 +246,11 @@ static int switch_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 		return -1;
 	if (!st->confirmed)
 		base->unconfirmed = true;
-	if (put_task(f, b, f->prev_comm, data, ppid, pprio) || tm_fastbuf_lit(b, " ") ||
-	    tm_fastbuf_reserve(b, st->len))
+	if (put_task(f, b, f->prev_comm, data, ppid, pprio) || tm_buf_lit(b, " ") ||
+	    tm_buf_reserve(b, st->len))
 		return -1;
-	tm_fastbuf_put(b, st->text, st->len);
-	if (tm_fastbuf_lit(b, " ==> ") || put_task(f, b, f->next_comm, data, npid, nprio))
+	tm_buf_put_reserved(b, st->text, st->len);
+	if (tm_buf_lit(b, " ==> ") || put_task(f, b, f->next_comm, data, npid, nprio))
 		return -1;
 	return 0;
 }
@@ -259,7 +260,7 @@ static void switch_learn(struct tm_fastfmt *base, const uint8_t *data, uint32_t 
 			 const char *text, size_t len)
 {
 	struct schedfmt *f = (struct schedfmt *)base;
-	struct tm_fastbuf pre = { 0 };
+	struct tm_buf pre = { 0 };
 	struct state_text *st;
 	const char *arrow;
 	uint64_t v;
@@ -271,7 +272,7 @@ static void switch_learn(struct tm_fastfmt *base, const uint8_t *data, uint32_t 
 	v = num(f, f->prev_state, data);
 	if (find_state(f, v) || switch_prefix(f, &pre, data))
 		goto out;
-	if (pre.len > len || memcmp(pre.buf, text, pre.len))
+	if (pre.len > len || memcmp(pre.text, text, pre.len))
 		goto out;
 	arrow = memmem(text + pre.len, len - pre.len, " ==> ", 5);
 	if (!arrow || (size_t)(arrow - text) - pre.len >= sizeof(st->text) ||
@@ -283,10 +284,10 @@ static void switch_learn(struct tm_fastfmt *base, const uint8_t *data, uint32_t 
 	memcpy(st->text, text + pre.len, st->len);
 	st->confirmed = false;
 out:
-	free(pre.buf);
+	free(pre.text);
 }
 
-static int wakeup_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const uint8_t *data,
+static int wakeup_render(struct tm_fastfmt *base, struct tm_buf *b, const uint8_t *data,
 			 uint32_t size)
 {
 	struct schedfmt *f = (struct schedfmt *)base;
@@ -306,13 +307,13 @@ static int wakeup_render(struct tm_fastfmt *base, struct tm_fastbuf *b, const ui
 		return -1;
 	if (put_task(f, b, f->comm, data, pid, prio))
 		return -1;
-	if (f->success && (tm_fastbuf_lit(b, " success=") || tm_fastbuf_dec(b, ok, false)))
+	if (f->success && (tm_buf_lit(b, " success=") || tm_buf_dec(b, ok, false)))
 		return -1;
 	if (f->target_cpu) {
 		char c[3] = { (char)('0' + cpu / 100), (char)('0' + cpu / 10 % 10),
 			      (char)('0' + cpu % 10) };
 
-		if (tm_fastbuf_lit(b, " CPU:") || tm_fastbuf_add(b, c, 3))
+		if (tm_buf_lit(b, " CPU:") || tm_buf_add(b, c, 3))
 			return -1;
 	}
 	return 0;

@@ -17,15 +17,16 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "dat/dat-format.h"
 #include "util/internal.h"
 #include "util/json-str.h"
 #include "print-columns.h"
 #include "print-fast.h"
 #include "print-internal.h"
 #include "events/field.h"
-#include "dat/dat-internal.h"
 #include "dat/page.h"
+#include "trace/tm-trace.h"
+#include "events/events-internal.h"
+#include "events/tm-events.h"
 
 #define TM_MAX_BUFFERS	64
 #define TM_NAME_COLS	20	/* event names are padded to this width */
@@ -96,10 +97,10 @@ struct tm_printer {
 	bool			cmdlines_ready;	/* a pid's name was looked up (print-sched.c) */
 	const uint64_t		*names_gen;	/* the events handle's: reloads renamed tasks */
 	uint64_t		names_seen;	/* *names_gen when comm_gen last followed it */
-	struct tm_fastbuf	obuf;		/* output not yet handed to out */
+	struct tm_buf	obuf;		/* output not yet handed to out */
 	bool			swap;		/* file byte order differs from ours */
 	struct tm_latency	*lat;		/* the latency column: current text or -l */
-	struct tm_fastbuf	scratch;	/* --json: a task name escaped outside the cache */
+	struct tm_buf	scratch;	/* --json: a task name escaped outside the cache */
 	struct tm_json_clock	clock;		/* --json of a file with dates: the last second */
 	struct tm_secs_cache	secs;		/* the time column's seconds */
 	bool			common_ready;	/* common is set */
@@ -185,8 +186,8 @@ void tm_printer_free(struct tm_printer *p)
 	free(p->comms);
 	tm_printer_flush(p);
 	tm_fgraph_free(p->fg);
-	free(p->obuf.buf);
-	free(p->scratch.buf);
+	free(p->obuf.text);
+	free(p->scratch.text);
 	trace_seq_destroy(&p->seq);
 	free(p);
 }
@@ -387,10 +388,10 @@ static int write_obuf(struct tm_printer *p)
 	int fd = fileno(p->out);
 
 	if (fd < 0)
-		return fwrite_unlocked(p->obuf.buf, 1, p->obuf.len, p->out) == p->obuf.len ? 0 : -1;
+		return fwrite_unlocked(p->obuf.text, 1, p->obuf.len, p->out) == p->obuf.len ? 0 : -1;
 	if (fflush(p->out))
 		return -1;
-	return tm_write_all(fd, p->obuf.buf, p->obuf.len);
+	return tm_write_all(fd, p->obuf.text, p->obuf.len);
 }
 
 int tm_printer_flush(struct tm_printer *p)
@@ -420,9 +421,9 @@ static int end_record(struct tm_printer *p)
 
 static int put_out(struct tm_printer *p, const char *s, size_t len)
 {
-	if (tm_fastbuf_reserve(&p->obuf, len))
+	if (tm_buf_reserve(&p->obuf, len))
 		return tm_fail(ENOMEM, "output buffer");
-	tm_fastbuf_put(&p->obuf, s, len);
+	tm_buf_put_reserved(&p->obuf, s, len);
 	return 0;
 }
 
@@ -467,16 +468,16 @@ static const char *json_comm(struct tm_printer *p, int pid, size_t *len)
 	p->cmdlines_ready |= pid != 0;
 	n = strlen(comm);
 	p->scratch.len = 0;
-	if (tm_fastbuf_reserve(&p->scratch, TM_JSON_STR_MAX(n)))
+	if (tm_buf_reserve(&p->scratch, TM_JSON_STR_MAX(n)))
 		return NULL;
-	*len = (size_t)(tm_json_put_str(p->scratch.buf, comm, n) - p->scratch.buf);
+	*len = (size_t)(tm_json_put_str(p->scratch.text, comm, n) - p->scratch.text);
 	if (*len <= sizeof(c->text)) {
-		memcpy(c->text, p->scratch.buf, *len);
+		memcpy(c->text, p->scratch.text, *len);
 		c->len = (unsigned int)*len;
 		c->pid = pid;
 		c->gen = p->comm_gen;
 	}
-	return p->scratch.buf;
+	return p->scratch.text;
 }
 
 /*
@@ -530,7 +531,7 @@ static int print_json(struct tm_printer *p, struct tep_record *r,
  * The reference text of the event into p->seq: libtraceevent's, or for
  * current trace-cmd's sched_switch print-states.c's (both may register comms).
  */
-static void tep_info(struct tm_printer *p, struct tep_record *r, const struct fast_slot *slot)
+static void info_by_tep(struct tm_printer *p, struct tep_record *r, const struct fast_slot *slot)
 {
 	p->comm_gen++;
 	trace_seq_reset(&p->seq);
@@ -544,7 +545,7 @@ static void tep_info(struct tm_printer *p, struct tep_record *r, const struct fa
 /* trace-cmd drops one trailing newline, then ends the line: keep it instead. */
 static int end_line(struct tm_printer *p, size_t start)
 {
-	if (p->obuf.len > start && p->obuf.buf[p->obuf.len - 1] == '\n')
+	if (p->obuf.len > start && p->obuf.text[p->obuf.len - 1] == '\n')
 		return 0;
 	return put_out(p, "\n", 1);
 }
@@ -581,15 +582,15 @@ static int fast_info(struct tm_printer *p, struct tep_record *r, struct fast_slo
 	if (f->ops->render(f, &p->obuf, r->data, (uint32_t)r->size)) {
 		/* libtraceevent prints this one; the format may learn from it */
 		p->obuf.len = start;
-		tep_info(p, r, slot);
+		info_by_tep(p, r, slot);
 		if (f->ops->learn)
 			f->ops->learn(f, r->data, (uint32_t)r->size, p->seq.buffer, p->seq.len);
 		return put_info(p, p->seq.buffer, p->seq.len) ? -1 : 1;
 	}
 	if (slot->state == FAST_CHECKING || f->unconfirmed) {
-		tep_info(p, r, slot);
+		info_by_tep(p, r, slot);
 		if (p->seq.len != p->obuf.len - start ||
-		    memcmp(p->seq.buffer, p->obuf.buf + start, p->seq.len)) {
+		    memcmp(p->seq.buffer, p->obuf.text + start, p->seq.len)) {
 			slot->state = FAST_OFF;
 			tm_fastfmt_free(slot->fmt);
 			slot->fmt = NULL;
@@ -613,7 +614,7 @@ static int print_info(struct tm_printer *p, struct tep_record *r, struct fast_sl
 
 	if (ret)
 		return ret < 0 ? -1 : 0;
-	tep_info(p, r, slot);
+	info_by_tep(p, r, slot);
 	return put_info(p, p->seq.buffer, p->seq.len);
 }
 
@@ -677,9 +678,9 @@ int tm_printer_event(struct tm_printer *p, const struct tm_event_rec *rec)
 	if (p->opts.json)
 		return print_json(p, &r, rec);
 	/* prefix, drop notice, task, name: each bounded to 256 bytes */
-	if (tm_fastbuf_reserve(&p->obuf, 1536))
+	if (tm_buf_reserve(&p->obuf, 1536))
 		return tm_fail(ENOMEM, "output buffer");
-	line = o = p->obuf.buf + p->obuf.len;
+	line = o = p->obuf.text + p->obuf.len;
 	o = put_prefix(p, o, rec->buffer);
 	if (rec->missed)
 		o = put_dropped(o, rec);
@@ -702,9 +703,9 @@ int tm_printer_dropped(struct tm_printer *p, int buf, int cpu, int64_t missed)
 
 	if (!missed)
 		return 0;
-	if (tm_fastbuf_reserve(&p->obuf, 512))
+	if (tm_buf_reserve(&p->obuf, 512))
 		return tm_fail(ENOMEM, "output buffer");
-	line = o = p->obuf.buf + p->obuf.len;
+	line = o = p->obuf.text + p->obuf.len;
 	if (p->opts.json) {
 		o += sprintf(o, "{\"cpu\":%d,\"missed\":%lld}\n", cpu, (long long)missed);
 	} else {

@@ -9,8 +9,6 @@
 
 #include <stdbool.h>
 
-#include "events/tm-events.h"
-
 /* Whose text to print: the zero value is current trace-cmd's. */
 enum tm_text_compat {
 	TM_TEXT_CURRENT,	/* trace-cmd 3.2-3.4: latency column, prev_state letters of the format */

@@ -17,11 +17,15 @@
 
 #include "util/internal.h"
 #include "dat/tm-write.h"
-#include "dat/dat-internal.h"
 #include "record-internal.h"
 #include "tracefs/tracefs-internal.h"
 #include "ring.h"
 #include "spool.h"
+#include "util/tm-outfile.h"
+#include "tm-recorder.h"
+#include "tm-recfile.h"
+#include "tracefs/tm-session.h"
+#include "util/tm-error.h"
 
 struct tm_recfile {
 	struct tm_recfile_opts	opts;
@@ -73,51 +77,62 @@ static int recfile_set_prefix(struct tm_recfile *out)
 }
 
 /*
- * PREFIX has a note already: another recorder's. A live one owns the output
- * from now on (ours may have been the open that created it: it is not ours to
- * remove); a killed one's spools wait for recover. The winner writes its note
+ * PREFIX has a note already: another recorder's. A live one (*live) owns the
+ * output from now on (ours may have been the open that created it: it is not
+ * ours to remove); what a killed one left waits for recover. The winner writes its note
  * right after opening it: an incomplete one is read again for a moment.
  */
-static int recfile_noted_before(struct tm_recfile *out)
+static int noted_before(const struct tm_recfile_opts *o, const char *prefix, bool *live)
 {
 	struct tm_spool_info info;
 	int ret = -1;
 
 	for (int tries = 0; tries < 20 && ret; tries++) {
-		ret = tm_spool_info_read(out->prefix, &info);
+		ret = tm_spool_info_read(prefix, &info);
 		if (ret)
 			usleep(5000);
 	}
 	if (ret)
 		return tm_failx(EEXIST, "create %s.spool-info: File exists (another recording's "
-				"note; use another -o)", out->prefix);
-	if (tm_pid_runs_tracemap(info.pid)) {
-		out->file.owned = false;
+				"note; use another -o)", prefix);
+	*live = tm_pid_runs_tracemap(info.pid);
+	if (*live)
 		return tm_failx(EEXIST, "output %s is being recorded by tracemap pid %d (see %s."
 				"spool-info): wait for it to end, or use another -o",
-				out->opts.path, (int)info.pid, out->prefix);
-	}
-	return tm_failx(EEXIST, "%s.spool-info: the spools of a killed recording (tracemap pid "
-			"%d) are there: run 'tracemap recover %s' first, or use another -o",
-			out->prefix, (int)info.pid, out->prefix);
+				o->path, (int)info.pid, prefix);
+	return tm_failx(EEXIST, "%s.spool-info: what a killed recording (tracemap pid %d) left "
+			"is there: run 'tracemap recover %s' first, or use another -o",
+			prefix, (int)info.pid, prefix);
 }
 
-/* The note that lets `tracemap recover` read the spools of a killed recording. */
-static int recfile_note(struct tm_recfile *out)
+int tm_recfile_note(const struct tm_recfile_opts *o, const char *prefix, bool *live)
 {
-	const struct tm_recfile_opts *o = &out->opts;
 	struct tm_spool_opts so = tm_recfile_spool_opts(o);
 	struct tm_spool_info info = {
 		.pid = getpid(), .version = o->version, .compression = so.compression,
 		.level = o->level, .page_size = o->page_size, .ncpus = o->ncpus,
 	};
 
-	if (!o->instance)
-		return 0;
+	*live = false;
 	snprintf(info.instance, sizeof(info.instance), "%s", o->instance);
 	snprintf(info.clock, sizeof(info.clock), "%s", o->clock ? o->clock : "");
-	if (tm_spool_info_write(out->prefix, &info))
-		return errno == EEXIST ? recfile_noted_before(out) : -1;
+	if (tm_spool_info_write(prefix, &info))
+		return errno == EEXIST ? noted_before(o, prefix, live) : -1;
+	return 0;
+}
+
+/* The note that lets `tracemap recover` read the spools of a killed recording. */
+static int recfile_note(struct tm_recfile *out)
+{
+	bool live;
+
+	if (!out->opts.instance)
+		return 0;
+	if (tm_recfile_note(&out->opts, out->prefix, &live)) {
+		if (live)	/* the output is the live recorder's now */
+			out->file.owned = false;
+		return -1;
+	}
 	out->noted = true;
 	return 0;
 }

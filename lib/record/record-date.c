@@ -21,7 +21,6 @@
 #include "tracefs/tm-session.h"
 #include "ring.h"
 #include "tm-recfile.h"
-#include "dat/dat-internal.h"
 #include "dat/page.h"
 #include "tracefs/tracefs-internal.h"
 

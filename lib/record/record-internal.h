@@ -8,6 +8,9 @@
 
 #include "util/internal.h"
 #include "dat/tm-codec.h"
+#include "tm-recorder.h"
+#include "trace/trace-internal.h"
+#include "tm-recfile.h"
 
 /* ---- the note beside a recording's spools (spool-info.c) ---- */
 
@@ -41,6 +44,12 @@ TM_HIDDEN bool tm_spool_registry_link(char *buf, size_t len, const char *instanc
 TM_HIDDEN int tm_spool_info_read(const char *prefix, struct tm_spool_info *info);
 /* Remove PREFIX.spool-info and its registry link (missing ones are fine). Cannot fail. */
 TM_HIDDEN void tm_spool_info_remove(const char *prefix);
+/*
+ * Write PREFIX.spool-info for a recording with options o (o->instance set),
+ * exclusively: -1 + message when PREFIX has a note already, naming its
+ * recorder, *live set when that one still runs (recfile.c).
+ */
+TM_HIDDEN int tm_recfile_note(const struct tm_recfile_opts *o, const char *prefix, bool *live);
 /*
  * Write PREFIX.spool-info, sync it and link it from the registry; -1 + message.
  * Never replaces a note: EEXIST when one is there (another recorder's, live or

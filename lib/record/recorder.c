@@ -20,13 +20,12 @@
 #include <unistd.h>
 
 #include "util/internal.h"
-#include "tracefs/tm-session.h"
 #include "ring.h"
 #include "tm-recorder.h"
 #include "dat/dat-format.h"
-#include "dat/dat-internal.h"
 #include "record-internal.h"
 #include "dat/page.h"
+#include "util/tm-error.h"
 
 #define TM_DEFAULT_TIMEOUT_MS	250
 /*

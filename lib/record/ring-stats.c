@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/internal.h"
 #include "ring.h"
 #include "tracefs/tm-session.h"
 #include "tracefs/tracefs-internal.h"

@@ -16,10 +16,8 @@
 #include "util/internal.h"
 #include "ring.h"
 #include "tracefs/tracefs-internal.h"
-#include "tm-recorder.h"
 #include "trace-mmap.h"
 #include "dat/dat-format.h"
-#include "dat/dat-internal.h"
 #include "dat/page.h"
 
 #define TM_PAGE_HDR	(8 + TM_COMMIT_SIZE)

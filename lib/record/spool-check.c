@@ -14,6 +14,7 @@
 
 #include "dat/dat-format.h"
 #include "util/internal.h"
+#include "util/meter.h"
 #include "spool.h"
 #include "dat/codec.h"
 #include "ring.h"

@@ -17,7 +17,7 @@
 #include "util/internal.h"
 #include "record-internal.h"
 #include "dat/codec.h"
-#include "tracefs/tracefs-internal.h"
+#include "dat/tm-write.h"
 
 #define TM_INFO_SUFFIX	".spool-info"
 #define TM_INFO_MAGIC	"tracemap-spools 1"

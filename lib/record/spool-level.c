@@ -18,7 +18,6 @@
  * slow level is only tried once the projection says it fits.
  */
 #include "spool-level.h"
-#include "dat/tm-codec.h"
 #include "tm-spool.h"
 #include "ring.h"
 #include "dat/codec.h"

@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "record/tm-spool.h"
-#include "dat/codec.h"
 #include "ring.h"
+#include "util/tm-progress.h"
 
 /*
  * Append one whole page (page_size bytes); compresses when a chunk fills.

@@ -12,7 +12,8 @@
 #include "dat/tm-codec.h"
 #include "record/tm-spool.h"
 #include "record/tm-recorder.h"
-#include "tracefs/tm-session.h"
+
+struct tm_session;
 
 struct tm_recfile_opts {
 	const char		*path;		/* output file, "-" = stdout */

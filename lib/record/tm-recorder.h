@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "tm-spool.h"
-#include "tracefs/tm-session.h"
 
 /*
  * Where pages go. page() gets each whole page of a CPU in order; flush() (may

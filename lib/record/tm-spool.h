@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "dat/tm-codec.h"
-#include "util/tm-progress.h"
 
 struct tm_spool;
 

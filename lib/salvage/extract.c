@@ -16,12 +16,12 @@
 #include <tracefs.h>
 
 #include "util/internal.h"
+#include "util/meter.h"
 #include "tracefs/meta-internal.h"
 #include "dat/dat-format.h"
 #include "tm-salvage.h"
 #include "tracefs/tracefs-internal.h"
 #include "record/ring.h"
-#include "salvage-internal.h"
 #include "record/record-internal.h"
 #include "dat/page.h"
 

@@ -21,6 +21,8 @@
 #include "tracefs/tracefs-internal.h"
 #include "record/spool.h"
 #include "salvage-internal.h"
+#include "util/tm-outfile.h"
+#include "tracefs/tm-tracefs.h"
 
 #define TM_RECOVER_NOTE	"(recovered: metadata read from tracefs at recovery time)"
 

@@ -16,7 +16,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "dat/tm-codec.h"
 #include "record/tm-recfile.h"
 #include "util/tm-progress.h"
 

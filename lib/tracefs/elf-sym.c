@@ -6,6 +6,7 @@
 #include <libelf.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 #include "uprobe.h"
 

@@ -10,7 +10,6 @@
 #include <tracefs.h>
 
 #include "errlog.h"
-#include "util/internal.h"
 #include "tracefs-internal.h"
 
 #define TM_ERRLOG_CMD	"  Command: "

@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdbool.h>
 #include <tracefs.h>
 
 #include "util/internal.h"
 #include "tracefs-internal.h"
+#include "tm-tracefs.h"
 
 void tm_instance_name(char *buf, size_t len, pid_t pid)
 {

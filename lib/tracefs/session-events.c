@@ -12,10 +12,10 @@
 #include <string.h>
 #include <tracefs.h>
 
-#include "errlog.h"
 #include "session-events.h"
 #include "util/internal.h"
 #include "tracefs-internal.h"
+#include "errlog.h"
 
 struct tm_ev_match {
 	struct tracefs_instance *in;

@@ -5,7 +5,8 @@
 
 #include "util/internal.h"
 #include "tm-session.h"
-#include "tracefs-internal.h"
+
+struct tm_journal;
 
 /*
  * Enable the events of specs in instance in and set their filters; the

@@ -13,6 +13,7 @@
 #include "uprobe.h"
 #include "tracefs-internal.h"
 #include "util/internal.h"
+#include "tm-tracefs.h"
 
 struct tm_session {
 	char			*tracefs;
@@ -69,6 +70,12 @@ static int sess_write_ul(struct tm_session *s, const char *file, unsigned long v
 	return tm_session_set(s, file, buf);
 }
 
+/* After a libtracefs setter on <instance>/<rel> (ok: it took it): 0, or -1 + message. */
+static int sess_check(struct tm_session *s, const char *rel, const char *what, bool ok)
+{
+	return ok ? 0 : tm_tfs_fail(s->inst, rel, errno, what);
+}
+
 /* An option of the instance: tracefs_option_enable()/_disable(), or its file. */
 static int sess_set_option(struct tm_session *s, const char *name, bool on)
 {
@@ -80,9 +87,8 @@ static int sess_set_option(struct tm_session *s, const char *name, bool on)
 	/* an option newer than libtracefs 1.6.4's list is written as its file */
 	if (id == TRACEFS_OPTION_INVALID)
 		return tm_tfs_write(s->inst, rel, on ? "1" : "0");
-	if (!(on ? tracefs_option_enable : tracefs_option_disable)(s->inst, id))
-		return 0;
-	return tm_tfs_fail(s->inst, rel, errno, on ? "write '1' to" : "write '0' to");
+	return sess_check(s, rel, on ? "write '1' to" : "write '0' to",
+			  !(on ? tracefs_option_enable : tracefs_option_disable)(s->inst, id));
 }
 
 /* "-O name" sets options/name to 1, "-O noname" sets options/name to 0. */
@@ -128,35 +134,12 @@ static int sess_subbuf(struct tm_session *s, const struct tm_session_opts *o)
 	return sess_write_ul(s, "buffer_subbuf_size_kb", o->default_subbuf_kb);
 }
 
-/* The per-CPU buffer size in KiB. */
-static int sess_buffer(struct tm_session *s, unsigned long kb)
-{
-	if (tm_journal_save(s->journal, "buffer_size_kb"))
-		return -1;
-	if (!tracefs_instance_set_buffer_size(s->inst, kb, -1))
-		return 0;
-	return tm_tfs_fail(s->inst, "buffer_size_kb", errno, "set the size in");
-}
-
-/* -M: tracing_cpumask. */
-static int sess_cpumask(struct tm_session *s, const char *mask)
-{
-	if (tm_journal_save(s->journal, "tracing_cpumask"))
-		return -1;
-	/* the bytes written, as tracefs_instance_file_write() counts them */
-	if (tracefs_instance_set_affinity_raw(s->inst, mask) == (int)strlen(mask))
-		return 0;
-	return tm_tfs_fail(s->inst, "tracing_cpumask", errno, "write the CPU mask to");
-}
-
 /* tracing_on. */
 static int sess_tracing(struct tm_session *s, bool on)
 {
-	if (tm_journal_save(s->journal, "tracing_on"))
-		return -1;
-	if (!(on ? tracefs_trace_on : tracefs_trace_off)(s->inst))
-		return 0;
-	return tm_tfs_fail(s->inst, "tracing_on", errno, on ? "write '1' to" : "write '0' to");
+	return tm_journal_save(s->journal, "tracing_on") ?:
+	       sess_check(s, "tracing_on", on ? "write '1' to" : "write '0' to",
+			  !(on ? tracefs_trace_on : tracefs_trace_off)(s->inst));
 }
 
 static int sess_configure(struct tm_session *s, const struct tm_session_opts *o)
@@ -165,7 +148,9 @@ static int sess_configure(struct tm_session *s, const struct tm_session_opts *o)
 		return -1;
 	if (sess_subbuf(s, o))
 		return -1;
-	if (o->buffer_kb && sess_buffer(s, o->buffer_kb))
+	if (o->buffer_kb && (tm_journal_save(s->journal, "buffer_size_kb") ||
+			     sess_check(s, "buffer_size_kb", "set the size in",
+					!tracefs_instance_set_buffer_size(s->inst, o->buffer_kb, -1))))
 		return -1;
 	if (o->clock && sess_clock(s, o->clock))
 		return -1;
@@ -175,7 +160,11 @@ static int sess_configure(struct tm_session *s, const struct tm_session_opts *o)
 	/* buffer_percent: libtracefs 1.6.4 predates tracefs_instance_set_buffer_percent() */
 	if (o->wakeup_percent >= 0 && sess_write_ul(s, "buffer_percent", o->wakeup_percent))
 		return -1;
-	if (o->cpumask && sess_cpumask(s, o->cpumask))
+	/* tracefs_instance_set_affinity_raw() gives the bytes written */
+	if (o->cpumask && (tm_journal_save(s->journal, "tracing_cpumask") ||
+			   sess_check(s, "tracing_cpumask", "write the CPU mask to",
+				      tracefs_instance_set_affinity_raw(s->inst, o->cpumask) ==
+				      (int)strlen(o->cpumask))))
 		return -1;
 	if (o->follow_children && sess_set_option(s, "event-fork", true))
 		return -1;

@@ -115,6 +115,12 @@ bool tm_session_top_level(const struct tm_session *s);
 /* Sub-buffer size in bytes as the kernel uses it. */
 size_t tm_session_page_size(const struct tm_session *s);
 /*
+ * The histograms of the instance's hist triggers (-R 'hist:...'), each behind a line
+ * "# events/SYS/EVENT/hist", as one malloc'ed string ("" without any); read at stop,
+ * before the instance goes. NULL + message.
+ */
+char *tm_session_hists(const struct tm_session *s);
+/*
  * The event systems that have an event enabled in the instance, as a
  * NULL-terminated list (empty without events) owned by the session.
  */

@@ -6,7 +6,11 @@
 #ifndef TM_TRACEFS_INTERNAL_H
 #define TM_TRACEFS_INTERNAL_H
 
+#include <stdbool.h>
+
 #include "util/internal.h"
+
+struct tm_session;
 
 /* ---- lib-only part of tm-write.h ---- */
 

@@ -5,19 +5,16 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <tracefs.h>
 
 #include "util/internal.h"
 #include "tracefs-internal.h"
 #include "tm-list.h"
+#include "tm-tracefs.h"
 
 /* A growing NULL-terminated string vector. */
 struct tm_strv {
@@ -61,21 +58,6 @@ static char **strv_finish(struct tm_strv *s)
 	}
 	qsort(s->v, s->n, sizeof(*s->v), strv_cmp);
 	return s->v;
-}
-
-/* snprintf a path into a PATH_MAX buffer; ENAMETOOLONG instead of a cut path. */
-static int pathf(char *buf, const char *fmt, ...) TM_PRINTF(2, 3);
-static int pathf(char *buf, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, PATH_MAX, fmt, ap);
-	va_end(ap);
-	if (n < 0 || n >= PATH_MAX)
-		return tm_failx(ENAMETOOLONG, "path too long: %.64s...", buf);
-	return 0;
 }
 
 /* An instance directory (or the top level) as libtracefs's "tracing dir" of its files. */
@@ -290,7 +272,7 @@ static char *option_line(struct tracefs_instance *in, const char *name)
 {
 	char rel[PATH_MAX], *value, *line = NULL;
 
-	if (pathf(rel, "options/%s", name))
+	if (tm_path(rel, sizeof(rel), "options/%s", name))
 		return NULL;
 	value = tm_tfs_read(in, rel, NULL);
 	if (!value)
@@ -313,7 +295,7 @@ char **tm_list_options(const char *dir)
 	struct dirent *d;
 	DIR *od;
 
-	if (pathf(path, "%s/options", dir) || !(in = list_open(dir)))
+	if (tm_path(path, sizeof(path), "%s/options", dir) || !(in = list_open(dir)))
 		return NULL;
 	od = opendir(path);
 	if (!od) {
@@ -403,7 +385,7 @@ static char *event_format(struct tracefs_instance *in, const char *dir, const ch
 		tm_failx(ENOENT, "unknown event '%s' (see 'tracemap list -e')", event);
 		goto out;
 	}
-	if (!pathf(rel, "events/%s/%s/format", system, name))
+	if (!tm_path(rel, sizeof(rel), "events/%s/%s/format", system, name))
 		format = tm_tfs_read(in, rel, NULL);
 out:
 	free(system);

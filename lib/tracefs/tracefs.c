@@ -11,6 +11,7 @@
 #include <tracefs.h>
 
 #include "util/internal.h"
+#include "tm-tracefs.h"
 #include "tracefs-internal.h"
 
 /*

@@ -13,6 +13,8 @@
 #include <tracefs.h>
 
 #include "tracer.h"
+#include "util/internal.h"
+#include "tracefs-internal.h"
 
 /* 1 when the instance's available_tracers has tracer, else 0; -1 + message. */
 static int has_tracer(struct tracefs_instance *in, const char *tracer)

@@ -5,8 +5,10 @@
 
 #include <stdbool.h>
 
-#include "tracefs-internal.h"
+#include "util/internal.h"
 #include "tm-session.h"
+
+struct tm_journal;
 
 /*
  * Where tracer t runs: *top false for the instance inst, true for the top

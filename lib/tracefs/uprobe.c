@@ -15,6 +15,7 @@
 #include "errlog.h"
 #include "uprobe.h"
 #include "tracefs-internal.h"
+#include "tm-tracefs.h"
 
 #define TM_UPROBE_NAME_MAX	64	/* the kernel's MAX_EVENT_NAME_LEN */
 #define TM_UPROBE_GROUP		"tracemap_"

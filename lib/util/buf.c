@@ -1,33 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* buf.c - the growable byte buffer of buf.h: appends that remember a failed allocation. */
+/* buf.c - the growable buffer of buf.h: growth, and appends that remember a failed allocation. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 
-void tm_buf_reserve(struct tm_buf *b, size_t more)
+int tm_buf_grow(struct tm_buf *b, size_t more)
 {
-	size_t cap = b->cap ? b->cap : 4096;
+	size_t cap = b->cap ? b->cap : 256;
 	uint8_t *p;
 
-	if (b->err || b->len + more <= b->cap)
-		return;
+	if (b->err)
+		return -1;
+	if (b->len + more <= b->cap)
+		return 0;
 	while (cap < b->len + more)
 		cap *= 2;
 	p = realloc(b->data, cap);
 	if (!p) {
 		b->err = ENOMEM;
-		return;
+		return -1;
 	}
 	b->data = p;
 	b->cap = cap;
+	return 0;
 }
 
 void tm_buf_put(struct tm_buf *b, const void *p, size_t len)
 {
-	tm_buf_reserve(b, len);
-	if (b->err || !len)
+	if (b->err || tm_buf_reserve(b, len) || !len)
 		return;
 	memcpy(b->data + b->len, p, len);
 	b->len += len;

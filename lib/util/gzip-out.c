@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <stdint.h>
 
 #include "internal.h"
 #include "tm-outfile.h"

@@ -4,8 +4,8 @@
 #define TM_INTERNAL_H
 
 #include <stdarg.h>
-#include "tracemap.h"
-#include "util/tm-progress.h"
+#include <stddef.h>
+#include <sys/types.h>
 
 #define TM_HIDDEN __attribute__((visibility("hidden")))
 #define TM_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -45,14 +45,9 @@ TM_HIDDEN int tm_write_all(int fd, const void *buf, size_t len);
 /* pread() all of len bytes; -1 with errno EIO on a short file (no message). */
 TM_HIDDEN int tm_pread_all(int fd, void *buf, size_t len, off_t off);
 
+struct tm_outfile;
+
 /* outfile.c: empty a regular output file and rewind it; nothing for a stream. -1 + message. */
 TM_HIDDEN int tm_outfile_truncate(struct tm_outfile *out);
-
-/* Hand a meter's counters to its hook, if there is one (tm-progress.h). */
-static inline void tm_meter_show(struct tm_meter *m)
-{
-	if (m && m->fn)
-		m->fn(m->ctx, &m->p);
-}
 
 #endif /* TM_INTERNAL_H */

@@ -5,6 +5,7 @@
 #include "util/internal.h"
 #include "tm_test.h"
 #include "dat/codec.h"
+#include "util/tm-error.h"
 
 /* The fixture's raw pages, a codec, and room for their frame and their decoded copy. */
 struct pages {

@@ -9,6 +9,9 @@
 #include "tm_test.h"
 #include "dat/dat-format.h"
 #include "dat/page.h"
+#include "util/tm-error.h"
+#include "trace/tm-trace.h"
+#include "dat/tm-dat.h"
 
 enum { SET_A, SET_B };
 

@@ -16,6 +16,8 @@
 #include "tm_test.h"
 #include "dat/dat-format.h"
 #include "dat/page.h"
+#include "util/tm-error.h"
+#include "dat/tm-dat.h"
 
 static const char *const all_fixtures[] = {
 	"sched-v6.dat", "sched-v7.dat", "sched-v7-zstd.dat", "sched-v6.convert.dat",

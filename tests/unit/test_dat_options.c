@@ -8,6 +8,8 @@
 #include "dat/dat-internal.h"
 #include "util/internal.h"
 #include "tm_test.h"
+#include "util/tm-error.h"
+#include "dat/tm-dat.h"
 
 /* sched-v6.dat options (§10.1): UNAME id @0xba02 (payload @0xba08, 32 B), VERSION id @0xba28 */
 #define V6_UNAME_ID	0xba02

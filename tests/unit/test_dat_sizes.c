@@ -18,6 +18,8 @@
 #include "tm_test.h"
 #include "dat/codec.h"
 #include "dat/page.h"
+#include "util/tm-error.h"
+#include "dat/tm-dat.h"
 
 /*
  * sched-v7-zstd.dat (trace-cmd dump): options section 2 at 15763 holds the

@@ -9,6 +9,9 @@
 #include "emit/tm-evout.h"
 #include "tm_test.h"
 #include "dat/dat-internal.h"
+#include "dat/tm-dat.h"
+#include "trace/tm-trace.h"
+#include "events/tm-events.h"
 
 /* An output that only counts what it is handed. */
 struct count_output {

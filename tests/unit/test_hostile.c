@@ -23,6 +23,8 @@
 #include "dat/dat-internal.h"
 #include "merge/merge-internal.h"
 #include "print/print-internal.h"
+#include "trace/tm-trace.h"
+#include "merge/tm-merge.h"
 
 /* The blob in an exact-size heap copy, so ASan sees any read past its end. */
 static struct tm_blob heap_blob(const char *text, size_t len)

@@ -18,6 +18,7 @@
 #include "util/internal.h"
 #include "events/ksyms.h"
 #include "events/tm-events.h"
+#include "dat/tm-dat.h"
 #include "dat/dat-internal.h"
 #include "dat/tm-write.h"
 #include "tm_fixtures.h"

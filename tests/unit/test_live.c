@@ -13,6 +13,8 @@
 #include "emit/emit-internal.h"
 #include "tm_test.h"
 #include "dat/page.h"
+#include "events/tm-events.h"
+#include "events/events-internal.h"
 
 #define PAGE	4096
 

@@ -23,6 +23,8 @@
 #include "tracefs/tracefs-internal.h"
 #include "dat/page.h"
 #include "record/spool.h"
+#include "util/tm-error.h"
+#include "dat/tm-dat.h"
 
 #define PAGE	4096
 #define NCPUS	TM_FIXTURE_CPUS

@@ -8,6 +8,7 @@
 #include "merge/merge-internal.h"
 #include "merge/tm-merge.h"
 #include "tm_test.h"
+#include "dat/tm-dat.h"
 
 static int seen(struct tm_dedup *d, int file, uint64_t ts, const char *payload)
 {

@@ -14,10 +14,13 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 #include "util/internal.h"
 #include "tm_fixtures.h"
 #include "tm_test.h"
+#include "util/tm-outfile.h"
+#include "util/tm-error.h"
 
 /* Write text through a new tm_outfile of path; the close's result. */
 static int put(struct tm_test *t, const char *path, int flags, const char *text, bool ok)

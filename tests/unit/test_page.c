@@ -8,6 +8,7 @@
 #include "dat/dat-format.h"
 #include "dat/dat-internal.h"
 #include "dat/page.h"
+#include "util/tm-error.h"
 
 /* Count records and check that timestamps never go backwards. */
 static int count_raw(struct tm_test *t, const char *name, int *lost_pages)

@@ -19,6 +19,9 @@
 #include "dat/dat-internal.h"
 #include "emit/perfetto.h"
 #include "util/buf.h"
+#include "trace/tm-trace.h"
+#include "dat/tm-dat.h"
+#include "events/tm-events.h"
 
 /*
  * Hands a file's records to the Perfetto output with the instance buffer's

@@ -16,6 +16,9 @@
 #include "dat/dat-internal.h"
 #include "merge/merge-internal.h"
 #include "dat/page.h"
+#include "trace/tm-trace.h"
+#include "events/events-internal.h"
+#include "merge/tm-merge.h"
 
 struct raw_pages {
 	char	*data;

@@ -16,6 +16,7 @@
 #include "print/print-fast.h"
 #include "print/print-internal.h"
 #include "events/tm-events.h"
+#include "trace/tm-trace.h"
 #include "tm_test.h"
 
 #define COMMON	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
@@ -175,14 +176,14 @@ static char *tep_text(struct tep_handle *tep, const uint8_t *data, uint32_t size
 /* The compiled text of a record, or NULL when it is left to libtraceevent. */
 static char *fast_text(struct tm_fastfmt *f, const uint8_t *data, uint32_t size)
 {
-	struct tm_fastbuf b = { 0 };
+	struct tm_buf b = { 0 };
 
-	if (f->ops->render(f, &b, data, size) || tm_fastbuf_reserve(&b, 1)) {
-		free(b.buf);
+	if (f->ops->render(f, &b, data, size) || tm_buf_reserve(&b, 1)) {
+		free(b.text);
 		return NULL;
 	}
-	b.buf[b.len] = '\0';
-	return b.buf;
+	b.text[b.len] = '\0';
+	return b.text;
 }
 
 /* The compiled text equals libtraceevent's (declined: only when may_decline). */

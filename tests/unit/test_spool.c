@@ -13,6 +13,7 @@
 #include "record/ring.h"
 #include "record/spool.h"
 #include "dat/codec.h"
+#include "util/tm-error.h"
 
 #define PAGE 4096
 

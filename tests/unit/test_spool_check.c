@@ -17,6 +17,8 @@
 #include "tm_test.h"
 #include "tracefs/meta-internal.h"
 #include "record/spool.h"
+#include "util/tm-error.h"
+#include "util/tm-progress.h"
 
 #define PAGE 4096
 

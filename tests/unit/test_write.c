@@ -19,6 +19,8 @@
 #include "tracefs/tracefs-internal.h"
 #include "record/spool.h"
 #include "dat/codec.h"
+#include "util/tm-error.h"
+#include "dat/tm-dat.h"
 
 #define PAGE	4096
 #define NCPUS	2

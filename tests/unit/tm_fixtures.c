@@ -11,6 +11,7 @@
 #include "util/internal.h"
 #include "tracefs/meta-internal.h"
 #include "tm_fixtures.h"
+#include "util/tm-error.h"
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {

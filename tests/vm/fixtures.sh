@@ -12,7 +12,7 @@ mkdir -p tests/fixtures-vm
 # is enabled or disabled, most often after it was enabled before in the same boot.
 for name in ${TM_VM_NAMES:-tc-function tc-funcgraph tm-function tm-funcgraph tm-suspend}; do
 	for try in 1 2 3; do
-		TM_VM_TIMEOUT=${TM_VM_TIMEOUT:-240} TM_VM_ONLY=$name \
+		TM_VM_TIMEOUT=${TM_VM_TIMEOUT:-240} TM_VM_ONLY=$name TM_VM_KERNEL=6.1 TM_VM_BATS=- \
 			bash tests/vm/run.sh guest-fixtures.sh && break
 		[ "$try" != 3 ] || { echo "check-vm: $name: no fixture in 3 boots" >&2; exit 1; }
 	done

@@ -3,7 +3,7 @@
 # guest-fixtures.sh - record tests/fixtures-vm/ in the guest (tests/vm/fixtures.sh runs
 # it): function and function_graph files of trace-cmd 3.1.6 and of tracemap, and
 # tracemap's file of a suspend's suspend_resume events, with trace-cmd's report texts
-# in every mode beside them, into /out (the 9p share).
+# in every mode beside them, into $TM_OUT (build/vm/out, a writable share).
 #
 # A file holds the whole /proc/kallsyms (4 MB on 6.1): far too big for a fixture.
 # So each file is recorded twice: then with a /proc/kallsyms bind-mounted over by
@@ -14,7 +14,7 @@
 # With TM_ONLY (tm.only=NAME), only the fixture NAME: tests/vm/fixtures.sh boots a
 # guest for each, as enabling function_graph again and again in one boot of 6.1
 # under TCG now and then hangs the guest.
-. /tm/guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
 FULL=/tmp/kallsyms.full
 SMALL=/tmp/kallsyms.small
@@ -38,7 +38,7 @@ resolve() {
 }
 
 # record NAME COMMAND...: COMMAND writes /tmp/rec.dat, once with the whole kallsyms
-# and once with the symbols that recording needs: /out/NAME.dat.
+# and once with the symbols that recording needs: $TM_OUT/NAME.dat.
 record() {
 	name=$1
 	shift
@@ -51,7 +51,7 @@ record() {
 	timeout -s KILL 120 "$@" >/dev/null 2>/tmp/rec.err || cat /tmp/rec.err
 	umount /proc/kallsyms
 	[ -s /tmp/rec.dat ] || return 1
-	cp /tmp/rec.dat "/out/$name.dat"
+	cp /tmp/rec.dat "$TM_OUT/$name.dat"
 	addresses /tmp/rec.dat >/tmp/addrs
 	resolve $FULL </tmp/addrs >/tmp/names.full
 	resolve $SMALL </tmp/addrs >/tmp/names.small
@@ -60,22 +60,22 @@ record() {
 		"resolve to the symbol before their own"
 }
 
-# texts NAME OPTIONS...: trace-cmd's report of /out/NAME.dat in each mode, then
+# texts NAME OPTIONS...: trace-cmd's report of $TM_OUT/NAME.dat in each mode, then
 # OPTIONS (plugin options, -O NAME) each as a mode of its own.
 texts() {
 	name=$1
 	shift
-	f=/out/$name.dat
-	trace-cmd report "$f" >"/out/$name.report.txt" 2>&1
+	f=$TM_OUT/$name.dat
+	trace-cmd report "$f" >"$TM_OUT/$name.report.txt" 2>&1
 	for mode in -N -R -l -t "$@"; do
-		trace-cmd report $mode "$f" >"/out/$name.report$(echo "$mode" | tr -d ' ' | tr : -).txt" 2>&1
+		trace-cmd report $mode "$f" >"$TM_OUT/$name.report$(echo "$mode" | tr -d ' ' | tr : -).txt" 2>&1
 	done
-	echo "TMVM: ok - $name: $(grep -c . "/out/$name.report-N.txt") lines"
+	echo "TMVM: ok - $name: $(grep -c . "$TM_OUT/$name.report-N.txt") lines"
 }
 
 # suspend NAME: power:suspend_resume events of the freezer step of a suspend
 # to idle (pm_test: tasks frozen, pm_test_delay seconds, thawed) in
-# /out/NAME.dat. No function address is in those events, so the file's
+# $TM_OUT/NAME.dat. No function address is in those events, so the file's
 # kallsyms is left empty (/proc/kallsyms bound to an empty file) rather
 # than 4 MB; their action strings come from the printk formats.
 suspend() {
@@ -92,11 +92,11 @@ suspend() {
 	umount /proc/kallsyms
 	echo none >/sys/power/pm_test
 	[ -s /tmp/rec.dat ] || return 1
-	cp /tmp/rec.dat "/out/$name.dat"
+	cp /tmp/rec.dat "$TM_OUT/$name.dat"
 }
 
 LOAD="ls -lR /lib/modules"
-GRAPH_LOAD="cat /init /modules.list"
+GRAPH_LOAD="cat /etc/os-release /etc/passwd"
 record tc-function trace-cmd record -p function -l 'vfs_*' -o /tmp/rec.dat $LOAD &&
 	texts tc-function "-O parent" "-O indent" "-O offset"
 record tc-funcgraph trace-cmd record -p function_graph -g do_sys_openat2 -o /tmp/rec.dat \
@@ -106,4 +106,4 @@ record tm-function tracemap record -q -p function -l 'vfs_*' -o /tmp/rec.dat -- 
 record tm-funcgraph tracemap record -q -p function_graph -g do_sys_openat2 -o /tmp/rec.dat \
 	-- $GRAPH_LOAD && texts tm-funcgraph "-O fgraph:tailprint" "-O fgraph:depth"
 suspend tm-suspend && texts tm-suspend
-ls -l /out | sed 's/^/TMVM: # /'
+ls -l "$TM_OUT" | sed 's/^/TMVM: # /'

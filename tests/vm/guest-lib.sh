@@ -4,6 +4,12 @@
 # console as "TMVM: ok N - name" or "TMVM: not ok N - name" with the case's output.
 T=/sys/kernel/tracing
 n=0
+# the kernel's version (6.1, 6.12, 7.3) and the path record -v names for its CPUs
+KV=$(uname -r | cut -d. -f1,2)
+case $KV in
+6.[0-9]) PATH_WORD="read() path" OTHER_PATH_WORD="mmap path" ;;
+*) PATH_WORD="mmap path" OTHER_PATH_WORD="read() path" ;;
+esac
 
 # Uptime in seconds (two decimals): boot and case times on the console.
 uptime_s() {
@@ -11,19 +17,45 @@ uptime_s() {
 }
 START=$(uptime_s)
 
-# t NAME FUNCTION: run FUNCTION in a subshell; its output is shown only when it fails.
-# With TM_ONLY set (tm.only= on the kernel command line), only names containing it run.
+# A case still running after TM_DUMP_AFTER seconds (default 75; each case's own
+# timeout -s KILL is 60 to 120 s) shows where it is: the state and kernel stack of
+# every tracemap thread and of every task in D state, and the kernel's blocked-task
+# dump (sysrq w) with the last lines of dmesg. A task a KILL cannot end is in the kernel.
+dump_tasks() {
+	local p t
+	echo "TMVM: # --- task dump after ${TM_DUMP_AFTER:-75} s: $1"
+	for p in /proc/[0-9]*; do
+		for t in "$p"/task/[0-9]*; do
+			case "$(cat "$t/comm" 2>/dev/null)$(awk '{ print "/" $3 }' "$t/stat" 2>/dev/null)" in
+			tracemap*|*/D) ;;
+			*) continue ;;
+			esac
+			echo "TMVM: # ${t#/proc/} $(cat "$t/comm") $(awk '{ print $3 }' "$t/stat")" \
+				"wchan=$(cat "$t/wchan" 2>/dev/null)"
+			sed 's/^/TMVM: #     /' "$t/stack" 2>/dev/null
+		done
+	done
+	echo w >/proc/sysrq-trigger
+	dmesg | tail -n 60 | sed 's/^/TMVM: # dmesg /'
+}
+
+# t NAME FUNCTION [ARGS]: run FUNCTION in a subshell; its output is shown only when it
+# fails. With TM_ONLY set (tm.only= on the kernel command line), only names containing it.
 t() {
-	local start
+	local start dog
 	case $1 in *"${TM_ONLY:-}"*) ;; *) return 0 ;; esac
 	n=$((n + 1))
 	start=$(uptime_s)
-	if ( set -e; "$2" ) >/tmp/case.log 2>&1; then
+	( sleep "${TM_DUMP_AFTER:-75}"; dump_tasks "$1" ) &
+	dog=$!
+	if ( set -e; $2 ) >/tmp/case.log 2>&1; then
 		echo "TMVM: ok $n - $1"
 	else
 		echo "TMVM: not ok $n - $1"
 		tail -n 25 /tmp/case.log | sed 's/^/TMVM: #   /'
 	fi
+	kill $dog 2>/dev/null
+	wait $dog 2>/dev/null
 	echo "TMVM: #   $(echo "$(uptime_s) - $start" | bc) s"
 }
 
@@ -50,14 +82,22 @@ same_top() {
 	diff -u "$1" /tmp/top.after
 }
 
-# Until the top level traces with tracer $1 (tracing_on goes 0 while tracemap sets
-# it up, then 1), bounded: 60 s.
+# Until tracer $1 traces (tracing_on goes 0 while tracemap sets it up, then 1) at the
+# top level or in a tracemap-PID instance (6.12+ run function_graph there without -g),
+# bounded: 60 s of uptime, not a count of rounds (a round is slow under TCG).
+tracing_with() {
+	local d
+	for d in $T $T/instances/tracemap-*; do
+		[ "$(cat "$d/current_tracer" 2>/dev/null)" = "$1" ] &&
+			[ "$(cat "$d/tracing_on")" = 1 ] && return 0
+	done
+	return 1
+}
 wait_top_tracing() {
-	i=0
-	while [ $i -lt 600 ] && ! { [ "$(cat $T/current_tracer)" = "$1" ] &&
-				     [ "$(cat $T/tracing_on)" = 1 ]; }; do
+	local end
+	end=$(awk '{ print int($1) + 60 }' /proc/uptime)
+	while ! tracing_with "$1" && [ "$(awk '{ print int($1) }' /proc/uptime)" -lt "$end" ]; do
 		sleep 0.1
-		i=$((i + 1))
 	done
 }
 
@@ -81,9 +121,13 @@ same_report() {
 }
 
 # The kernel allocates the top-level buffer's full size on the first event enabled
-# anywhere (buffer_size_kb "7 (expanded: 1408)" becomes "1410"): once, before any
-# snapshot, so that this lazy allocation is not taken for a change a test made.
+# (buffer_size_kb "7 (expanded: 1408)" becomes "1410"): anywhere on 6.1, at the top
+# level on 6.12+. Once, before any snapshot, so that this lazy allocation is not taken
+# for a change a test made.
 mkdir $T/instances/warm-up
 echo 1 >$T/instances/warm-up/events/sched/sched_switch/enable
 echo 0 >$T/instances/warm-up/events/sched/sched_switch/enable
 rmdir $T/instances/warm-up
+echo 1 >$T/events/sched/sched_switch/enable
+echo 0 >$T/events/sched/sched_switch/enable
+: >$T/trace

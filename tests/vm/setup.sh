@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# setup.sh - what the guest tests need from Debian: QEMU, its BIOS, busybox-static
-# (installed on the host), and the 6.1 kernel linux-image-amd64 depends on,
-# downloaded and unpacked into build/vm/kernel (never installed: no /boot, no bootloader).
+# setup.sh KERNEL - what a guest run needs: QEMU, its BIOS, busybox-static (installed on
+# the host), and the Debian kernel KERNEL (6.1, 6.12 or 7.3: tests/vm/kernels.sh),
+# downloaded once and unpacked into build/vm/k/KERNEL (never installed: no /boot, no
+# bootloader, the host's apt sources left as they are). Prints nothing when all is there.
 set -euo pipefail
 
 VM=${VM_DIR:-build/vm}
 PKGS="qemu-system-x86 seabios busybox-static"
+. tests/vm/kernels.sh
 
 die() { echo "check-vm: $*" >&2; exit 1; }
 
@@ -23,34 +25,73 @@ install_host_packages() {
 		--no-install-recommends $missing >/dev/null
 }
 
-# The image package linux-image-amd64 depends on, e.g. linux-image-6.1.0-56-amd64.
-kernel_package() {
-	apt-cache depends linux-image-amd64 2>/dev/null |
-		awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
+# apt-get or apt-cache with the suite's own sources list and package lists under
+# build/vm/apt/SUITE (a suite the host's sources do not have: trixie-backports).
+private_apt() {
+	local suite=$1 tool=$2 dir
+	shift 2
+	dir=$PWD/$VM/apt/$suite
+	"$tool" -o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=- \
+		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" \
+		-o Debug::NoLocking=1 "$@"
+}
+
+private_apt_update() {
+	local suite=$1 dir=$VM/apt/$1
+	[ -s "$dir/updated" ] && return 0
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+		"http://deb.debian.org/debian $suite main" >"$dir/sources.list"
+	echo "check-vm: apt-get update of $suite (private lists in $dir)"
+	private_apt "$suite" apt-get -qq update >/dev/null ||
+		die "apt-get update of $suite failed"
+	date >"$dir/updated"
+}
+
+# The package's .deb in build/vm/deb, downloaded when it is not there yet.
+fetch_deb() {
+	local pkg=$1 suite=$2 deb
+	mkdir -p "$VM/deb"
+	deb=$(ls "$VM"/deb/"$pkg"_*.deb 2>/dev/null | head -n 1 || true)
+	if [ -z "$deb" ]; then
+		echo "check-vm: downloading $pkg" >&2
+		if [ "$suite" = host ]; then
+			(cd "$VM/deb" && timeout 600 apt-get download -q "$pkg" >/dev/null 2>&1)
+		else
+			private_apt_update "$suite" >&2
+			(cd "$VM/deb" && timeout 600 private_apt "$suite" apt-get download -q \
+				"$pkg" >/dev/null 2>&1)
+		fi || die "apt-get download $pkg failed"
+		deb=$(ls "$VM"/deb/"$pkg"_*.deb | head -n 1)
+	fi
+	echo "$deb"
 }
 
 fetch_kernel() {
-	local pkg deb
-	pkg=$(kernel_package)
+	local name=$1 pkg suite dir deb tmp
+	pkg=$(tm_vm_package "$name") || die "no kernel $name (the kernels: $TM_VM_KERNELS)"
 	[ -n "$pkg" ] || die "apt-cache knows no linux-image-amd64 (run apt-get update)"
-	if [ -f "$VM/kernel/.unpacked-$pkg" ]; then
-		return 0
+	suite=$(tm_vm_suite "$name")
+	dir=$VM/k/$name
+	[ -f "$dir/package" ] && [ "$(cut -d' ' -f1 "$dir/package")" = "$pkg" ] && return 0
+	deb=$(fetch_deb "$pkg" "$suite")
+	rm -rf "$dir"
+	tmp=$dir.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	dpkg-deb -x "$deb" "$tmp/pkg"
+	cp "$(find "$tmp/pkg" -name 'vmlinuz*' -type f | head -n 1)" "$tmp/vmlinuz"
+	if [ "$(tm_vm_share "$name")" = 9p ]; then
+		mkdir -p "$tmp/lib"
+		mv "$tmp/pkg/lib/modules" "$tmp/lib/modules"
+		# the package's postinst would run depmod: modules.dep for the initramfs
+		busybox depmod -b "$tmp" "$(ls "$tmp/lib/modules")"
 	fi
-	mkdir -p "$VM/deb"
-	rm -rf "$VM/kernel"
-	deb=$(ls "$VM"/deb/"$pkg"_*.deb 2>/dev/null | head -n 1 || true)
-	if [ -z "$deb" ]; then
-		echo "check-vm: downloading $pkg"
-		(cd "$VM/deb" && timeout 600 apt-get download -q "$pkg" >/dev/null 2>&1) ||
-			die "apt-get download $pkg failed"
-		deb=$(ls "$VM"/deb/"$pkg"_*.deb | head -n 1)
-	fi
-	dpkg-deb -x "$deb" "$VM/kernel"
-	# the package's postinst would run depmod: modules.dep for modprobe in the guest
-	busybox depmod -b "$VM/kernel" "$(ls "$VM/kernel/lib/modules")"
-	touch "$VM/kernel/.unpacked-$pkg"
+	rm -rf "$tmp/pkg"
+	echo "$pkg $(dpkg-deb -f "$deb" Version)" >"$tmp/package"
+	mv "$tmp" "$dir"
 }
 
 mkdir -p "$VM"
 install_host_packages
-fetch_kernel
+fetch_kernel "${1:?usage: setup.sh KERNEL}"

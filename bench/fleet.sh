@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# fleet.sh - `tracemap fleet` loading trace databases into one ClickHouse server on
+# loopback (started here, as tests/fleet.bats starts its own, killed at the end)
+# beside clickhouse-client loading the same rows from files, in the same run: RUNS
+# interleaved rounds of tracemap fleet (Native over HTTP from the SQLite file),
+# clickhouse-client with RowBinary files and with TSV files (the rows the server
+# holds after the first load, written out by the server itself), each into a fresh
+# database. Median and worst wall time, rows (events) a second. Run by hand, under
+# nice on a shared machine.
+#
+#   bench/fleet.sh [DB...]        trace databases (tracemap sql -o); none: a
+#                                 synthetic sched_switch table of ROWS rows
+#   RUNS=3 ROWS=2000000 TRACEMAP=./tracemap bench/fleet.sh
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+TRACEMAP=${TRACEMAP:-./tracemap}
+RUNS=${RUNS:-3}
+ROWS=${ROWS:-2000000}
+WORK=$(mktemp -d /tmp/tracemap-bench-fleet.XXXXXX)
+
+die() { echo "bench/fleet.sh: $*" >&2; exit 1; }
+[ -x "$TRACEMAP" ] || die "$TRACEMAP not built (make)"
+command -v clickhouse-client >/dev/null || die "clickhouse-client is not installed (make deps)"
+
+BATS_TEST_DIRNAME=$PWD/tests
+# shellcheck source=../tests/helpers.bash
+source tests/helpers.bash
+# shellcheck source=../tests/clickhouse.bash
+source tests/clickhouse.bash
+trap 'ch_cleanup; rm -rf "$WORK"' EXIT
+
+dbs=("$@")
+if [ ${#dbs[@]} -eq 0 ]; then
+	dbs=("$WORK/sched.db")
+	sqlite3 "$WORK/sched.db" "CREATE TABLE sched_switch (ts INTEGER, cpu INTEGER,
+	  tid INTEGER, prev_comm TEXT, prev_pid INTEGER, prev_prio INTEGER,
+	  prev_state INTEGER, next_comm TEXT, next_pid INTEGER, next_prio INTEGER);
+	WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $ROWS - 1)
+	INSERT INTO sched_switch SELECT 1000000 + i * 1733, i % 2, 1000 + i % 211,
+	  'kworker/' || (i % 13), 1000 + i % 211, 120, i % 3, 'bash', 1000 + (i + 7) % 211, 120
+	  FROM n;"
+fi
+
+ch_init "$WORK/ch"
+ch_ports s1
+ch_start s1
+PORT=$(ch_port s1 tcp)
+
+rows=0
+for f in "${dbs[@]}"; do
+	n=$(sqlite3 "$f" "SELECT name FROM sqlite_master WHERE type = 'table'" |
+	    while read -r t; do sqlite3 "$f" "SELECT count(*) FROM \"$t\""; done |
+	    awk '{ s += $1 } END { print s }')
+	rows=$((rows + n))
+done
+
+now() { date +%s.%N; }
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+worst() { sort -n | tail -1; }
+
+load_tracemap() {
+	local db=$1 f t0
+	t0=$(now)
+	for f in "${dbs[@]}"; do
+		"$TRACEMAP" fleet -q --clickhouse "$(ch_url s1 "$db")" "$f"
+	done
+	echo "$(now) - $t0" | bc >>"$WORK/t.tracemap"
+}
+
+# The tables as the loader made them, emptied; then each file through clickhouse-client.
+load_client() {
+	local db=$1 fmt=$2 t t0
+	ch_q s1 "CREATE DATABASE $db"
+	for t in $(cat "$WORK/tables"); do
+		ch_q s1 "CREATE TABLE $db.\`$t\` AS first.\`$t\`"
+	done
+	t0=$(now)
+	for t in $(cat "$WORK/tables"); do
+		clickhouse-client --port "$PORT" --query "INSERT INTO $db.\`$t\` FORMAT $fmt" \
+			<"$WORK/$t.$fmt"
+	done
+	echo "$(now) - $t0" | bc >>"$WORK/t.$fmt"
+}
+
+# the first load: the tables and the files clickhouse-client reads
+for f in "${dbs[@]}"; do
+	"$TRACEMAP" fleet -q --clickhouse "$(ch_url s1 first)" "$f"
+done
+ch_q s1 "SELECT name FROM system.tables WHERE database = 'first' AND name != 'tracemap_loads'" \
+	>"$WORK/tables"
+for t in $(cat "$WORK/tables"); do
+	ch_q s1 "SELECT * FROM first.\`$t\` FORMAT RowBinary" >"$WORK/$t.RowBinary"
+	ch_q s1 "SELECT * FROM first.\`$t\` FORMAT TSV" >"$WORK/$t.TSV"
+done
+
+for r in $(seq 1 "$RUNS"); do
+	load_tracemap "tm$r"
+	load_client "rb$r" RowBinary
+	load_client "tsv$r" TSV
+	ch_q s1 "DROP DATABASE tm$r"
+	ch_q s1 "DROP DATABASE rb$r"
+	ch_q s1 "DROP DATABASE tsv$r"
+done
+
+echo "ClickHouse $(ch_q s1 'SELECT version()'), $rows rows (events) in ${#dbs[@]} database(s), $RUNS runs"
+printf '%-34s %9s %9s %16s %16s\n' loader 'median s' 'worst s' 'median rows/s' 'worst rows/s'
+for k in tracemap RowBinary TSV; do
+	case $k in
+	tracemap) name="tracemap fleet (Native, HTTP)" ;;
+	*) name="clickhouse-client ($k file)" ;;
+	esac
+	m=$(median <"$WORK/t.$k")
+	w=$(worst <"$WORK/t.$k")
+	printf '%-34s %9.2f %9.2f %16.0f %16.0f\n' "$name" "$m" "$w" \
+		"$(echo "$rows / $m" | bc -l)" "$(echo "$rows / $w" | bc -l)"
+done
