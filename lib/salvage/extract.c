@@ -17,6 +17,7 @@
 
 #include "util/internal.h"
 #include "util/meter.h"
+#include "util/tm-error.h"
 #include "tracefs/meta-internal.h"
 #include "dat/dat-format.h"
 #include "tm-salvage.h"
