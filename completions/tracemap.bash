@@ -78,7 +78,7 @@ _tracemap_fallback_options()
 		     "--compat --help"
 		echo "ARG -e -f -R --uprobe -p -l -n -g --max-graph-depth -b --subbuf-size" \
 		     "-C -M -P -O --wakeup-percent -B --duration --compat" ;;
-	list)	echo "ALL -e -s -c -t -o -F -f -B --help"
+	list)	echo "ALL -e -s -c -t -o -F -f -I -B --help"
 		echo "ARG -F -B" ;;
 	reset)	echo "ALL -s --stale --help"
 		echo "ARG" ;;
