@@ -257,7 +257,13 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 		o->reader_nice = (int)arg_long(state, "reader nice value", arg, -20, 19);
 		o->reader_nice_set = true;
 		break;
-	case 'B': o->instance = arg; break;
+	case 'B':
+		/* trace-cmd records a buffer per -B; we record one instance */
+		if (o->instance)
+			argp_error(state, "-B given twice ('%s', then '%s'): one recording traces "
+				   "one instance", o->instance, arg);
+		o->instance = arg;
+		break;
 	case OPT_REUSE: o->reuse_instance = true; break;
 	case OPT_DURATION: o->duration = duration_arg(state, arg); break;
 	case ARGP_KEY_ARG:

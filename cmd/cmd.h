@@ -42,6 +42,12 @@ error_t cmd_parse(const struct argp *argp, int argc, char **argv, unsigned int f
 void cmd_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print tm_last_error() as "tracemap <sub>: <message>" and return TM_EXIT_FAIL. */
 int cmd_fail(const char *sub);
+/*
+ * cmd_fail() for a failure while writing the output named name: one the
+ * disk refused (errno err ENOSPC, EDQUOT, EFBIG) is said as "write
+ * NAME: <errno text>", since the library's message cannot name the file.
+ */
+int cmd_fail_output(const char *sub, const char *name, int err);
 
 /*
  * The library's warnings about bad input it worked around (a line dropped,

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "inputs.h"
 #include "status.h"
 #include "tracemap.h"
 
@@ -29,7 +30,7 @@ enum out_codec {
  */
 #define CONVERT_ZSTD_LEVEL	6
 
-#define CONVERT_MAX_INPUTS	4096
+#define CONVERT_MAX_INPUTS	CMD_MAX_INPUTS
 
 /*
  * The output formats, the one list of them: --to's names, the suffixes of
@@ -352,35 +353,11 @@ static int out_close(struct out_file *of, const char *path, bool ok)
 	return ok ? 0 : -1;
 }
 
-/* The files to convert, open, and the machine of each. */
-struct inputs {
-	struct tm_dat	*dat[CONVERT_MAX_INPUTS];
-	int		machine[CONVERT_MAX_INPUTS];
-	int		n, machines;
-};
-
-static void inputs_close(struct inputs *in)
-{
-	while (in->n)
-		tm_dat_close(in->dat[--in->n]);
-}
-
-static int inputs_open(struct inputs *in, const struct convert_opts *o)
-{
-	for (in->n = 0; in->n < o->ninputs; in->n++) {
-		in->dat[in->n] = tm_dat_open(o->inputs[in->n]);
-		if (!in->dat[in->n])
-			return cmd_fail("convert");
-	}
-	in->machines = tm_dat_machines(in->dat, in->n, in->machine);
-	return in->machines < 0 ? cmd_fail("convert") : 0;
-}
-
 /*
  * One machine's files into out (a new output each time, on the same FILE):
  * decoded with the first file's formats. Its warning line, if any, in *warning.
  */
-static int run_machine(const struct convert_opts *o, struct inputs *in, int mach, FILE *f,
+static int run_machine(const struct convert_opts *o, struct cmd_inputs *in, int mach, FILE *f,
 		       struct tm_run_opts *run, char *warning, size_t wlen)
 {
 	struct tm_dat *dats[CONVERT_MAX_INPUTS];
@@ -408,7 +385,7 @@ static int run_machine(const struct convert_opts *o, struct inputs *in, int mach
 static int run_convert(const struct convert_opts *o)
 {
 	static char iobuf[1 << 20];
-	static struct inputs in;
+	static struct cmd_inputs in;
 	struct status_line status;
 	struct tm_meter meter;
 	struct cmd_warn warn = { .sub = "convert", .quiet = o->quiet, .status = &status };
@@ -423,10 +400,10 @@ static int run_convert(const struct convert_opts *o)
 	};
 	char warning[256] = "";
 	struct out_file of;
-	int ret = TM_EXIT_FAIL, mach;
+	int ret = TM_EXIT_FAIL, mach, err;
 	bool ok = true;
 
-	if (inputs_open(&in, o))
+	if (cmd_inputs_open(&in, o->inputs, o->ninputs, "convert"))
 		goto out;
 	if (out_open(&of, o->output, o->codec))
 		goto out;
@@ -437,9 +414,10 @@ static int run_convert(const struct convert_opts *o)
 		ok = !run_machine(o, &in, mach, of.gz ?: of.f, &run, warning, sizeof(warning));
 		all_skipped += skipped;
 	}
+	err = errno;
 	status_clear(&status);
 	if (!ok) {
-		cmd_fail("convert");
+		cmd_fail_output("convert", of.out.is_stdout ? "standard output" : o->output, err);
 		out_close(&of, o->output, false);
 		goto out;
 	}
@@ -450,7 +428,7 @@ static int run_convert(const struct convert_opts *o)
 	if (ret == TM_EXIT_OK && *warning)
 		cmd_err("convert", "warning: %s", warning);
 out:
-	inputs_close(&in);
+	cmd_inputs_close(&in);
 	return ret;
 }
 

@@ -5,9 +5,11 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 
@@ -323,6 +325,17 @@ static int setup_filter(struct tep_handle *tep, const struct report_opts *o, str
 	return 0;
 }
 
+/* What standard output is, for a message: the file it writes, or "standard output". */
+static const char *stdout_name(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/fd/1", buf, len - 1);
+
+	if (n <= 0 || buf[0] != '/')	/* pipe:[N], socket:[N] */
+		return "standard output";
+	buf[n] = '\0';
+	return buf;
+}
+
 /* The events, merged across CPUs and buffers, checked and filtered, as text or JSON lines. */
 static int print_events(struct tm_dat *dat, const struct report_opts *o, struct tm_events *ev,
 			struct cmd_warn *warn)
@@ -342,7 +355,8 @@ static int print_events(struct tm_dat *dat, const struct report_opts *o, struct 
 	};
 	struct tm_print_opts print = o->print;
 	struct tm_evout *out = NULL;
-	int ret = TM_EXIT_FAIL;
+	int ret = TM_EXIT_FAIL, err = 0;
+	char name[PATH_MAX];
 
 	/* the printer filters: function_graph looks at the next record first */
 	if (setup_filter(tep, o, &print.filter))
@@ -354,13 +368,15 @@ static int print_events(struct tm_dat *dat, const struct report_opts *o, struct 
 	out = tm_evout_text_new(ev, &print, stdout);
 	if (out && !tm_evout_run_dat(out, dat, tep, &run))
 		ret = TM_EXIT_OK;
+	else
+		err = errno;
 	status_clear(&status);
 	warn->status = NULL;
 	if (ret == TM_EXIT_OK)
 		cmd_warn_summary(warn, o->input, skipped);
 out:
 	if (ret != TM_EXIT_OK)
-		cmd_fail("report");
+		cmd_fail_output("report", stdout_name(name, sizeof(name)), err);
 	tm_evout_free(out);
 	tm_filter_free(print.filter);
 	return ret;
@@ -415,7 +431,12 @@ int cmd_report(int argc, char **argv)
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	ret = run_report(&o);
 	if (fflush(stdout) || ferror(stdout)) {
-		cmd_err("report", "write to standard output: %s", strerror(errno));
+		char name[PATH_MAX];
+
+		/* a failed write said so already: one line */
+		if (ret != TM_EXIT_FAIL)
+			cmd_err("report", "write %s: %s", stdout_name(name, sizeof(name)),
+				strerror(errno));
 		return TM_EXIT_FAIL;
 	}
 	return ret;

@@ -204,11 +204,16 @@ int cmd_reset(int argc, char **argv)
 	} else if (o.stale) {
 		ret = remove_all(tracefs, stale, sets);
 	} else {
+		int doomed = 0;
+
 		for (char **name = stale; *name; name++)
-			if (!keep_for_recover(sets, *name))
+			if (!keep_for_recover(sets, *name) && ++doomed)
 				printf("would remove %s\n", *name);
 		fflush(stdout);
-		cmd_err("reset", "dry run: 'tracemap reset --stale' removes them");
+		if (doomed)
+			cmd_err("reset", "dry run: 'tracemap reset --stale' removes them");
+		else
+			cmd_err("reset", "dry run: 'tracemap reset --stale' would keep them all");
 	}
 	if (o.stale)
 		tm_spools_registry_prune();

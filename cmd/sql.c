@@ -9,11 +9,12 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "inputs.h"
 #include "fleet.h"
 #include "status.h"
 #include "tracemap.h"
 
-#define SQL_MAX_INPUTS	4096
+#define SQL_MAX_INPUTS	CMD_MAX_INPUTS
 
 struct sql_opts {
 	const char		*args[SQL_MAX_INPUTS + 1];
@@ -219,30 +220,6 @@ static char *read_query(void)
 	return q;
 }
 
-/* The files to query, open, and the machine of each. */
-struct inputs {
-	struct tm_dat	*dat[SQL_MAX_INPUTS];
-	int		machine[SQL_MAX_INPUTS];
-	int		n, machines;
-};
-
-static void inputs_close(struct inputs *in)
-{
-	while (in->n)
-		tm_dat_close(in->dat[--in->n]);
-}
-
-static int inputs_open(struct inputs *in, const struct sql_opts *o)
-{
-	for (in->n = 0; in->n < o->ninputs; in->n++) {
-		in->dat[in->n] = tm_dat_open(o->inputs[in->n]);
-		if (!in->dat[in->n])
-			return cmd_fail("sql");
-	}
-	in->machines = tm_dat_machines(in->dat, in->n, in->machine);
-	return in->machines < 0 ? cmd_fail("sql") : 0;
-}
-
 /* --top list: the named queries and what each answers. */
 static int list_named(void)
 {
@@ -273,7 +250,7 @@ static int named_query(const struct sql_opts *o, const char **query, const char 
 
 static int run_sql(const struct sql_opts *o, const char *query, const char *hist)
 {
-	static struct inputs in;
+	static struct cmd_inputs in;
 	struct status_line status;
 	struct tm_meter meter;
 	struct cmd_warn warn = { .sub = "sql", .quiet = o->quiet, .status = &status };
@@ -290,7 +267,7 @@ static int run_sql(const struct sql_opts *o, const char *query, const char *hist
 	int ret = TM_EXIT_FAIL;
 	bool ok = false;
 
-	if (inputs_open(&in, o))
+	if (cmd_inputs_open(&in, o->inputs, o->ninputs, "sql"))
 		goto out;
 	s = tm_sql_new(o->output);
 	if (!s) {
@@ -319,12 +296,12 @@ out:
 		cmd_fail("sql");
 		ret = TM_EXIT_FAIL;
 	}
-	inputs_close(&in);
+	cmd_inputs_close(&in);
 	return ret;
 }
 
 /* The files' machines named after the first file of each: host1.dat -> host1. */
-static const char **machine_names(const struct sql_opts *o, const struct inputs *in,
+static const char **machine_names(const struct sql_opts *o, const struct cmd_inputs *in,
 				  char (*buf)[256])
 {
 	static const char *names[SQL_MAX_INPUTS];
@@ -345,7 +322,7 @@ static const char **machine_names(const struct sql_opts *o, const struct inputs 
  */
 static int run_fleet(struct sql_opts *o)
 {
-	static struct inputs in;
+	static struct cmd_inputs in;
 	static char names[SQL_MAX_INPUTS][256];
 	struct tm_sql_load_opts lo = { .no_plugins = o->no_plugins, .warn = cmd_warning };
 	struct cmd_warn warn = { .sub = "sql", .quiet = o->quiet };
@@ -360,7 +337,7 @@ static int run_fleet(struct sql_opts *o)
 	if (!o->ninputs)
 		return fleet_ask(&o->fleet);
 	lo.warn_ctx = &warn;
-	if (inputs_open(&in, o))
+	if (cmd_inputs_open(&in, o->inputs, o->ninputs, "sql"))
 		goto out;
 	if (tm_fleet_trace_id(o->inputs, o->ninputs, id) < 0) {
 		cmd_fail("sql");
@@ -380,7 +357,7 @@ static int run_fleet(struct sql_opts *o)
 		ret = fleet_ask(&o->fleet);
 out:
 	tm_sql_close(s, false);
-	inputs_close(&in);
+	cmd_inputs_close(&in);
 	return ret;
 }
 

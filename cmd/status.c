@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -222,8 +223,13 @@ struct tm_meter *status_meter(struct status_line *st, struct tm_meter *meter, co
 
 int64_t status_file_written(void *ctx)
 {
-	off_t pos = ftello(ctx);
+	struct stat st;
+	off_t pos;
 
+	/* a device (/dev/null) seeks to 0 for ever: no size to show */
+	if (fstat(fileno(ctx), &st) || !S_ISREG(st.st_mode))
+		return -1;
+	pos = ftello(ctx);
 	return pos < 0 ? -1 : (int64_t)pos;
 }
 

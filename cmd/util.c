@@ -67,6 +67,14 @@ int cmd_fail(const char *sub)
 	return TM_EXIT_FAIL;
 }
 
+int cmd_fail_output(const char *sub, const char *name, int err)
+{
+	if (err != ENOSPC && err != EDQUOT && err != EFBIG)
+		return cmd_fail(sub);
+	cmd_err(sub, "write %s: %s", name, strerror(err));
+	return TM_EXIT_FAIL;
+}
+
 long arg_long(struct argp_state *state, const char *what, const char *s, long min, long max)
 {
 	long v = 0;

@@ -162,6 +162,17 @@ subcommands() {
 	[ ! -e "$BATS_TEST_TMPDIR/x.dat" ]
 }
 
+# Issue 44: a second -B silently replaced the first.
+@test "cli: record and stream refuse a second -B as a usage error" {
+	local sub
+	for sub in record stream; do
+		run --separate-stderr "$TRACEMAP" "$sub" -B a -e sched -B b -e irq --duration 0.5
+		tm_status 2
+		[ "${stderr_lines[0]}" = "tracemap $sub: -B given twice ('a', then 'b'): one recording traces one instance" ] ||
+			{ echo "$stderr" >&2; return 1; }
+	done
+}
+
 @test "cli: no --help text has a line of blanks only" {
 	local sub bad=""
 	for sub in "" $(subcommands); do

@@ -6,6 +6,7 @@
 load helpers
 load convert-helpers
 load long
+bats_require_minimum_version 1.5.0
 
 setup() {
 	tm_kernel_setup
@@ -258,4 +259,19 @@ record_dated() {
 	grep -q ' Start context switch$' "$TM_TMP/want"
 	diff -u "$TM_TMP/want" "$TM_TMP/got" | head -n 20 >&2
 	cmp -s "$TM_TMP/want" "$TM_TMP/got"
+}
+
+# Issue 44: an event the first file lacks was said to be "not as in" it.
+@test "convert: an event the first file of a machine lacks is named as absent from it" {
+	"$TRACEMAP" record -q -e sched:sched_switch --duration 0.3 -o "$TM_TMP/a.dat"
+	"$TRACEMAP" record -q -e sched:sched_switch -e sched:sched_wakeup --duration 0.3 \
+		-o "$TM_TMP/b.dat"
+	run --separate-stderr "$TRACEMAP" convert --to json "$TM_TMP/a.dat" "$TM_TMP/b.dat" \
+		-o "$TM_TMP/m.json"
+	[ "$status" -eq 1 ]
+	[[ $stderr == "tracemap convert: $TM_TMP/b.dat: event sched/sched_wakeup is not in $TM_TMP/a.dat ("* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+	run --separate-stderr "$TRACEMAP" convert --to json "$TM_TMP/b.dat" "$TM_TMP/a.dat" \
+		-o "$TM_TMP/m.json"
+	[ "$status" -eq 0 ]
 }

@@ -181,7 +181,7 @@ except OSError as e:
 	[[ $stderr == "tracemap record: the kernel refused tracer 'function' ("*"/instances/tracemap-"*"/current_tracer: $why)" ]] ||
 		{ echo "$stderr" >&2; return 1; }
 	one_line_error stream -p function -l vfs_read --duration 1
-	[[ $stderr == "tracemap stream: the kernel refused tracer 'function' ("*"/set_ftrace_filter: $why)" ]] ||
+	[[ $stderr == "tracemap stream: the kernel refused the function filter 'vfs_read' of tracer 'function' ("*"/set_ftrace_filter: $why)" ]] ||
 		{ echo "$stderr" >&2; return 1; }
 }
 

@@ -303,6 +303,9 @@ kill_after_marker() {
 	run --separate-stderr "$TRACEMAP" reset
 	[[ $stderr == *"$REC_INST kept"*"tracemap recover $TM_TMP/fl.dat"* ]] ||
 		{ echo "$stderr" >&2; return 1; }
+	# the dry run's last word only when something would go (issue 44)
+	[[ $output == *"would remove"* ]] || [[ $stderr != *"removes them"* ]] ||
+		{ echo "$output / $stderr" >&2; return 1; }
 	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/fl.dat"
 	tm_status 0
 	[[ $stderr == *"fl.dat: 50 events, "* ]] || { echo "$stderr" >&2; return 1; }

@@ -4,6 +4,7 @@
 # beside each fixture, or trace-cmd 3.1.6 run now for the other flags). No kernel.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	TM_TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/tracemap-report.XXXXXX")
@@ -403,6 +404,30 @@ json_latency_column() {
 	# the events are those report writes without a terminal
 	"$TRACEMAP" report "$TM_TMP/big.dat" >"$TM_TMP/want"
 	cmp "$TM_TMP/want" "$TM_TMP/out"
+}
+
+# Issue 44: to /dev/null the line said "-> 0.0 MB": a device has no size to show.
+@test "report on a terminal, its events to /dev/null: the progress line shows no bytes written" {
+	tm_big_file "$TM_TMP/big.dat"
+	tm_in_pty "'$TRACEMAP' report '$TM_TMP/big.dat' >/dev/null" "$TM_TMP/raw"
+	tm_progress_lines "$TM_TMP/raw" report >"$TM_TMP/lines"
+	[ -s "$TM_TMP/lines" ] || { cat -v "$TM_TMP/raw" >&2; return 1; }
+	! grep -- '->' "$TM_TMP/lines" || return 1
+	grep -qE '^report [0-9.]+s  [0-9]+%  .* [0-9.]+ MB read  [0-9hms]+ left$' "$TM_TMP/lines" ||
+		{ cat "$TM_TMP/lines" >&2; return 1; }
+}
+
+# Issue 44: a full disk was "write output: No space left on device", no file named.
+@test "report, convert: a full output device is named in the one error line" {
+	tm_big_file "$TM_TMP/big.dat"
+	run --separate-stderr bash -c "'$TRACEMAP' report '$TM_TMP/big.dat' >/dev/full"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "tracemap report: write /dev/full: No space left on device" ] ||
+		{ echo "$stderr" >&2; return 1; }
+	run --separate-stderr "$TRACEMAP" convert --to json "$TM_TMP/big.dat" -o /dev/full
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "tracemap convert: write /dev/full: No space left on device" ] ||
+		{ echo "$stderr" >&2; return 1; }
 }
 
 @test "report printing on the terminal: no progress line among its events" {

@@ -16,9 +16,10 @@ teardown() {
 	tm_kernel_teardown
 }
 
-# A load of syscalls, forks and sleeps, recorded with the given events.
+# A load of syscalls, forks and sleeps, recorded with the given events (64 MiB a CPU:
+# raw_syscalls of the whole machine, which other jobs keep busy, lose nothing).
 record_load() {
-	timeout -s KILL 60 "$TRACEMAP" record -q "$@" -o "$TM_TMP/r.dat" -- \
+	timeout -s KILL 60 "$TRACEMAP" record -q -b 65536 "$@" -o "$TM_TMP/r.dat" -- \
 		sh -c 'for i in 1 2 3 4 5 6; do ls / >/dev/null; cat /proc/self/stat >/dev/null;
 			sleep 0.01; done'
 }

@@ -267,10 +267,11 @@ task_after() {
 	# The markers lost are the n - seen others. The kernel's overrun counts the
 	# entries of each overwritten sub-buffer: exact in about half the runs, 5-11
 	# over in the others (with or without the filter; 6.18, the reader stopped,
-	# 16 KiB sub-buffers), never under.
+	# 16 KiB sub-buffers), 38 and 84 over in two runs on a loaded machine (of
+	# about 19,800 lost), never under.
 	lost=$((n - seen))
 	[ "$overrun" -ge "$lost" ]
-	[ "$overrun" -le $((lost + 32)) ]
+	[ "$overrun" -le $((lost + lost / 100 + 32)) ]
 	grep -q 'WARNING: events were lost' "$ST_ERR"
 }
 

@@ -129,3 +129,22 @@ teardown() {
 	grep -q "^p:$OWN_PROBE " "$TRACEFS/uprobe_events"
 	rm -f "$TM_TMP"/k.dat*
 }
+
+# Issue 44: recover removed the killed recorder's instance and left its uprobe in
+# uprobe_events until another reset --stale.
+@test "uprobe: recover of a SIGKILLed recording removes its uprobes with its instance" {
+	cd "$TM_TMP"
+	tm_record_bg 60 -e sched:sched_switch --uprobe="$TM_TMP/target:tm_probe_target" \
+		-o "$TM_TMP/uk.dat" -- sleep 3
+	STALE_LEFT=$REC_PID
+	grep -q "^p:tracemap_$REC_PID/" "$TRACEFS/uprobe_events"
+	sleep 1.2
+	kill -KILL "$REC_PID"
+	wait "$REC_BG" || true
+	REC_BG=
+	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/uk.dat"
+	tm_status 0
+	[[ $stderr == *"the instance is removed, with its uprobes"* ]] || { echo "$stderr" >&2; return 1; }
+	[ ! -d "$TRACEFS/instances/tracemap-$REC_PID" ]
+	! grep -q "tracemap_$REC_PID/" "$TRACEFS/uprobe_events" || return 1
+}

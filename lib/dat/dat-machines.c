@@ -69,6 +69,23 @@ static bool has_format(const struct tm_dat *dat, const char *sys, struct tm_blob
 	return false;
 }
 
+/* Has dat an event of that name (n bytes) in system sys, in whatever format? */
+static bool has_event(const struct tm_dat *dat, const char *sys, const char *name, int n)
+{
+	for (size_t s = 0; s < tm_dat_system_count(dat); s++) {
+		if (strcmp(tm_dat_system_name(dat, s), sys))
+			continue;
+		for (size_t i = 0; i < tm_dat_event_format_count(dat, s); i++) {
+			struct tm_blob f = tm_dat_event_format(dat, s, i);
+			const char *nm = memmem(f.data, f.len, "name: ", 6);
+
+			if (nm && (int)strcspn(nm + 6, "\n") == n && !memcmp(nm + 6, name, n))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Every event format of b is one of a's: b's records decode with a's formats. */
 static int formats_within(const struct tm_dat *b, const struct tm_dat *a)
 {
@@ -83,11 +100,12 @@ static int formats_within(const struct tm_dat *b, const struct tm_dat *a)
 			int n = nm ? (int)strcspn(nm + 6, "\n") : 0;
 
 			if (!has_format(a, sys, f))
-				return tm_failx(EINVAL, "%s: event %s/%.*s is not as in %s (files of "
+				return tm_failx(EINVAL, "%s: event %s/%.*s is %s %s (files of "
 						"one machine are decoded with the first file's "
 						"formats): convert them separately, or that file first",
 						tm_dat_path(b), sys, n, nm ? nm + 6 : "?",
-						tm_dat_path(a));
+						has_event(a, sys, nm ? nm + 6 : "", n) ?
+						"not as in" : "not in", tm_dat_path(a));
 		}
 	}
 	return 0;

@@ -227,6 +227,21 @@ static int stop_instance(struct recover_run *r)
 	return ret;
 }
 
+/*
+ * What the dead recorder added globally goes with its instance: its uprobes
+ * (best effort: one still busy stays for reset --stale).
+ */
+static void remove_uprobes(const struct recover_run *r, struct tm_recover_result *res)
+{
+	char **stale = tm_uprobe_list_stale(r->tracefs), inst[64];
+
+	for (char **ev = stale; ev && *ev; ev++)
+		if (tm_uprobe_instance(*ev, inst, sizeof(inst)) &&
+		    !strcmp(inst, r->info.instance) && !tm_uprobe_remove_event(r->tracefs, *ev))
+			res->uprobes++;
+	tm_strv_free(stale);
+}
+
 static int recover(struct recover_run *r, struct tm_recover_result *res)
 {
 	struct tm_meta *meta;
@@ -261,6 +276,8 @@ static int recover(struct recover_run *r, struct tm_recover_result *res)
 	/* its ring is in the file now: the instance goes, as the recorder would have removed it */
 	if (r->inst_dir[0] && !tm_instance_remove(r->tracefs, r->info.instance))
 		res->ring_taken = true;
+	if (res->ring_taken)
+		remove_uprobes(r, res);
 	return 0;
 }
 

@@ -152,7 +152,8 @@ static int db_pragmas(struct tm_sql *s)
 	char sql[128];
 
 	snprintf(sql, sizeof(sql),
-		 "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-%d;"
+		 "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+		 "PRAGMA cache_size=-%d;"
 		 "PRAGMA locking_mode=EXCLUSIVE", SQL_CACHE_KIB);
 	return tm_sql_exec(s, sql);
 }

@@ -134,8 +134,16 @@ static int function_refused(struct tracefs_instance *in, const char *tracer, con
 {
 	char what[600];
 
-	if (err == EPERM)
-		return refused(in, tracer, file, EPERM);
+	if (err == EPERM) {
+		/* the tracer itself was taken: its function file refused */
+		char *path = tracefs_instance_get_file(in, file);
+
+		tm_failx(EPERM, "the kernel refused the function filter '%s' of tracer '%s' "
+			 "(%s: %s)", func, tracer, path ? path : file, strerror(EPERM));
+		tracefs_put_tracing_file(path);
+		errno = EPERM;
+		return -1;
+	}
 	if (err == EINVAL || (r > 0 && !err))
 		return tm_failx(EINVAL, "%s: the kernel refused '%s' (no traceable function "
 				"matches it: %s; see tracemap list -f)", file, func,
