@@ -42,6 +42,24 @@ one_line_error() {
 		{ echo "$stderr" >&2; return 1; }
 }
 
+@test "record -R stacktrace:3: the count is spent on the recording's events" {
+	local rc=0 stacks forker
+	# xargs forks all along, setup (tracing still off) included: before the fix
+	# setup's forks spent the count and the file held no stack
+	seq 1 1000000 | timeout -s KILL 60 xargs -n 1 /bin/true &
+	forker=$!
+	tm_record_bg 60 -e sched:sched_process_fork -R 'stacktrace:3 if parent_comm == "xargs"' \
+		-o "$TM_TMP/r.dat"
+	sleep 0.5
+	kill -INT "$REC_PID"
+	wait "$REC_BG" || rc=$?
+	kill "$forker" 2>/dev/null || true
+	wait "$forker" 2>/dev/null || true
+	[ "$rc" -eq 0 ] || { cat "$REC_ERR" >&2; return 1; }
+	stacks=$(trace-cmd report -i "$TM_TMP/r.dat" 2>/dev/null | grep -c 'kernel_stack:') || true
+	[ "$stacks" -eq 3 ] || { echo "kernel stacks: $stacks" >&2; return 1; }
+}
+
 @test "record -R twice on one event: both triggers are armed" {
 	local trig=events/sched/sched_process_fork/trigger rc=0
 	tm_record_bg 60 -e sched:sched_process_fork -R stacktrace -R 'traceoff if child_pid == 1' \

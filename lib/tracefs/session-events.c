@@ -25,6 +25,8 @@ struct tm_ev_match {
 	char		***systems;	/* systems with an enabled event, NULL-terminated */
 	bool		*markers;	/* set when the spec asks for ftrace:print */
 	struct tm_journal *journal;	/* a reused instance's saved settings, or NULL */
+	char		***counted;	/* "events/SYS/EV/trigger\nTRIGGER" of counted triggers */
+	size_t		nr_counted;
 };
 
 /*
@@ -184,6 +186,45 @@ static int ev_write(struct tm_ev_match *m, const char *sys, const char *ev, cons
 			ev ? ":" : "", ev ? ev : "", *why ? ": " : "", why);
 }
 
+/*
+ * A counted trigger: traceon/traceoff/snapshot/stacktrace:N, or
+ * enable_event/disable_event/enable_hist/disable_hist:SYS:EVENT:N (the
+ * count field all digits, before any " if" filter).
+ */
+static bool ev_trigger_counted(const char *t)
+{
+	size_t len = strcspn(t, " "), f, i = 0;
+	unsigned int want = strncmp(t, "enable_", 7) && strncmp(t, "disable_", 8) ? 1 : 3;
+
+	for (f = 0; f < want && i < len; i++)
+		if (t[i] == ':')
+			f++;
+	if (f < want || i == len)
+		return false;
+	for (f = i; f < len && t[f] != ':'; f++)
+		if (t[f] < '0' || t[f] > '9')
+			return false;
+	return f > i;
+}
+
+/*
+ * Note a counted trigger set on sys:ev. It fires on setup's events too,
+ * while tracing is still off, and would spend its count on events no one
+ * records: tm_sess_rearm_counted() sets it again once tracing is on.
+ */
+static int ev_note_counted(struct tm_ev_match *m, const char *sys, const char *ev,
+			   const char *trigger)
+{
+	char note[PATH_MAX];
+
+	if (!m->counted || !ev_trigger_counted(trigger))
+		return 0;
+	if (snprintf(note, sizeof(note), "events/%s/%s/trigger\n%s", sys, ev, trigger) >=
+	    (int)sizeof(note))
+		return tm_failx(ENAMETOOLONG, "trigger '%.40s...' too long", trigger);
+	return tm_strv_push(m->counted, &m->nr_counted, note) ? tm_fail(ENOMEM, "triggers") : 0;
+}
+
 /* Every -R trigger on one event, or (ev NULL) on each event of a system. */
 static int ev_triggers(struct tm_ev_match *m, const char *sys, const char *ev)
 {
@@ -192,7 +233,8 @@ static int ev_triggers(struct tm_ev_match *m, const char *sys, const char *ev)
 
 	if (ev) {
 		for (size_t i = 0; !ret && i < m->spec->nr_triggers; i++)
-			ret = ev_write(m, sys, ev, "trigger", "trigger", m->spec->triggers[i]);
+			ret = ev_write(m, sys, ev, "trigger", "trigger", m->spec->triggers[i]) ?:
+			      ev_note_counted(m, sys, ev, m->spec->triggers[i]);
 		return ret;
 	}
 	if (ev_list(m, sys, &events))
@@ -404,7 +446,7 @@ static int ev_done(struct tm_ev_match *m, int ret)
 }
 
 int tm_sess_enable_events(struct tracefs_instance *in, const struct tm_event_spec *specs,
-			  size_t n, char ***systems, struct tm_journal *journal)
+			  size_t n, char ***systems, char ***counted, struct tm_journal *journal)
 {
 	struct tm_ev_match m;
 	bool markers = false;
@@ -412,6 +454,9 @@ int tm_sess_enable_events(struct tracefs_instance *in, const struct tm_event_spe
 	/* set_event holds every enable state: restoring it undoes all of ours */
 	if ((n && tm_journal_save(journal, "set_event")) || ev_begin(&m, in, systems, journal))
 		return -1;
+	m.counted = counted;
+	while (counted && *counted && (*counted)[m.nr_counted])
+		m.nr_counted++;
 	for (size_t i = 0; i < n; i++)
 		if (ev_apply(&m, &specs[i], &markers))
 			return ev_done(&m, -1);
@@ -468,6 +513,23 @@ int tm_sess_enable_name_events(struct tracefs_instance *in, char ***systems, cha
 		snprintf(name, sizeof(name), "%s:%s", sys, ev);
 		if (ev_add_system(&m, sys) || tm_strv_push(quiet, &n, name))
 			return tm_fail(ENOMEM, "event %s", name);
+	}
+	return 0;
+}
+
+int tm_sess_rearm_counted(struct tracefs_instance *in, char *const *counted)
+{
+	char rel[PATH_MAX], off[PATH_MAX];
+	const char *nl;
+
+	for (; counted && *counted; counted++) {
+		nl = strchr(*counted, '\n');
+		if (!nl || tm_path(rel, sizeof(rel), "%.*s", (int)(nl - *counted), *counted) ||
+		    tm_path(off, sizeof(off), "!%s", nl + 1))
+			return tm_failx(EINVAL, "trigger note '%.60s'", *counted);
+		/* "!TRIGGER" removes it whatever its count left; then it is set anew */
+		if (tm_tfs_append(in, rel, off) || tm_tfs_append(in, rel, nl + 1))
+			return -1;
 	}
 	return 0;
 }

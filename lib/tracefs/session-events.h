@@ -15,11 +15,20 @@ struct tm_journal;
  * instance's copy_trace_marker option (where the kernel has it), so markers
  * written to the top-level trace_marker are recorded too. With a journal (a
  * reused instance), set_event and every filter are saved before they change.
- * -1 + message.
+ * Counted triggers (stacktrace:N, ...) set on an event are added to *counted
+ * (a NULL-terminated list like *systems; counted NULL: not noted) for
+ * tm_sess_rearm_counted(). -1 + message.
  */
 TM_HIDDEN int tm_sess_enable_events(struct tracefs_instance *in,
 				    const struct tm_event_spec *specs, size_t n, char ***systems,
-				    struct tm_journal *journal);
+				    char ***counted, struct tm_journal *journal);
+
+/*
+ * Set the counted triggers tm_sess_enable_events() noted again, once tracing
+ * is on: their counts were spent on setup's events, which no one records.
+ * -1 + message.
+ */
+TM_HIDDEN int tm_sess_rearm_counted(struct tracefs_instance *in, char *const *counted);
 
 /*
  * Set the instance's copy_trace_marker option where the kernel has it (Linux

@@ -24,6 +24,7 @@ struct tm_session {
 	bool			created;	/* the instance exists: remove it */
 	struct tm_journal	*journal;	/* a reused instance: what to restore */
 	char			**systems;	/* of the enabled events, NULL-terminated */
+	char			**counted;	/* counted -R triggers, set again at start */
 	struct tm_uprobes	*uprobes;	/* global: removed after the instance */
 	char			**quiet;	/* events enabled only to follow task names */
 	bool			top;		/* the tracer runs only at the top level: there */
@@ -168,12 +169,13 @@ static int sess_configure(struct tm_session *s, const struct tm_session_opts *o)
 		return -1;
 	if (o->follow_children && sess_set_option(s, "event-fork", true))
 		return -1;
-	if (tm_sess_enable_events(s->inst, o->events, o->nr_events, &s->systems, s->journal))
+	if (tm_sess_enable_events(s->inst, o->events, o->nr_events, &s->systems, &s->counted,
+				  s->journal))
 		return -1;
 	for (size_t i = 0; i < tm_uprobes_count(s->uprobes); i++) {
 		struct tm_event_spec ev = { .event = tm_uprobes_event(s->uprobes, i) };
 
-		if (tm_sess_enable_events(s->inst, &ev, 1, &s->systems, s->journal))
+		if (tm_sess_enable_events(s->inst, &ev, 1, &s->systems, NULL, s->journal))
 			return -1;
 	}
 	if (o->name_events &&
@@ -288,8 +290,9 @@ struct tm_session *tm_session_create(const char *tracefs, const struct tm_sessio
 	}
 	s->tracefs = strdup(tracefs);
 	s->systems = calloc(1, sizeof(*s->systems));
+	s->counted = calloc(1, sizeof(*s->counted));
 	s->quiet = calloc(1, sizeof(*s->quiet));
-	if (!s->tracefs || !s->systems || !s->quiet) {
+	if (!s->tracefs || !s->systems || !s->counted || !s->quiet) {
 		tm_fail(ENOMEM, "session");
 		goto fail;
 	}
@@ -347,6 +350,7 @@ int tm_session_destroy(struct tm_session *s)
 	tm_journal_free(s->journal);
 	tracefs_instance_free(s->inst);
 	tm_strv_free(s->systems);
+	tm_strv_free(s->counted);
 	tm_strv_free(s->quiet);
 	free(s->tracefs);
 	free(s);
@@ -429,7 +433,7 @@ int tm_session_add_notrace_pids(struct tm_session *s, const pid_t *pids, size_t 
 
 int tm_session_start(struct tm_session *s)
 {
-	return sess_tracing(s, true);
+	return sess_tracing(s, true) ?: tm_sess_rearm_counted(s->inst, s->counted);
 }
 
 int tm_session_stop(struct tm_session *s)
