@@ -26,6 +26,7 @@ int cmd_sql(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
+int cmd_arm(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
 

@@ -123,6 +123,18 @@ static void summary(const struct extract_opts *o, const struct tm_extract_stats 
 		   st->last_boot_info ? "; last_boot_info stored" : "");
 }
 
+/* Before the first page is read: the user learns that the read consumes the buffer. */
+static void say_consumes(void *ctx, const char *path)
+{
+	const struct extract_opts *o = ctx;
+
+	if (o->quiet)
+		return;
+	cmd_err(SUB, "reading consumes what %s holds: its events go to %s only (and stay in "
+		"spools beside it if writing fails)", o->instance ? o->instance :
+		"the top-level buffer", !strcmp(path, "-") ? "stdout" : path);
+}
+
 int cmd_extract(int argc, char **argv)
 {
 	const struct argp argp = { .options = options, .parser = parse_opt, .doc = doc };
@@ -142,6 +154,8 @@ int cmd_extract(int argc, char **argv)
 		return cmd_fail(SUB);
 	xo.instance = o.instance;
 	xo.use_mmap = !o.no_mmap;
+	xo.before_read = say_consumes;
+	xo.before_ctx = &o;
 	xo.out = (struct tm_recfile_opts){
 		.path = o.output,
 		.version = (int)o.file_version,

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* list.c - `tracemap list`: print events, systems, clocks, tracers, options or a format. */
+/*
+ * list.c - `tracemap list`: print events, systems, clocks, tracers, options, a
+ * format or the instances.
+ */
 #include <argp.h>
 #include <regex.h>
 #include <stdbool.h>
@@ -19,6 +22,7 @@ enum list_what {
 	LIST_OPTIONS,
 	LIST_FORMAT,
 	LIST_FUNCTIONS,
+	LIST_INSTANCES,
 };
 
 struct list_opts {
@@ -41,13 +45,15 @@ static const struct argp_option options[] = {
 	{ "functions", 'f', "REGEX", OPTION_ARG_OPTIONAL,
 	  "Functions the function tracers can trace (available_filter_functions, "
 	  "always the top level's), only those matching REGEX if given", 0 },
+	{ "instances", 'I', NULL, 0, "Instances: buffer size per CPU, whether persistent "
+	  "(boot-mapped) and holding the previous boot's events", 0 },
 	{ "instance", 'B', "NAME", 0, "Read instance NAME instead of the top level", 0 },
 	{ 0 }
 };
 
 static const char doc[] =
 	"List what the kernel's tracefs offers; changes nothing.\v"
-	"Selectors -e -s -c -t -o -F -f are mutually exclusive; without one, events are listed. "
+	"Selectors -e -s -c -t -o -F -f -I are mutually exclusive; without one, events are listed. "
 	"A bare argument is the -e REGEX (with -f: the -f REGEX).";
 
 static const char examples[] =
@@ -55,12 +61,13 @@ static const char examples[] =
 	"  tracemap list -e '^irq:'\n"
 	"  tracemap list -F sched_switch\n"
 	"  tracemap list -f '^vfs_'\n"
-	"  tracemap list -c -B myinstance\n";
+	"  tracemap list -c -B myinstance\n"
+	"  tracemap list -I\n";
 
 static void set_what(struct argp_state *state, struct list_opts *o, enum list_what what)
 {
 	if (o->what != LIST_DEFAULT && o->what != what)
-		argp_error(state, "choose one of -e, -s, -c, -t, -o, -F, -f");
+		argp_error(state, "choose one of -e, -s, -c, -t, -o, -F, -f, -I");
 	o->what = what;
 }
 
@@ -95,6 +102,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'c': set_what(state, o, LIST_CLOCKS); return 0;
 	case 't': set_what(state, o, LIST_TRACERS); return 0;
 	case 'o': set_what(state, o, LIST_OPTIONS); return 0;
+	case 'I': set_what(state, o, LIST_INSTANCES); return 0;
 	case 'F':
 		set_what(state, o, LIST_FORMAT);
 		o->event = arg;
@@ -185,6 +193,7 @@ static int list_strv(const char *dir, enum list_what what)
 	switch (what) {
 	case LIST_SYSTEMS: v = tm_list_systems(dir); break;
 	case LIST_TRACERS: v = tm_list_tracers(dir); break;
+	case LIST_INSTANCES: v = tm_list_instances(dir); break;
 	default: v = tm_list_options(dir); break;
 	}
 	if (!v)
@@ -206,6 +215,8 @@ static int list_run(const struct list_opts *o, const char *tracefs, const char *
 		return list_clocks(dir);
 	case LIST_FORMAT:
 		return list_format(dir, o->event);
+	case LIST_INSTANCES:
+		return list_strv(tracefs, o->what);
 	default:
 		return list_strv(dir, o->what);
 	}

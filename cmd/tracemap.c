@@ -23,6 +23,7 @@ static const struct subcommand subcommands[] = {
 	{ "list",   cmd_list },
 	{ "reset",  cmd_reset },
 	{ "extract", cmd_extract },
+	{ "arm", cmd_arm },
 	{ "recover", cmd_recover },
 	{ "fleet", cmd_fleet },
 };
@@ -39,6 +40,7 @@ static const char doc[] =
 	"  list      list events, systems, clocks, tracers, options\n"
 	"  reset     remove instances left by dead tracemap processes\n"
 	"  extract   write what an existing buffer holds into a trace.dat file\n"
+	"  arm       start tracing in a (persistent) instance and leave it running\n"
 	"  recover   make a trace.dat of the spools a killed recording left\n"
 	"  fleet     load trace databases into ClickHouse, ask the fleet\n"
 	"  help SUBCOMMAND   show a subcommand's options\n"

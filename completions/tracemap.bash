@@ -21,7 +21,7 @@ _tracemap_subcommands()
 	local out
 	out=$("$1" --help 2>/dev/null |
 		sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
-	printf '%s\n' "${out:-record report convert sql stream list reset extract recover fleet help}"
+	printf '%s\n' "${out:-record report convert sql stream list reset extract arm recover fleet help}"
 }
 
 # Print "ALL" and "ARG" lines: every option of a subcommand, and those that take a
@@ -78,13 +78,15 @@ _tracemap_fallback_options()
 		     "--compat --help"
 		echo "ARG -e -f -R --uprobe -p -l -n -g --max-graph-depth -b --subbuf-size" \
 		     "-C -M -P -O --wakeup-percent -B --duration --compat" ;;
-	list)	echo "ALL -e -s -c -t -o -F -f -B --help"
+	list)	echo "ALL -e -s -c -t -o -F -f -I -B --help"
 		echo "ARG -F -B" ;;
 	reset)	echo "ALL -s --stale --help"
 		echo "ARG" ;;
 	extract) echo "ALL -B -o --no-mmap --file-version --compression --compression-level" \
 		     "-q -v --help"
 		echo "ARG -B -o --file-version --compression --compression-level" ;;
+	arm)	echo "ALL -B -e --force --stop --clear --help"
+		echo "ARG -B -e" ;;
 	recover) echo "ALL -q --help"
 		echo "ARG" ;;
 	fleet)	echo "ALL --clickhouse --cluster --schema -m --trace --replace --top --across" \
@@ -176,12 +178,12 @@ _tracemap_option_value()
 	list:-F|list:--format)
 		# -F also takes a bare event name
 		_tracemap_reply "$cur" "$("$bin" list -e 2>/dev/null | sed 'p;s/^[^:]*://')" ;;
-	record:-e|record:--event|record:--events|stream:-e|stream:--event|stream:--events)
+	record:-e|record:--event|record:--events|stream:-e|stream:--event|stream:--events|arm:-e|arm:--event)
 		_tracemap_reply "$cur" "$("$bin" list -s 2>/dev/null) $("$bin" list -e 2>/dev/null)" ;;
 	record:-O|record:--option|stream:-O|stream:--option)
 		# an option name sets it, noNAME clears it
 		_tracemap_reply "$cur" "$("$bin" list -o 2>/dev/null | sed 's/ .*//;p;s/^/no/')" ;;
-	list:-B|list:--instance|record:-B|record:--instance|stream:-B|stream:--instance|extract:-B|extract:--instance)
+	list:-B|list:--instance|record:-B|record:--instance|stream:-B|stream:--instance|extract:-B|extract:--instance|arm:-B|arm:--instance)
 		_tracemap_instances "$cur" ;;
 	record:-R|record:--event-trigger|stream:-R|stream:--event-trigger)
 		_tracemap_reply "$cur" "$(_tracemap_triggers)" ;;

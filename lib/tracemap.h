@@ -24,6 +24,7 @@
 #include "record/tm-spool.h"
 #include "dat/tm-write.h"
 #include "tracefs/tm-list.h"
+#include "tracefs/tm-arm.h"
 #include "events/tm-events.h"
 #include "print/tm-print.h"
 #include "emit/tm-evout.h"

@@ -17,7 +17,7 @@ subcommands() {
 	[[ ${lines[0]} == "Usage: tracemap "* ]]
 	local subs
 	subs=$(subcommands | sort | tr '\n' ' ')
-	[ "$subs" = "convert extract fleet list record recover report reset sql stream " ]
+	[ "$subs" = "arm convert extract fleet list record recover report reset sql stream " ]
 	[ -z "$stderr" ]
 }
 

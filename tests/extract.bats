@@ -14,6 +14,7 @@ setup() {
 }
 
 teardown() {
+	[ -n "${SMALL_FS:-}" ] && mountpoint -q "$SMALL_FS" && umount "$SMALL_FS"
 	long_cleanup
 	tm_kernel_teardown
 }
@@ -26,6 +27,9 @@ teardown() {
 	before=$(inst_state "$LONG_DIR")
 	run "$TRACEMAP" extract -v -B "$LONG_INST" -o "$TM_TMP/x.dat"
 	tm_status 0
+	# told before the first page is read
+	[ "${lines[0]}" = "tracemap extract: reading consumes what $LONG_INST holds: its events go to \
+$TM_TMP/x.dat only (and stay in spools beside it if writing fails)" ]
 	[[ $output == *"cpu0: mmap path"* ]]
 	[[ $output == *"x.dat: "*" events, "*" from $LONG_INST (read, so no longer in the buffer)"* ]]
 	same_report "$TM_TMP/x.dat"
@@ -146,4 +150,56 @@ teardown() {
 	[ -L "$TM_TMP/links/x.dat" ] && [ "$(readlink "$TM_TMP/links/x.dat")" = ../data/real.dat ]
 	same_report "$TM_TMP/data/real.dat"
 	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 101 200) " ]
+}
+
+# The read consumes: a full disk stops it, and what it wrote is not lost. A tmpfs of
+# 1280 KiB holds the note and the first spool chunk (1 MiB), not 60000 markers.
+@test "extract: a full disk stops the read, says how many events it consumed, keeps them" {
+	local n kept
+	echo 4096 >"$LONG_DIR/buffer_size_kb"
+	(taskset -pc 0 "$BASHPID" >/dev/null && marks 1 60000)
+	echo 0 >"$LONG_DIR/tracing_on"
+	echo old >"$TM_TMP/x.dat"
+	SMALL_FS=$TM_TMP/small
+	mkdir "$SMALL_FS"
+	mount -t tmpfs -o size=1280k tmpfs "$SMALL_FS"
+	run "$TRACEMAP" extract --file-version 6 -B "$LONG_INST" -o "$SMALL_FS/x.dat"
+	tm_status 1
+	[ "${#lines[@]}" -eq 2 ]
+	[[ ${lines[0]} == "tracemap extract: reading consumes what $LONG_INST holds"* ]]
+	[[ ${lines[1]} == "tracemap extract: "*"write spool $SMALL_FS/x.dat.cpu0.spool: No space"\
+*"; "*" events consumed from $LONG_INST: what the spools hold stays in $SMALL_FS/x.dat."\
+"cpu*.spool: run 'tracemap recover $SMALL_FS/x.dat'" ]]
+	n=$(sed -n 's/.*; \([0-9]*\) events consumed.*/\1/p' <<<"${lines[1]}")
+	[ "$n" -gt 0 ]
+	# no file half written; the spools and their note stay
+	[ ! -e "$SMALL_FS/x.dat" ]
+	[ -e "$SMALL_FS/x.dat.spool-info" ] && [ -e "$SMALL_FS/x.dat.cpu0.spool" ]
+	# recovered elsewhere: markers from the first on, in order, none missing
+	mkdir "$TM_TMP/big"
+	cp "$SMALL_FS"/x.dat.* "$TM_TMP/big/"
+	umount "$SMALL_FS"
+	run timeout -s KILL 60 "$TRACEMAP" recover "$TM_TMP/big/x.dat"
+	tm_status 0
+	same_report "$TM_TMP/big/x.dat"
+	marks_reported >"$TM_TMP/kept"
+	kept=$(wc -l <"$TM_TMP/kept")
+	[ "$kept" -gt 0 ] && [ "$kept" -le "$n" ]
+	[ "$(tr '\n' ' ' <"$TM_TMP/kept")" = "$(seq -s ' ' 1 "$kept") " ]
+	# the instance is still there, untouched by recover
+	[ -d "$LONG_DIR" ]
+}
+
+@test "extract -o an existing file: replaced only once the new file is whole" {
+	marks 1 50
+	echo 0 >"$LONG_DIR/tracing_on"
+	echo old >"$TM_TMP/r.dat"
+	ln "$TM_TMP/r.dat" "$TM_TMP/r-link.dat"
+	run "$TRACEMAP" extract -q -B "$LONG_INST" -o "$TM_TMP/r.dat"
+	tm_status 0
+	# a new file renamed over the name: the old inode (the hard link) is untouched
+	[ "$(cat "$TM_TMP/r-link.dat")" = old ]
+	same_report "$TM_TMP/r.dat"
+	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 50) " ]
+	[ "$(ls -A "$TM_TMP" | grep -c 'spool\|tmp')" = 0 ]
 }

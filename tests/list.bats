@@ -216,3 +216,23 @@ events_digest() {
 	tm_status 2
 	[[ $output == *"invalid REGEX '('"* ]]
 }
+
+@test "list -I: every instance with its buffer size; a plain one is not persistent" {
+	local kb
+	mkdir "$TRACEFS/instances/$SCRATCH"
+	echo 2048 >"$TRACEFS/instances/$SCRATCH/buffer_size_kb"
+	kb=$(cat "$TRACEFS/instances/$SCRATCH/buffer_size_kb")
+	run --separate-stderr "$TRACEMAP" list -I
+	tm_status 0
+	[ -z "$stderr" ]
+	# exactly the kernel's instances, sorted, each "NAME SIZE KiB"
+	[ "$(printf '%s\n' "${lines[@]}" | sed 's/ .*//')" = \
+		"$(ls "$TRACEFS/instances" | LC_ALL=C sort)" ]
+	printf '%s\n' "${lines[@]}" | grep -qx "$SCRATCH $kb KiB"
+	# persistent only where the kernel has last_boot_info (none on this host)
+	local n_persist
+	n_persist=$(find "$TRACEFS/instances" -mindepth 2 -maxdepth 2 -name last_boot_info | wc -l)
+	[ "$(printf '%s\n' "${lines[@]}" | grep -c ' persistent')" -eq "$n_persist" ]
+	run "$TRACEMAP" list -I -e
+	tm_status 2
+}

@@ -43,7 +43,8 @@ struct tm_recfile {
 /* Written in place (emptied only when the data is there): a failed start keeps a file. */
 static int recfile_open_file(struct tm_recfile *out, const char *path)
 {
-	if (tm_outfile_open(&out->file, path, 0))
+	/* consumed data: the target stays as it was until the new file is whole */
+	if (tm_outfile_open(&out->file, path, out->opts.consuming ? TM_OUTFILE_REPLACE : 0))
 		return -1;
 	if (out->file.stream && isatty(out->file.fd))
 		return tm_failx(EINVAL, "refusing to write a binary trace.dat to a terminal "
@@ -160,6 +161,8 @@ struct tm_write_opts tm_recfile_write_opts(const struct tm_recfile_opts *o)
 		.page_size = o->page_size,
 		.last_boot_instance = o->last_boot_instance,
 		.last_boot_info = o->last_boot_info,
+		.modules = o->modules,
+		.modules_len = o->modules ? strlen(o->modules) : 0,
 		.date = o->date,
 	};
 }
@@ -353,6 +356,48 @@ int tm_recfile_write(struct tm_recfile *out, const struct tm_session *s)
 	ret = tm_recfile_write_meta(out, meta);
 	tm_meta_free(meta);
 	return ret;
+}
+
+int tm_recfile_secure(struct tm_recfile *out)
+{
+	if (recfile_finish_spools(out))
+		return -1;
+	if (out->full)
+		return tm_failx(out->full, "%s", out->stopped);
+	for (int cpu = 0; cpu < out->opts.ncpus; cpu++) {
+		const char *path;
+		int fd, ret;
+
+		if (!out->spools[cpu])
+			continue;
+		path = tm_spool_path(out->spools[cpu]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return tm_fail(errno, "open %s", path);
+		ret = fsync(fd);
+		close(fd);
+		if (ret)
+			return tm_fail(errno, "fsync %s", path);
+	}
+	return 0;
+}
+
+const char *tm_recfile_keep(struct tm_recfile *out)
+{
+	int err = errno;
+	char msg[1024];
+
+	/* best effort: chunks still in memory go to their files; the first error stands */
+	snprintf(msg, sizeof(msg), "%s", tm_last_error());
+	tm_recfile_secure(out);
+	tm_failx(err, "%s", msg);
+	out->keep = true;
+	return out->prefix;
+}
+
+const char *tm_recfile_prefix(const struct tm_recfile *out)
+{
+	return out->prefix;
 }
 
 const char *tm_recfile_warning(const struct tm_recfile *out)

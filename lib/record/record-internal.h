@@ -80,6 +80,21 @@ TM_HIDDEN int tm_recorder_cut(struct tm_recorder *rec);
 
 /* recfile.c: tm_recfile_write() with metadata the caller collected. */
 TM_HIDDEN int tm_recfile_write_meta(struct tm_recfile *out, const struct tm_meta *meta);
+/*
+ * The spools finished and flushed to disk (fsync), before anything else
+ * can fail: what a consuming read took is on disk. -1 + message naming the
+ * spool.
+ */
+TM_HIDDEN int tm_recfile_secure(struct tm_recfile *out);
+/*
+ * After a failure: the spools finished and synced as far as they can be
+ * (the failure's message stays tm_last_error()), they and their note stay
+ * (tm_recfile_close() removes neither) for `tracemap recover`; their
+ * prefix (PREFIX.cpuN.spool).
+ */
+TM_HIDDEN const char *tm_recfile_keep(struct tm_recfile *out);
+/* The spools' prefix: PREFIX.cpuN.spool. */
+TM_HIDDEN const char *tm_recfile_prefix(const struct tm_recfile *out);
 /* recfile.c: how record's spools are made for the output options o. */
 TM_HIDDEN struct tm_spool_opts tm_recfile_spool_opts(const struct tm_recfile_opts *o);
 /* recfile.c: how record's trace.dat is written for the output options o. */

@@ -26,6 +26,7 @@ struct tm_recfile_opts {
 	const bool		*cpus;		/* CPUs that get a spool */
 	const char		*last_boot_instance;	/* tm_write_opts' LAST_BOOT_INFO */
 	const char		*last_boot_info;
+	const char		*modules;	/* tm_write_opts' MODULES text, NULL = none */
 	const char		*date;		/* DATE option text, NULL = none */
 	/*
 	 * The recording's instance: with it, a note beside the spools says how
@@ -35,6 +36,12 @@ struct tm_recfile_opts {
 	const char		*clock;		/* its trace clock, NULL: "local" */
 	/* a spool's chunk is written once its first page is this old (0: when full) */
 	unsigned int		flush_ms;
+	/*
+	 * The pages come from a read that consumes them (extract): the file is
+	 * written under a temporary beside it and renamed; tm_recfile_secure()
+	 * syncs the spools, tm_recfile_keep() keeps them after a failure.
+	 */
+	bool			consuming;
 };
 
 struct tm_recfile;

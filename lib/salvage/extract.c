@@ -2,7 +2,10 @@
 /*
  * extract.c - `tracemap extract`: what an existing instance's buffer (or the
  * top-level one) holds now, into a trace.dat, through the mapping or read().
- * No setting is changed; reading consumes the data, as any reader does.
+ * No setting is changed; reading consumes the data, as any reader does, so
+ * the spools are synced before anything else can fail, a failure keeps them
+ * and says how many events they hold, and the file replaces its target only
+ * once it is whole.
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,6 +17,7 @@
 
 #include "util/internal.h"
 #include "util/meter.h"
+#include "util/tm-error.h"
 #include "tracefs/meta-internal.h"
 #include "dat/dat-format.h"
 #include "tm-salvage.h"
@@ -32,6 +36,7 @@ struct tm_extract_run {
 	bool			full;		/* stopped at max_pages */
 	struct tm_meter		*meter;		/* NULL: no progress shown */
 	struct tm_recfile	*out;
+	const char		*prefix;	/* of the spools */
 };
 
 /* A page read: its data bytes and events shown to the meter with the bytes written. */
@@ -64,6 +69,10 @@ static int extract_emit(void *ctx, const void *page, size_t size)
 	x->st->pages++;
 	if (x->sink.page(x->sink.ctx, x->cpu, page, size))
 		return -1;
+	/* a spool that cannot be written (a full disk): stop consuming */
+	if (tm_recfile_full(x->out))
+		return tm_failx(tm_recfile_full(x->out), "cpu%d: write spool %s.cpu%d.spool: %s",
+				x->cpu, x->prefix, x->cpu, strerror(tm_recfile_full(x->out)));
 	if (x->meter)
 		extract_meter(x, page, size, r);
 	return 0;
@@ -153,7 +162,7 @@ static int extract_meta(const struct tm_extract_opts *o, struct tm_recfile *out,
 static struct tm_recfile *extract_output(const struct tm_extract_opts *o,
 					   struct tracefs_instance *in,
 					   struct tm_extract_stats *st, bool *cpus,
-					   char **last_boot)
+					   char **last_boot, char **modules)
 {
 	struct tm_recfile_opts oo = o->out;
 
@@ -163,14 +172,54 @@ static struct tm_recfile *extract_output(const struct tm_extract_opts *o,
 		cpus[cpu] = true;
 	oo.ncpus = st->ncpus;
 	oo.cpus = cpus;
+	oo.consuming = true;
+	/*
+	 * The note that lets recover read the spools a failure leaves, naming
+	 * no instance: recover would stop and remove a recorder's instance.
+	 */
+	oo.instance = "";
 	*last_boot = extract_last_boot(in);
 	if (*last_boot) {
 		oo.last_boot_instance = o->instance ? o->instance : "";
 		oo.last_boot_info = *last_boot;
 		st->last_boot_info = true;
+		/* this boot's modules, to place the previous boot's (trace-cmd 3.4 stores both) */
+		*modules = tm_read_file("/proc/modules", NULL);
+		oo.modules = *modules;
 	}
 	st->page_size = oo.page_size;
 	return tm_recfile_open(&oo);
+}
+
+static uint64_t extract_events(const struct tm_extract_stats *st)
+{
+	uint64_t n = 0;
+
+	for (int cpu = 0; st->cpu && cpu < st->ncpus; cpu++)
+		n += st->cpu[cpu].events;
+	return n;
+}
+
+/* After a failure: the consumed events stay in the spools, and the message says so. */
+static void extract_keep(const struct tm_extract_opts *o, struct tm_extract_stats *st,
+			 struct tm_recfile *out)
+{
+	uint64_t n = extract_events(st);
+	const char *prefix;
+	char why[512];
+	int err = errno;
+
+	if (!out || !n)
+		return;
+	prefix = tm_recfile_keep(out);
+	snprintf(why, sizeof(why), "%s", tm_last_error());
+	if (strstr(why, "tracemap recover"))	/* the message names the spools already */
+		tm_failx(err, "%s (%llu events consumed from %s)", why, (unsigned long long)n,
+			 o->instance ? o->instance : "the top-level buffer");
+	else
+		tm_failx(err, "%s; %llu events consumed from %s: what the spools hold stays in "
+			 "%s.cpu*.spool: run 'tracemap recover %s'", why, (unsigned long long)n,
+			 o->instance ? o->instance : "the top-level buffer", prefix, prefix);
 }
 
 int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
@@ -178,7 +227,7 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 	struct tm_extract_run x = { 0 };
 	struct tm_recfile *out = NULL;
 	struct tracefs_instance *in;
-	char dir[PATH_MAX], *last_boot = NULL;
+	char dir[PATH_MAX], *last_boot = NULL, *modules = NULL;
 	bool *cpus = NULL;
 	int ret = -1;
 
@@ -197,7 +246,7 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 		tm_fail(ENOMEM, "extract");
 		goto out;
 	}
-	out = extract_output(o, in, st, cpus, &last_boot);
+	out = extract_output(o, in, st, cpus, &last_boot, &modules);
 	if (!out)
 		goto out;
 	x.sink = tm_recfile_sink(out);
@@ -209,11 +258,14 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 	x.max_pages = extract_buffer_bytes(in) / (st->page_size - 8 - TM_COMMIT_SIZE) + 3;
 	x.meter = o->meter;
 	x.out = out;
+	x.prefix = tm_recfile_prefix(out);
 	if (x.meter) {
 		x.meter->p = (struct tm_progress){ 0 };
 		for (int cpu = 0; cpu < st->ncpus; cpu++)
 			x.meter->p.total += extract_unread_bytes(in, cpu);
 	}
+	if (o->before_read)
+		o->before_read(o->before_ctx, o->out.path);
 	for (int cpu = 0; cpu < st->ncpus; cpu++) {
 		x.cpu = cpu;
 		x.st = &st->cpu[cpu];
@@ -222,13 +274,17 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 			goto out;
 		st->cpu[cpu].full = x.full;
 	}
-	ret = extract_meta(o, out, x.ids, st->ncpus);
+	/* what was consumed is on disk before anything else can fail */
+	ret = tm_recfile_secure(out) ?: extract_meta(o, out, x.ids, st->ncpus);
 	if (!ret && tm_recfile_warning(out))
 		snprintf(st->warning, sizeof(st->warning), "%s", tm_recfile_warning(out));
 out:
+	if (ret)
+		extract_keep(o, st, out);
 	tm_recfile_close(out, !ret);
 	tracefs_instance_free(in);
 	free(last_boot);
+	free(modules);
 	free(x.ids);
 	free(cpus);
 	return ret;

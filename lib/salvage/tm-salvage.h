@@ -92,6 +92,12 @@ struct tm_extract_opts {
 	bool			use_mmap;	/* map the buffers where the kernel lets us */
 	/* NULL, or shown the data bytes of the pages read of the buffer's unread bytes */
 	struct tm_meter		*meter;
+	/*
+	 * NULL, or called once the output is open and before the first page is
+	 * read (consumed): where the events are going to (ctx, the output path).
+	 */
+	void			(*before_read)(void *ctx, const char *path);
+	void			*before_ctx;
 };
 
 struct tm_extract_cpu {
@@ -118,7 +124,11 @@ struct tm_extract_stats {
  * previous boot's data its last_boot_info as the LAST_BOOT_INFO option.
  * Reads through the mapping, or read() where the kernel refuses it; the
  * data read is consumed from the buffer; no setting changes. A CPU still
- * being written to is read for one buffer's worth. -1 + message.
+ * being written to is read for one buffer's worth. What is read goes to
+ * spools beside the output, synced before the metadata is collected; the
+ * file is written under a temporary beside it and renamed. -1 + message;
+ * once events were consumed the message says how many, and the spools (and
+ * the note `tracemap recover` reads) stay.
  */
 int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st);
 /* Free what tm_extract() put in st. */

@@ -31,6 +31,12 @@ char **tm_list_clocks(const char *dir, int *current);
  * functions are the kernel's, not an instance's).
  */
 char **tm_list_functions(const char *tracefs, const regex_t *filter);
+/*
+ * The instances under <tracefs>/instances, one line each: "NAME SIZE KiB"
+ * (buffer_size_kb), then " persistent" for a boot-mapped one and ", holds
+ * the previous boot's events" when its last_boot_info is not "# Current".
+ */
+char **tm_list_instances(const char *tracefs);
 /* Tracers of <dir>/available_tracers. */
 char **tm_list_tracers(const char *dir);
 /* Options of <dir>/options as "NAME VALUE" lines (VALUE is the file's content, 0 or 1). */

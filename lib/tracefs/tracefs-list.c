@@ -403,3 +403,66 @@ char *tm_list_event_format(const char *dir, const char *event)
 	tracefs_instance_free(in);
 	return format;
 }
+
+/*
+ * One instance: its per-CPU buffer size, and whether it is persistent (the
+ * kernel gives a boot-mapped instance, and only one, a last_boot_info file)
+ * and holds a previous boot's events (that file says anything but "# Current").
+ */
+static char *instance_line(const char *tracefs, const char *name)
+{
+	char dir[PATH_MAX], *size, *boot, *line = NULL, *nl;
+	struct tracefs_instance *in;
+	bool persistent, previous;
+
+	if (tm_path(dir, sizeof(dir), "%s/instances/%s", tracefs, name))
+		return NULL;
+	in = list_open(dir);
+	if (!in)
+		return NULL;
+	size = tracefs_instance_file_read(in, "buffer_size_kb", NULL);
+	persistent = tracefs_file_exists(in, "last_boot_info");
+	boot = persistent ? tracefs_instance_file_read(in, "last_boot_info", NULL) : NULL;
+	previous = boot && strncmp(boot, "# Current", 9);
+	if (size && (nl = strchr(size, '\n')))
+		*nl = '\0';
+	if (asprintf(&line, "%s %s KiB%s%s", name, size ? size : "?",
+		     persistent ? " persistent" : "",
+		     previous ? ", holds the previous boot's events" : "") < 0)
+		line = NULL;
+	free(size);
+	free(boot);
+	tracefs_instance_free(in);
+	return line;
+}
+
+char **tm_list_instances(const char *tracefs)
+{
+	struct tm_strv s = { 0 };
+	char dir[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	if (tm_path(dir, sizeof(dir), "%s/instances", tracefs))
+		return NULL;
+	d = opendir(dir);
+	if (!d) {
+		tm_fail(errno, "open %s", dir);
+		return NULL;
+	}
+	while ((de = readdir(d))) {
+		char *line;
+
+		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
+			continue;
+		line = instance_line(tracefs, de->d_name);
+		if (!line || strv_add(&s, line)) {
+			free(line);
+			closedir(d);
+			tm_strv_free(s.v);
+			return NULL;
+		}
+	}
+	closedir(d);
+	return strv_finish(&s);
+}
