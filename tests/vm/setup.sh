@@ -7,6 +7,7 @@
 set -euo pipefail
 
 VM=${VM_DIR:-build/vm}
+TOP=$PWD
 PKGS="qemu-system-x86 seabios busybox-static"
 . tests/vm/kernels.sh
 
@@ -27,11 +28,12 @@ install_host_packages() {
 
 # apt-get or apt-cache with the suite's own sources list and package lists under
 # build/vm/apt/SUITE (a suite the host's sources do not have: trixie-backports).
+# Run from anywhere (an absolute build/vm), bounded: a function timeout(1) cannot run.
 private_apt() {
 	local suite=$1 tool=$2 dir
 	shift 2
-	dir=$PWD/$VM/apt/$suite
-	"$tool" -o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=- \
+	case $VM in /*) dir=$VM/apt/$suite ;; *) dir=$TOP/$VM/apt/$suite ;; esac
+	timeout 600 "$tool" -o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=- \
 		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" \
 		-o Debug::NoLocking=1 "$@"
 }
@@ -48,6 +50,17 @@ private_apt_update() {
 	date >"$dir/updated"
 }
 
+# apt-get download of pkg into build/vm/deb (apt's output in apt.log there).
+download_deb() {
+	local pkg=$1 suite=$2
+	if [ "$suite" = host ]; then
+		(cd "$VM/deb" && timeout 600 apt-get download -q "$pkg" >apt.log 2>&1)
+	else
+		(cd "$VM/deb" && private_apt "$suite" apt-get download -q \
+			"$pkg" >apt.log 2>&1)
+	fi
+}
+
 # The package's .deb in build/vm/deb, downloaded when it is not there yet.
 fetch_deb() {
 	local pkg=$1 suite=$2 deb
@@ -55,13 +68,12 @@ fetch_deb() {
 	deb=$(ls "$VM"/deb/"$pkg"_*.deb 2>/dev/null | head -n 1 || true)
 	if [ -z "$deb" ]; then
 		echo "check-vm: downloading $pkg" >&2
-		if [ "$suite" = host ]; then
-			(cd "$VM/deb" && timeout 600 apt-get download -q "$pkg" >/dev/null 2>&1)
-		else
-			private_apt_update "$suite" >&2
-			(cd "$VM/deb" && timeout 600 private_apt "$suite" apt-get download -q \
-				"$pkg" >/dev/null 2>&1)
-		fi || die "apt-get download $pkg failed"
+		[ "$suite" = host ] || private_apt_update "$suite" >&2
+		# a mirror's passing refusal should not fail a run: one retry, then
+		# apt's own last error line
+		download_deb "$pkg" "$suite" || { sleep 5; download_deb "$pkg" "$suite"; } ||
+			die "apt-get download $pkg failed: $(grep -E '^(E|Err):' "$VM/deb/apt.log" |
+				tail -n 1)"
 		deb=$(ls "$VM"/deb/"$pkg"_*.deb | head -n 1)
 	fi
 	echo "$deb"
