@@ -39,6 +39,20 @@ $TM_TMP/x.dat only (and stay in spools beside it if writing fails)" ]
 	! ls "$TM_TMP"/*.spool 2>/dev/null || return 1
 }
 
+@test "extract: CPUs of different buffer sizes are each read whole" {
+	# the instance's buffer_size_kb reads "X" once per-CPU sizes differ
+	echo 2048 >"$LONG_DIR/per_cpu/cpu1/buffer_size_kb"
+	[ "$(cat "$LONG_DIR/buffer_size_kb")" = X ]
+	taskset -c 0 bash -c 'exec 3>"$1"; for ((i = 1; i <= 3000; i++)); do
+		echo "mark $i" >&3; done' _ "$LONG_DIR/trace_marker"
+	echo 0 >"$LONG_DIR/tracing_on"
+	run "$TRACEMAP" extract -v -B "$LONG_INST" -o "$TM_TMP/x.dat"
+	tm_status 0
+	[[ $output != *"still being written"* ]] || { echo "$output" >&2; return 1; }
+	same_report "$TM_TMP/x.dat"
+	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 3000) " ]
+}
+
 @test "extract --no-mmap: read() finds only what came after the last extract, v6 too" {
 	local before
 	marks 1 100

@@ -58,10 +58,6 @@ static int extract_emit(void *ctx, const void *page, size_t size)
 	struct tm_extract_run *x = ctx;
 	int r;
 
-	if (x->st->pages >= x->max_pages) {
-		x->full = true;
-		return tm_failx(ECANCELED, "cpu%d: one buffer's worth read", x->cpu);
-	}
 	r = tm_page_note_ids(page, size, TM_COMMIT_SIZE, tm_host_is_big_endian(), x->ids);
 	if (r < 0)
 		return tm_fail_prefix("cpu%d: corrupt page", x->cpu);
@@ -75,19 +71,26 @@ static int extract_emit(void *ctx, const void *page, size_t size)
 				x->cpu, x->prefix, x->cpu, strerror(tm_recfile_full(x->out)));
 	if (x->meter)
 		extract_meter(x, page, size, r);
+	/* the kernel handed this page over (consumed): it is written before we stop */
+	if (x->st->pages >= x->max_pages) {
+		x->full = true;
+		return tm_failx(ECANCELED, "cpu%d: one buffer's worth read", x->cpu);
+	}
 	return 0;
 }
 
 /*
- * The number of bytes of buffer_size_kb (per CPU): "1408" or "7 (expanded:
- * 1408)", the second of which tracefs_instance_get_buffer_size() reads as 7.
+ * The bytes of CPU cpu's buffer, from per_cpu/cpuN/buffer_size_kb: "1408" or
+ * "7 (expanded: 1408)", the second of which tracefs_instance_get_buffer_size()
+ * reads as 7. Per CPU: the instance's own file reads "X" once the CPUs differ.
  */
-static uint64_t extract_buffer_bytes(struct tracefs_instance *in)
+static uint64_t extract_buffer_bytes(struct tracefs_instance *in, int cpu)
 {
-	char *text, *exp;
+	char rel[64], *text, *exp;
 	unsigned long kb;
 
-	text = tracefs_instance_file_read(in, "buffer_size_kb", NULL);
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu);
+	text = tracefs_instance_file_read(in, rel, NULL);
 	if (!text)
 		return 0;
 	exp = strstr(text, "expanded: ");
@@ -250,12 +253,6 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 	if (!out)
 		goto out;
 	x.sink = tm_recfile_sink(out);
-	/*
-	 * buffer_size_kb counts the data bytes of the sub-buffers (without
-	 * their 8-byte time stamp and commit field); add the reader sub-buffer, the rounding and the page
-	 * being filled.
-	 */
-	x.max_pages = extract_buffer_bytes(in) / (st->page_size - 8 - TM_COMMIT_SIZE) + 3;
 	x.meter = o->meter;
 	x.out = out;
 	x.prefix = tm_recfile_prefix(out);
@@ -270,6 +267,13 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 		x.cpu = cpu;
 		x.st = &st->cpu[cpu];
 		x.full = false;
+		/*
+		 * buffer_size_kb counts the data bytes of the sub-buffers (without
+		 * their 8-byte time stamp and commit field); add the reader
+		 * sub-buffer, the rounding and the page being filled.
+		 */
+		x.max_pages = extract_buffer_bytes(in, cpu) /
+			      (st->page_size - 8 - TM_COMMIT_SIZE) + 3;
 		if (extract_cpu(o, dir, &x, st->page_size))
 			goto out;
 		st->cpu[cpu].full = x.full;
