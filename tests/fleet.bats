@@ -145,14 +145,14 @@ ask() {
 			 (SELECT utid, sum(dur) AS rt, count(*) AS sw FROM {T}sched_slice
 			  WHERE utid != 0 GROUP BY utid)
 			 LEFT JOIN (SELECT utid, count(*) AS d, max(latency) AS md
-			  FROM {T}wakeup_latency GROUP BY utid) USING (utid)
+			  FROM {T}wakeup_latency WHERE lost = 0 GROUP BY utid) USING (utid)
 			 LEFT JOIN {T}thread t USING (utid) GROUP BY t.name" "" | csort)
 		# the top wakeup latencies across the fleet, and of one machine
 		diff <(ask "$s" --top wakeups --limit 25) <(sqlite_union \
-			"SELECT {M}, ts, latency, tid, cpu FROM {T}wakeup_latency" \
+			"SELECT {M}, ts, latency, tid, cpu FROM {T}wakeup_latency WHERE lost = 0" \
 			"ORDER BY 3 DESC, 1, 2, 4 LIMIT 25")
 		diff <(ask "$s" --top wakeups --limit 7 -m h2) <(sqlite3 -separator $'\t' "$FLEET_TMP/h2.db" \
-			"SELECT 'h2', ts, latency, tid, cpu FROM wakeup_latency ORDER BY latency DESC, ts, tid LIMIT 7")
+			"SELECT 'h2', ts, latency, tid, cpu FROM wakeup_latency WHERE lost = 0 ORDER BY latency DESC, ts, tid LIMIT 7")
 		# syscall time, per machine, and run time per task across machines
 		diff <(ask "$s" --top syscalls | csort) <(sqlite_union \
 			"SELECT {M}, name, count(*), sum(dur), max(dur) FROM {T}syscalls GROUP BY name" "" |

@@ -43,13 +43,13 @@ static const struct {
 	  "(SELECT machine, trace, utid, sum(dur) AS runtime_ns, count(*) AS switches "
 	  "FROM $T(sched_slice) WHERE $W AND utid != 0 GROUP BY machine, trace, utid) "
 	  "ANY LEFT JOIN (SELECT trace, utid, count(*) AS delays, max(latency) AS max_delay_ns "
-	  "FROM $T(wakeup_latency) WHERE $W GROUP BY trace, utid) USING (trace, utid)) "
+	  "FROM $T(wakeup_latency) WHERE $W AND lost = 0 GROUP BY trace, utid) USING (trace, utid)) "
 	  "ANY LEFT JOIN (SELECT trace, utid, name FROM $T(thread) WHERE $W) USING (trace, utid) "
 	  "GROUP BY $M name ORDER BY max_delay_ns DESC, runtime_ns DESC, $M task LIMIT $N" },
 	/* the longest wakeup latencies, one row each */
 	{ "wakeups",
 	  "SELECT machine, ts, latency, tid, cpu FROM $T(wakeup_latency) WHERE $W "
-	  "AND latency IS NOT NULL ORDER BY latency DESC, machine, ts, tid LIMIT $N" },
+	  "AND lost = 0 AND latency IS NOT NULL ORDER BY latency DESC, machine, ts, tid LIMIT $N" },
 	/* per task name: time on a CPU and slices, from sched_slice */
 	{ "runtime",
 	  "SELECT $M name, count(*) AS slices, sum(dur) AS run_ns FROM $T(sched_slice) "
