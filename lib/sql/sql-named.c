@@ -22,7 +22,7 @@ static const struct {
 	{ "latency", "per task: run time, switches, average and maximum wakeup latency and when "
 	  "(perf sched latency)",
 	  "WITH run AS (SELECT utid, sum(dur) AS runtime, count(*) AS switches FROM sched_slice\n"
-	  "             WHERE utid != 0 GROUP BY utid),\n"
+	  "             JOIN thread USING (utid) WHERE NOT is_idle GROUP BY utid),\n"
 	  "     lat AS (SELECT utid, count(*) AS delays, avg(latency) AS avg_lat,\n"
 	  "                    max(latency) AS max_lat FROM wakeup_latency WHERE lost = 0\n"
 	  "                    GROUP BY utid),\n"
@@ -73,10 +73,10 @@ static const struct {
 	  "SELECT dur FROM irq WHERE dur IS NOT NULL UNION ALL "
 	  "SELECT dur FROM softirq WHERE dur IS NOT NULL" },
 	{ "cpu", "per CPU: busy time (not idle) and switches, from sched_slice",
-	  "SELECT cpu, round(total(CASE WHEN utid != 0 THEN dur END) / 1e6, 3) AS busy_ms,\n"
-	  "       round(total(CASE WHEN utid = 0 THEN dur END) / 1e6, 3) AS idle_ms,\n"
+	  "SELECT cpu, round(total(CASE WHEN NOT is_idle THEN dur END) / 1e6, 3) AS busy_ms,\n"
+	  "       round(total(CASE WHEN is_idle THEN dur END) / 1e6, 3) AS idle_ms,\n"
 	  "       count(*) AS switches\n"
-	  "FROM sched_slice GROUP BY cpu ORDER BY cpu",
+	  "FROM sched_slice JOIN thread USING (utid) GROUP BY cpu ORDER BY cpu",
 	  NULL },
 };
 
