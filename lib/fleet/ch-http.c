@@ -54,6 +54,8 @@ static int ch_parse(struct tm_ch *ch, const char *rest)
 
 	if (at && (!strchr(rest, '/') || at < strchr(rest, '/'))) {
 		ch->userpwd = strndup(rest, at - rest);
+		if (!ch->userpwd)
+			return -1;
 		host = at + 1;
 	} else {
 		host = rest;
@@ -69,7 +71,10 @@ static int ch_parse(struct tm_ch *ch, const char *rest)
 	else if (strspn(strchr(hostport, ':') + 1, "0123456789") !=
 		 strlen(strchr(hostport, ':') + 1) || !strchr(hostport, ':')[1])
 		return -1;
-	snprintf(ch->db, sizeof(ch->db), "%s", slash && slash[1] ? slash + 1 : "default");
+	/* a database name cut to fit would load into another database */
+	if (snprintf(ch->db, sizeof(ch->db), "%s", slash && slash[1] ? slash + 1 : "default") >=
+	    (int)sizeof(ch->db))
+		return -1;
 	for (const char *p = ch->db; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '_')
 			return -1;
