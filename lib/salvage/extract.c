@@ -133,18 +133,6 @@ static int extract_cpu(const struct tm_extract_opts *o, const char *dir,
 	return ret < 0 ? -1 : 0;
 }
 
-/* A persistent instance's last_boot_info, unless it describes the current boot. */
-static char *extract_last_boot(struct tracefs_instance *in)
-{
-	char *text = tracefs_instance_file_read(in, "last_boot_info", NULL);
-
-	if (text && !strncmp(text, "# Current", 9)) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
 static int extract_meta(const struct tm_extract_opts *o, struct tm_recfile *out,
 			   const uint8_t *ids, int ncpus)
 {
@@ -181,7 +169,8 @@ static struct tm_recfile *extract_output(const struct tm_extract_opts *o,
 	 * no instance: recover would stop and remove a recorder's instance.
 	 */
 	oo.instance = "";
-	*last_boot = extract_last_boot(in);
+	if (tm_instance_last_boot(in, last_boot) < 0)
+		return NULL;
 	if (*last_boot) {
 		oo.last_boot_instance = o->instance ? o->instance : "";
 		oo.last_boot_info = *last_boot;

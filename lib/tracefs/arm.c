@@ -16,23 +16,18 @@
 #include "tracefs-internal.h"
 #include "tm-arm.h"
 
-/* Its last_boot_info: NULL for an instance that is not persistent. */
-static char *boot_info(struct tracefs_instance *in)
-{
-	if (!tracefs_file_exists(in, "last_boot_info"))
-		return NULL;
-	return tracefs_instance_file_read(in, "last_boot_info", NULL);
-}
-
 static int check_persistent(struct tracefs_instance *in, const struct tm_arm_opts *o)
 {
-	char *info = boot_info(in);
-	bool previous = info && strncmp(info, "# Current", 9);
+	char *prev;
+	int persistent = tm_instance_last_boot(in, &prev);
+	bool previous = prev;
 
-	free(info);
+	free(prev);
+	if (persistent < 0)
+		return -1;
 	if (o->force)
 		return 0;
-	if (!info)
+	if (!persistent)
 		return tm_failx(EPERM, "instance %s is not persistent (no last_boot_info: its "
 				"buffer is not reserved at boot and dies with the machine); "
 				"--force arms it anyway", o->instance);

@@ -102,6 +102,25 @@ int tm_strv_push(char ***v, size_t *n, const char *s)
 	return 0;
 }
 
+int tm_instance_last_boot(struct tracefs_instance *in, char **prev)
+{
+	char *text;
+
+	*prev = NULL;
+	if (!tracefs_file_exists(in, "last_boot_info"))
+		return 0;
+	errno = 0;
+	text = tracefs_instance_file_read(in, "last_boot_info", NULL);
+	if (!text)
+		return tm_fail(errno ?: EIO, "read %s/last_boot_info",
+			       tracefs_instance_get_name(in) ?: "the top level");
+	if (strncmp(text, "# Current", 9))
+		*prev = text;
+	else
+		free(text);
+	return 1;
+}
+
 char **tm_instance_list_stale(const char *tracefs)
 {
 	char **all, **v = NULL;

@@ -127,6 +127,14 @@ TM_HIDDEN int tm_session_set_why(struct tm_session *s, const char *rel, const ch
 /* instance.c: append a copy of s to the NULL-terminated list *v of *n strings; -1 (ENOMEM). */
 TM_HIDDEN int tm_strv_push(char ***v, size_t *n, const char *s);
 
+/*
+ * instance.c: a persistent (boot-reserved) instance has last_boot_info:
+ * 1 for one, 0 for any other; *prev gets that file's text when it tells of
+ * a previous boot (not "# Current"), else NULL (the caller frees it). -1 +
+ * message when it exists and cannot be read.
+ */
+TM_HIDDEN int tm_instance_last_boot(struct tracefs_instance *in, char **prev);
+
 /* instance.c: pid is a live (not zombie) tracemap process, or cannot be told apart from one. */
 TM_HIDDEN bool tm_pid_runs_tracemap(pid_t pid);
 /* instance.c: the pid of a "tracemap-<pid>" name, or -1 if the name is not one of ours. */

@@ -421,9 +421,9 @@ static char *instance_line(const char *tracefs, const char *name)
 	if (!in)
 		return NULL;
 	size = tracefs_instance_file_read(in, "buffer_size_kb", NULL);
-	persistent = tracefs_file_exists(in, "last_boot_info");
-	boot = persistent ? tracefs_instance_file_read(in, "last_boot_info", NULL) : NULL;
-	previous = boot && strncmp(boot, "# Current", 9);
+	/* unreadable: persistent, its boot unknown */
+	persistent = tm_instance_last_boot(in, &boot) != 0;
+	previous = boot;
 	if (size && (nl = strchr(size, '\n')))
 		*nl = '\0';
 	if (asprintf(&line, "%s %s KiB%s%s", name, size ? size : "?",
