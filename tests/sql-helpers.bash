@@ -9,7 +9,8 @@ report_counts() {
 }
 
 # Per CPU: the busy time from report --json's switches (awk), ns: from each switch
-# to the next on its CPU, or to the trace's last event, when a task other than idle ran.
+# to the next on its CPU, or to the trace's last event, when a task other than idle ran;
+# CPUs that ran only idle are left out, as a sum over utid != 0 leaves them.
 # The first buffer's (the top level's, or the instance's of a file with only that),
 # as the derived tables read it.
 busy_from_report() {
@@ -20,7 +21,8 @@ busy_from_report() {
 			$2 >= 0 { if ($2 in since && pid[$2] != 0) busy[$2] += $1 - since[$2]
 				  since[$2] = $1; pid[$2] = $3 }
 			END { for (c in since) { if (pid[c] != 0) busy[c] += last - since[c]
-				  printf "%d %d\n", c, busy[c] } }' | sort -n
+				  # a CPU that ran only its idle task has no busy slice
+				  if (busy[c] > 0) printf "%d %d\n", c, busy[c] } }' | sort -n
 }
 
 # The longest wait from runnable (a wakeup of a sleeping task, or a preempting switch)
