@@ -60,6 +60,12 @@ TM_HIDDEN bool tm_sql_map_get(const struct sql_map *m, int64_t key, uint32_t *va
 /* -1 + message out of memory. */
 TM_HIDDEN int tm_sql_map_put(struct sql_map *m, int64_t key, uint32_t val);
 TM_HIDDEN void tm_sql_map_free(struct sql_map *m);
+/*
+ * The per-thread state arrays indexed by utid: arr (of *n elements of size
+ * bytes) grown to hold index u, the new part zeroed; the new array with *n
+ * updated, or NULL + message ("<what>: ...", arr kept) on ENOMEM.
+ */
+TM_HIDDEN void *tm_sql_grow(void *arr, size_t *n, size_t size, size_t u, const char *what);
 
 struct tm_sql {
 	sqlite3			*db;

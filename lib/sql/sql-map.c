@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sql-map.c - an open-addressing map of 64-bit keys (tids, machine and tid)
- * to 32-bit values (indexes of the derived tables' per-thread state).
+ * to 32-bit values (indexes of the derived tables' per-thread state), and
+ * the growth of those per-thread state arrays.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sql-internal.h"
 
@@ -80,4 +82,21 @@ void tm_sql_map_free(struct sql_map *m)
 	free(m->keys);
 	free(m->vals);
 	*m = (struct sql_map){ 0 };
+}
+
+void *tm_sql_grow(void *arr, size_t *n, size_t size, size_t u, const char *what)
+{
+	size_t cap = u * 2 + 64;
+	char *p;
+
+	if (u < *n)
+		return arr;
+	p = realloc(arr, cap * size);
+	if (!p) {
+		tm_fail(ENOMEM, "%s", what);
+		return NULL;
+	}
+	memset(p + *n * size, 0, (cap - *n) * size);
+	*n = cap;
+	return p;
 }

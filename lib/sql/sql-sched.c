@@ -93,20 +93,14 @@ void tm_sql_sched_free(struct sql_sched *sc)
 static struct sched_thr *thr(struct sql_sched *sc, int64_t u)
 {
 	struct sched_thr *t;
-	size_t cap;
 
 	if (u < 0)
 		return NULL;
 	if ((size_t)u >= sc->nt) {
-		cap = (size_t)u * 2 + 64;
-		t = realloc(sc->t, cap * sizeof(*t));
-		if (!t) {
-			tm_fail(ENOMEM, "sql sched");
+		t = tm_sql_grow(sc->t, &sc->nt, sizeof(*t), (size_t)u, "sql sched");
+		if (!t)
 			return NULL;
-		}
-		memset(t + sc->nt, 0, (cap - sc->nt) * sizeof(*t));
 		sc->t = t;
-		sc->nt = cap;
 	}
 	return &sc->t[u];
 }

@@ -100,20 +100,14 @@ void tm_sql_spans_free(struct sql_spans *sp)
 static struct open_syscall *sys_of(struct sql_spans *sp, int64_t u)
 {
 	struct open_syscall *n;
-	size_t cap;
 
 	if (u < 0)
 		return NULL;
 	if ((size_t)u >= sp->nsys) {
-		cap = (size_t)u * 2 + 64;
-		n = realloc(sp->sys, cap * sizeof(*n));
-		if (!n) {
-			tm_fail(ENOMEM, "sql syscalls");
+		n = tm_sql_grow(sp->sys, &sp->nsys, sizeof(*n), (size_t)u, "sql syscalls");
+		if (!n)
 			return NULL;
-		}
-		memset(n + sp->nsys, 0, (cap - sp->nsys) * sizeof(*n));
 		sp->sys = n;
-		sp->nsys = cap;
 	}
 	return &sp->sys[u];
 }
