@@ -95,3 +95,19 @@ summary_events() {
 		cat "$TM_TMP/summary" >&2; return 1; }
 	! grep -q 'WARNING: events were lost' "$TM_TMP/summary" || return 1
 }
+
+@test "record -B NAME --reuse-instance: per-CPU buffer sizes that differ are given back" {
+	[ "$(nproc)" -ge 2 ] || skip "one CPU: its buffer sizes cannot differ"
+	local cpu sizes
+	mkdir "$LONG_DIR"
+	echo 512 >"$LONG_DIR/per_cpu/cpu0/buffer_size_kb"
+	echo 1024 >"$LONG_DIR/per_cpu/cpu1/buffer_size_kb"
+	[ "$(cat "$LONG_DIR/buffer_size_kb")" = X ]
+	sizes=$(cat "$LONG_DIR"/per_cpu/cpu*/buffer_size_kb)
+	run "$TRACEMAP" record -q -B "$LONG_INST" --reuse-instance -b 2048 -e sched:sched_switch \
+		-o "$TM_TMP/r.dat" -- true
+	tm_status 0
+	[ "$(cat "$LONG_DIR"/per_cpu/cpu*/buffer_size_kb)" = "$sizes" ] ||
+		{ echo "before: $sizes; after: $(cat "$LONG_DIR"/per_cpu/cpu*/buffer_size_kb)" >&2
+		  return 1; }
+}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdbool.h>
+#include <sys/sysinfo.h>
 #include <tracefs.h>
 
 #include "util/internal.h"
@@ -40,20 +41,18 @@ struct tm_journal *tm_journal_new(struct tracefs_instance *in)
 	return j;
 }
 
-int tm_journal_save(struct tm_journal *j, const char *rel)
+static bool journal_has(const struct tm_journal *j, const char *rel)
 {
-	struct tm_journal_entry *e;
-	char *text;
-
-	if (!j)
-		return 0;
 	for (size_t i = 0; i < j->n; i++)
 		if (!strcmp(j->e[i].rel, rel))
-			return 0;
-	text = tm_tfs_read(j->in, rel, NULL);
-	if (!text)
-		return -1;
-	e = realloc(j->e, (j->n + 1) * sizeof(*e));
+			return true;
+	return false;
+}
+
+static int journal_add(struct tm_journal *j, const char *rel, char *text)
+{
+	struct tm_journal_entry *e = realloc(j->e, (j->n + 1) * sizeof(*e));
+
 	if (!e || !(e[j->n].rel = strdup(rel))) {
 		if (e)
 			j->e = e;
@@ -62,6 +61,37 @@ int tm_journal_save(struct tm_journal *j, const char *rel)
 	}
 	j->e = e;
 	e[j->n++].text = text;
+	return 0;
+}
+
+/*
+ * buffer_size_kb reads "X" when the CPUs' buffers differ in size: then each
+ * per_cpu/cpuN/buffer_size_kb is what there is to give back.
+ */
+static int journal_save_per_cpu_sizes(struct tm_journal *j)
+{
+	char rel[64];
+
+	for (int cpu = 0; cpu < get_nprocs_conf(); cpu++) {
+		if (tm_path(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu))
+			return -1;
+		if (tracefs_file_exists(j->in, rel) && tm_journal_save(j, rel))
+			return -1;
+	}
+	return 0;
+}
+
+int tm_journal_save(struct tm_journal *j, const char *rel)
+{
+	char *text;
+
+	if (!j || journal_has(j, rel))
+		return 0;
+	text = tm_tfs_read(j->in, rel, NULL);
+	if (!text || journal_add(j, rel, text))
+		return -1;
+	if (!strcmp(rel, "buffer_size_kb") && text[0] == 'X')
+		return journal_save_per_cpu_sizes(j);
 	return 0;
 }
 
@@ -121,12 +151,33 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* buffer_size_kb's text, "1408" or "7 (expanded: 1408)": its first number back, per CPU. */
-static int journal_buffer(struct tracefs_instance *in, const char *text)
+/*
+ * A buffer size's text back: "1408"; "7 (expanded: 1408)", a top-level buffer
+ * not yet expanded, which no write can restore: the size it expands to; "X",
+ * CPUs of different sizes: nothing here, their per_cpu files were saved too.
+ */
+static int journal_buffer(struct tracefs_instance *in, const char *rel, int cpu,
+			  const char *text)
 {
-	if (!tracefs_instance_set_buffer_size(in, strtoul(text, NULL, 10), -1))
+	const char *expanded = strstr(text, "(expanded: ");
+	unsigned long kb;
+
+	if (text[0] == 'X')
 		return 0;
-	return tm_tfs_fail(in, "buffer_size_kb", errno, "write back");
+	kb = strtoul(expanded ? expanded + strlen("(expanded: ") : text, NULL, 10);
+	if (!tracefs_instance_set_buffer_size(in, kb, cpu))
+		return 0;
+	return tm_tfs_fail(in, rel, errno, "write back");
+}
+
+/* buffer_size_kb or per_cpu/cpuN/buffer_size_kb: its CPU in *cpu (-1: all). */
+static bool is_buffer_size(const char *rel, int *cpu)
+{
+	*cpu = -1;
+	if (!strcmp(rel, "buffer_size_kb"))
+		return true;
+	return sscanf(rel, "per_cpu/cpu%d/buffer_size_kb", cpu) == 1 &&
+	       ends_with(rel, "/buffer_size_kb");
 }
 
 /* Write one saved text back, in the form its file takes. */
@@ -137,6 +188,7 @@ static int journal_put(struct tm_journal *j, struct tm_journal_entry *e)
 	static const char * const pids[] = { "set_event_pid", "set_event_notrace_pid",
 		"set_ftrace_pid", "set_ftrace_notrace_pid", NULL };
 	char *nl;
+	int cpu;
 
 	if (!strcmp(e->rel, "trace_clock"))
 		return journal_clock(j->in, j->dir, e->text);
@@ -146,8 +198,8 @@ static int journal_put(struct tm_journal *j, struct tm_journal_entry *e)
 		return journal_pids(j->in, e->rel, e->text);
 	if (ends_with(e->rel, "/filter") && !strncmp(e->text, "none", 4))
 		return tm_tfs_write(j->in, e->rel, "0");
-	if (!strcmp(e->rel, "buffer_size_kb"))
-		return journal_buffer(j->in, e->text);
+	if (is_buffer_size(e->rel, &cpu))
+		return journal_buffer(j->in, e->rel, cpu, e->text);
 	nl = strchr(e->text, '\n');
 	if (nl)
 		*nl = '\0';
@@ -167,7 +219,9 @@ int tm_journal_restore(struct tm_journal *j)
 	 */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = j->n; i-- > 0;) {
-			if ((pass == 1) != !strcmp(j->e[i].rel, "buffer_size_kb"))
+			int cpu;
+
+			if ((pass == 1) != is_buffer_size(j->e[i].rel, &cpu))
 				continue;
 			if (journal_put(j, &j->e[i]) && !ret)
 				ret = tm_fail_prefix("restore instance %s", j->dir);
