@@ -266,6 +266,40 @@ wait_done() {
 	[ ! -e "$TM_TMP/mix.json" ]
 }
 
+@test "record --switch-output: a SIGKILLed rotation's spools are recovered, the ring with the newest" {
+	long_start 60 --switch-output signal -e sched:sched_process_exec -o "$TM_TMP/r.dat"
+	marks 1 300
+	kill -USR2 "$LONG_PID"
+	long_wait_line "r.0001.dat: "
+	marks 301 600
+	sleep 1.5	# past --flush-interval: part of it in the spools, the rest in the ring
+	marks 601 650
+	kill -KILL "$LONG_PID"
+	long_wait
+	[ -e "$TM_TMP/r.0002.dat.spool-info" ] && [ ! -e "$TM_TMP/r.0001.dat.spool-info" ] ||
+		{ ls "$TM_TMP" >&2; return 1; }
+	cp "$TM_TMP/r.0002.dat.spool-info" "$TM_TMP/note"
+	run --separate-stderr "$TRACEMAP" reset
+	[[ $stderr == *"tracemap recover $TM_TMP/r.0002.dat"* ]] || { echo "$stderr" >&2; return 1; }
+	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/r.0002.dat"
+	tm_status 0
+	[ ! -d "$LONG_DIR" ]
+	same_report "$TM_TMP/r.0001.dat"
+	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 300) " ]
+	same_report "$TM_TMP/r.0002.dat"
+	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 301 650) " ]
+	! ls "$TM_TMP"/*.spool* 2>/dev/null || return 1
+	# a killed rotation's note at any number: a new one of the same -o refuses at
+	# the start, not at the cut that reaches it
+	mv "$TM_TMP/note" "$TM_TMP/r.0007.dat.spool-info"
+	run --separate-stderr timeout -s KILL 60 "$TRACEMAP" record -q -e sched:sched_switch \
+		--switch-output 1s --duration 0.3 -o "$TM_TMP/r.dat"
+	tm_status 1
+	[[ $stderr == *"r.0007.dat.spool-info: what a killed recording"*"tracemap recover $TM_TMP/r.0007.dat"* ]] ||
+		{ echo "$stderr" >&2; return 1; }
+	[ ! -e "$TM_TMP/r.0001.dat.spool-info" ]
+}
+
 # --switch-output SIZE counts event data, not the ~1 MB of metadata every file has.
 @test "record --switch-output SIZE: a file per SIZE of event data, metadata not counted" {
 	local f n i

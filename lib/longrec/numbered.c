@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@ struct tm_longrec {
 	double			began;		/* when the current rotation file began */
 	uint64_t		trace_id;	/* every file's TRACEID: one recording */
 	bool			noted;		/* a flight recording's OUTPUT.spool-info */
+	unsigned int		noted_upto;	/* rotation: notes up to this number */
 	struct timespec		opened;		/* wall clock: files older are not ours */
 };
 
@@ -61,6 +63,95 @@ static int longrec_note(struct tm_longrec *lr)
 		return -1;
 	lr->noted = true;
 	return 0;
+}
+
+/*
+ * Rotating spools are PREFIX.cpuN.spool with PREFIX the numbered file's name:
+ * each number gets its note before its spools exist, so that a killed
+ * rotation's spools are `tracemap recover OUTPUT.NNNN.dat`'s to save. Two
+ * numbers have notes while a file is written after a cut; the registry
+ * links the newest, which owns what the ring still holds (recover.c).
+ */
+static int longrec_note_number(struct tm_longrec *lr, unsigned int n)
+{
+	char name[PATH_MAX];
+	bool live;
+
+	if (!lr->opts.out.instance)
+		return 0;
+	if (tm_longrec_name(name, sizeof(name), lr->path, n) ||
+	    tm_recfile_note(&lr->opts.out, name, &live))
+		return -1;
+	lr->noted_upto = n;
+	return 0;
+}
+
+static void longrec_unnote_number(struct tm_longrec *lr, unsigned int n)
+{
+	char name[PATH_MAX];
+
+	if (n && n <= lr->noted_upto && !tm_longrec_name(name, sizeof(name), lr->path, n))
+		tm_spool_info_remove(name);
+}
+
+/* s with glob(3)'s special characters quoted, into buf. */
+static int glob_escape(char *buf, size_t len, const char *path)
+{
+	size_t n = 0;
+
+	for (const char *s = path; *s; s++) {
+		if (n + 3 > len)
+			return tm_failx(ENAMETOOLONG, "path too long: %s", path);
+		if (strchr("*?[\\", *s))
+			buf[n++] = '\\';
+		buf[n++] = *s;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+/*
+ * A note of an earlier, killed rotation of the same OUTPUT (OUTPUT.NNNN.dat's)
+ * is refused at the start, as recfile.c refuses OUTPUT's own, rather than at
+ * the cut that would reach its number.
+ */
+static int longrec_check_notes(const struct tm_longrec *lr)
+{
+	char name[PATH_MAX], pattern[2 * PATH_MAX], *dot;
+	glob_t g;
+	int ret = 0;
+
+	if (tm_longrec_name(name, sizeof(name), lr->path, 0))
+		return -1;
+	dot = strrchr(name, '.');
+	dot[-4] = '\0';
+	if (glob_escape(pattern, sizeof(pattern), name) ||
+	    tm_path(pattern + strlen(pattern), sizeof(pattern) - strlen(pattern),
+		    "[0-9][0-9][0-9][0-9]*.dat.spool-info"))
+		return -1;
+	if (glob(pattern, GLOB_NOSORT, NULL, &g))
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc && !ret; i++) {
+		struct tm_spool_info info;
+		size_t len = strlen(g.gl_pathv[i]) - strlen(".spool-info");
+
+		g.gl_pathv[i][len] = '\0';
+		if (!tm_spool_info_read(g.gl_pathv[i], &info))
+			ret = tm_failx(EEXIST, "%s.spool-info: what a %s recording (tracemap pid "
+				       "%d) left is there: run 'tracemap recover %s' first, or "
+				       "use another -o", g.gl_pathv[i],
+				       tm_pid_runs_tracemap(info.pid) ? "running" : "killed",
+				       (int)info.pid, g.gl_pathv[i]);
+	}
+	globfree(&g);
+	return ret;
+}
+
+static struct tm_rotor *longrec_rotor(struct tm_longrec *lr, const struct tm_spool_opts *so)
+{
+	if (longrec_check_notes(lr) || longrec_note_number(lr, 1))
+		return NULL;
+	return tm_rotor_new(lr->path, so, lr->opts.out.ncpus, lr->opts.out.cpus);
 }
 
 struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
@@ -113,7 +204,7 @@ struct tm_longrec *tm_longrec_open(const struct tm_longrec_opts *opts,
 			return NULL;
 		}
 	} else {
-		lr->rotor = tm_rotor_new(lr->path, &so, opts->out.ncpus, opts->out.cpus);
+		lr->rotor = longrec_rotor(lr, &so);
 	}
 	if (!lr->flight && !lr->rotor) {
 		tm_longrec_close(lr);
@@ -243,19 +334,34 @@ out:
 	return ret;
 }
 
+/* The next number's note before the cut creates its spools; this one's after its file. */
 int tm_longrec_write(struct tm_longrec *lr, struct tm_recorder *rec,
 		     struct tm_longrec_file *file)
 {
+	unsigned int n = lr->written + 1;
+	int ret;
+
+	if (lr->rotor && longrec_note_number(lr, n + 1))
+		return -1;
 	if (tm_recorder_cut(rec))
 		return -1;
-	return longrec_write_file(lr, false, file);
+	ret = longrec_write_file(lr, false, file);
+	if (lr->rotor)
+		longrec_unnote_number(lr, n);
+	return ret;
 }
 
 int tm_longrec_finish(struct tm_longrec *lr, struct tm_longrec_file *file)
 {
+	unsigned int n = lr->written + 1;
+	int ret;
+
 	if (lr->flight && tm_flight_flush(lr->flight))
 		return -1;
-	return longrec_write_file(lr, true, file);
+	ret = longrec_write_file(lr, true, file);
+	if (lr->rotor)
+		longrec_unnote_number(lr, n);
+	return ret;
 }
 
 void tm_longrec_close(struct tm_longrec *lr)
@@ -266,6 +372,9 @@ void tm_longrec_close(struct tm_longrec *lr)
 	tm_rotor_free(lr->rotor);
 	if (lr->noted)
 		tm_spool_info_remove(lr->path);
+	/* the spools went with the rotor: their notes go too */
+	for (unsigned int n = lr->written + 1; n <= lr->noted_upto; n++)
+		longrec_unnote_number(lr, n);
 	free(lr->path);
 	free(lr);
 }

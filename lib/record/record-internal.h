@@ -40,6 +40,12 @@ struct tm_spool_info {
 /* TM_SPOOL_REGISTRY/instance into buf; false when it does not fit or names no file. */
 TM_HIDDEN bool tm_spool_registry_link(char *buf, size_t len, const char *instance);
 
+/*
+ * Whether PREFIX.spool-info is the newest note of instance's recorder: the one
+ * the registry links (true without a link). A rotation notes each numbered
+ * file; only the newest owns what the instance's ring still holds.
+ */
+TM_HIDDEN bool tm_spool_info_is_newest(const char *prefix, const char *instance);
 /* Read PREFIX.spool-info; -1 + message (ENOENT: there is none). */
 TM_HIDDEN int tm_spool_info_read(const char *prefix, struct tm_spool_info *info);
 /* Remove PREFIX.spool-info and its registry link (missing ones are fine). Cannot fail. */

@@ -68,6 +68,23 @@ static void registry_remove(const char *path, const char *instance)
 	free(abs);
 }
 
+bool tm_spool_info_is_newest(const char *prefix, const char *instance)
+{
+	char path[PATH_MAX], link[PATH_MAX], target[PATH_MAX], *abs;
+	ssize_t n;
+	bool newest;
+
+	if (info_path(path, sizeof(path), prefix) ||
+	    !tm_spool_registry_link(link, sizeof(link), instance) ||
+	    (n = readlink(link, target, sizeof(target) - 1)) <= 0)
+		return true;
+	target[n] = '\0';
+	abs = realpath(path, NULL);
+	newest = !abs || !strcmp(target, abs);
+	free(abs);
+	return newest;
+}
+
 int tm_spool_info_write(const char *prefix, const struct tm_spool_info *in)
 {
 	char path[PATH_MAX], text[512];

@@ -204,15 +204,16 @@ static void remove_spools(const struct recover_run *r)
 }
 
 /*
- * The recorder's instance, if it is still there: tracing off in it, so its
- * rings hold still while they are drained after the spools.
+ * The recorder's instance, if it is still there and this note owns its ring
+ * (a rotation's older file does not): tracing off in it, so its rings hold
+ * still while they are drained after the spools.
  */
 static int stop_instance(struct recover_run *r)
 {
 	struct tracefs_instance *in;
 	int ret;
 
-	if (!r->info.instance[0] ||
+	if (!r->info.instance[0] || !tm_spool_info_is_newest(r->output, r->info.instance) ||
 	    tm_path(r->inst_dir, sizeof(r->inst_dir), "%s/instances/%s", r->tracefs,
 		    r->info.instance) ||
 	    !tracefs_instance_exists(r->info.instance)) {
