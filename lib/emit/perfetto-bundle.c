@@ -39,7 +39,7 @@ static const uint32_t cs_field[CS_ARRAYS] = { 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12
 struct tm_pf_bundle {
 	struct tm_buf		events;		/* FtraceEventBundle.event fields */
 	struct tm_buf		cs[CS_ARRAYS];	/* packed varints */
-	struct tm_buf		comms;		/* intern_table: 16 bytes per entry */
+	struct tm_buf		comms;		/* intern_table: TM_COMM_LEN bytes per entry */
 	uint16_t		intern[INTERN_SLOTS]; /* index + 1, 0: free */
 	size_t			ncomm;
 	size_t			n;		/* events and compact entries */
@@ -53,7 +53,7 @@ struct tm_pf_bundle {
 	/* the task the CPU's last sched_switch left running */
 	bool			known;
 	int32_t			cur_pid, cur_prio;
-	char			cur_comm[16];
+	char			cur_comm[TM_COMM_LEN];
 	uint64_t		last_switch_ts;
 	struct tm_pf_desc	**desc;		/* descriptors its events need */
 	size_t			ndesc, cap_desc;
@@ -113,17 +113,17 @@ bool tm_pf_bundle_has_lost(const struct tm_pf_bundle *pb)
 }
 
 /* The comm's index in the bundle's intern_table, added when new. */
-static uint32_t intern(struct tm_pf_bundle *pb, const char comm[16])
+static uint32_t intern(struct tm_pf_bundle *pb, const char comm[TM_COMM_LEN])
 {
 	uint32_t h = 2166136261u, i;
 	size_t k;
 
-	for (k = 0; k < 16 && comm[k]; k++)
+	for (k = 0; k < TM_COMM_LEN && comm[k]; k++)
 		h = (h ^ (uint8_t)comm[k]) * 16777619u;
 	for (i = h & (INTERN_SLOTS - 1); pb->intern[i]; i = (i + 1) & (INTERN_SLOTS - 1))
-		if (!strncmp((const char *)pb->comms.data + (pb->intern[i] - 1) * 16, comm, 16))
+		if (!strncmp((const char *)pb->comms.data + (pb->intern[i] - 1) * TM_COMM_LEN, comm, TM_COMM_LEN))
 			return pb->intern[i] - 1u;
-	tm_buf_put(&pb->comms, comm, 16);
+	tm_buf_put(&pb->comms, comm, TM_COMM_LEN);
 	pb->intern[i] = (uint16_t)++pb->ncomm;
 	return (uint32_t)pb->ncomm - 1;
 }
@@ -140,7 +140,7 @@ static void set_running(struct tm_pf_bundle *pb, const struct tm_pf_sched *s, ui
 static bool compact_switch(struct tm_pf_bundle *pb, const struct tm_pf_sched *s, uint64_t ts)
 {
 	if (!pb->known || s->prev_pid != pb->cur_pid || s->prev_prio != pb->cur_prio ||
-	    strncmp(s->prev_comm, pb->cur_comm, 16) || (pb->wk_ts == ts && pb->cs[WK_TS].len))
+	    strncmp(s->prev_comm, pb->cur_comm, TM_COMM_LEN) || (pb->wk_ts == ts && pb->cs[WK_TS].len))
 		return false;
 	pb_varint(&pb->cs[SW_TS], ts - pb->sw_ts);
 	pb_varint(&pb->cs[SW_STATE], (uint64_t)s->prev_state);
@@ -236,9 +236,9 @@ static void put_compact(struct tm_pf_bundle *pb, struct tm_buf *b)
 	size_t i;
 
 	for (i = 0; i < pb->ncomm; i++) {
-		const char *c = (const char *)pb->comms.data + i * 16;
+		const char *c = (const char *)pb->comms.data + i * TM_COMM_LEN;
 
-		pb_bytes(b, CS_INTERN_TABLE, c, strnlen(c, 16));
+		pb_bytes(b, CS_INTERN_TABLE, c, strnlen(c, TM_COMM_LEN));
 	}
 	for (i = 0; i < CS_ARRAYS; i++)
 		if (pb->cs[i].len)

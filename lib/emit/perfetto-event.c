@@ -537,7 +537,7 @@ static void put_generic_field(struct tm_pf_events *m, struct tm_buf *b,
 }
 
 static bool read_comm(struct tm_pf_events *m, const struct tep_format_field *f,
-		      const struct tm_event_rec *rec, char comm[16])
+		      const struct tm_event_rec *rec, char comm[TM_COMM_LEN])
 {
 	const uint8_t *p;
 	uint32_t len;
@@ -545,8 +545,8 @@ static bool read_comm(struct tm_pf_events *m, const struct tep_format_field *f,
 	if (!tm_field_bytes(m->tep, f, rec->data, rec->size, &p, &len))
 		return false;
 	len = tm_field_strlen(p, len);
-	if (len > 15)
-		len = 15;
+	if (len > TM_COMM_LEN - 1)
+		len = TM_COMM_LEN - 1;
 	memcpy(comm, p, len);
 	comm[len] = '\0';
 	return true;
@@ -556,7 +556,7 @@ static bool read_comm(struct tm_pf_events *m, const struct tep_format_field *f,
 static int see_tasks(struct tm_pf_events *m, const struct pf_plan *pl, int32_t common_pid,
 		     const struct tm_event_rec *rec)
 {
-	char comm[16];
+	char comm[TM_COMM_LEN];
 	uint64_t v;
 	int i;
 

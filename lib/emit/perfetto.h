@@ -18,6 +18,7 @@
 #include "util/buf.h"
 #include "util/internal.h"
 #include "trace/tm-trace.h"
+#include "events/tasks.h"
 
 struct tep_handle;
 struct tm_event_rec;
@@ -45,8 +46,8 @@ struct tm_pf_sched {
 	int64_t	prev_state;
 	int32_t	pid, prio, target_cpu;
 	uint32_t common_flags;
-	char	comm[16];
-	char	prev_comm[16];
+	char	comm[TM_COMM_LEN];
+	char	prev_comm[TM_COMM_LEN];
 };
 
 /*
