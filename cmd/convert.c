@@ -355,7 +355,8 @@ static int out_close(struct out_file *of, const char *path, bool ok)
 
 /*
  * One machine's files into out (a new output each time, on the same FILE):
- * decoded with the first file's formats. Its warning line, if any, in *warning.
+ * decoded with the first file's formats and the events only later files have.
+ * Its warning line, if any, in *warning.
  */
 static int run_machine(const struct convert_opts *o, struct cmd_inputs *in, int mach, FILE *f,
 		       struct tm_run_opts *run, char *warning, size_t wlen)
@@ -369,6 +370,8 @@ static int run_machine(const struct convert_opts *o, struct cmd_inputs *in, int 
 		if (in->machine[i] == mach)
 			dats[n++] = in->dat[i];
 	ev = tm_events_from_dat(dats[0], o->no_plugins, run->warn, run->warn_ctx);
+	for (i = 1; ev && i < n; i++)
+		tm_events_add_formats(ev, dats[i], run->warn, run->warn_ctx);
 	if (ev)
 		out = o->to->open(f);
 	run->machine = mach;

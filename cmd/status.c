@@ -5,10 +5,11 @@
  * recover, extract and report (the library's meter): the subcommand, elapsed
  * time, percent of the input read, events/s over the last second, events,
  * MB read -> MB written, then the fullest CPU buffer or the time left, and
- * events lost (highlighted). Redrawn in place at most 4 times a second and
- * erased before anything else is printed.
+ * events lost (highlighted). Fitted to the terminal's width by dropping whole
+ * fields, least important first (enum status_rank; never the loss count).
+ * Redrawn in place at most 4 times a second and erased before anything else
+ * is printed.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "status.h"
+#include "util/tm-fit.h"
 
 #define STATUS_PERIOD	0.25	/* seconds between redraws */
 
@@ -129,71 +131,120 @@ static int term_columns(void)
 	return 80;
 }
 
-/* Append to the line at *n, never past its end (*n may pass it: the text was cut). */
-static void __attribute__((format(printf, 4, 5))) put(char *line, size_t size, int *n,
-						      const char *fmt, ...)
-{
-	va_list ap;
+/*
+ * The fields by importance, most first: what the line cannot fit is dropped
+ * whole, least important first (tm_fit_fields()). The loss count is never
+ * dropped: a recording that loses events must say so at any width.
+ */
+enum status_rank {
+	RANK_LOST,		/* 0: never dropped */
+	RANK_SUB,		/* "record 12.3s": what runs, for how long */
+	RANK_FILL_LEFT,		/* "buffer 45%" (losses to come), "1m05s left" */
+	RANK_PERCENT,		/* "45%" of the input read */
+	RANK_EVENTS,		/* "1.23M events" */
+	RANK_BYTES,		/* "12.3 MB read -> 4.5 MB" */
+	RANK_RATE,		/* "12.3k ev/s" */
+	RANK_RATIO,		/* "(2.7x)", the compression */
+};
 
-	if (*n >= (int)size)
-		return;
-	va_start(ap, fmt);
-	*n += vsnprintf(line + *n, size - *n, fmt, ap);
-	va_end(ap);
-}
+/* The fields in the order shown; each one's text is "" when it is not shown. */
+enum status_field {
+	F_SUB, F_PERCENT, F_RATE, F_EVENTS, F_BYTES, F_RATIO, F_FILL, F_LEFT, F_LOST,
+	F_COUNT
+};
 
-/* "  12.3 MB read -> 4.5 MB (2.7x)": nothing before the first byte is read. */
-static void put_bytes(char *line, size_t size, int *n, const struct status_values *v)
+static const struct tm_fit_field status_layout[F_COUNT] = {
+	[F_SUB]		= { .rank = RANK_SUB },
+	[F_PERCENT]	= { .rank = RANK_PERCENT },
+	[F_RATE]	= { .rank = RANK_RATE },
+	[F_EVENTS]	= { .rank = RANK_EVENTS },
+	[F_BYTES]	= { .rank = RANK_BYTES },
+	[F_RATIO]	= { .rank = RANK_RATIO, .attached = true },	/* "... MB (2.7x)" */
+	[F_FILL]	= { .rank = RANK_FILL_LEFT },
+	[F_LEFT]	= { .rank = RANK_FILL_LEFT },
+	[F_LOST]	= { .rank = RANK_LOST },
+};
+
+#define STATUS_TEXT	64
+#define SET_TEXT(t, f, ...)	snprintf((t)[f], STATUS_TEXT, __VA_ARGS__)
+
+/* "12.3 MB read -> 4.5 MB", "(2.7x)": nothing before the first byte is read. */
+static void status_bytes(char t[][STATUS_TEXT], const struct status_values *v)
 {
+	int n;
+
 	if (!v->read)
 		return;
-	put(line, size, n, "  %.1f MB read", v->read / 1048576.0);
-	if (v->written >= 0)
-		put(line, size, n, " -> %.1f MB", v->written / 1048576.0);
+	n = SET_TEXT(t, F_BYTES, "%.1f MB read", v->read / 1048576.0);
+	if (v->written >= 0 && n < STATUS_TEXT)
+		snprintf(t[F_BYTES] + n, STATUS_TEXT - n, " -> %.1f MB", v->written / 1048576.0);
 	if (v->ratio && v->written > 0)
-		put(line, size, n, " (%.1fx)", (double)v->read / v->written);
+		SET_TEXT(t, F_RATIO, "(%.1fx)", (double)v->read / v->written);
 }
 
 /* The time left at the pace so far, once some input is read. */
-static void put_left(char *line, size_t size, int *n, const struct status_values *v,
-		     double elapsed)
+static void status_left(char t[][STATUS_TEXT], const struct status_values *v, double elapsed)
 {
-	char left[32];
+	char left[24];
 
 	if (!v->total || !v->read || v->read >= v->total)
 		return;
 	duration(left, sizeof(left), elapsed * (v->total - v->read) / v->read);
-	put(line, size, n, "  %s left", left);
+	SET_TEXT(t, F_LEFT, "%s left", left);
+}
+
+static void status_texts(char t[][STATUS_TEXT], struct status_line *st,
+			 const struct status_values *v, double now)
+{
+	char num[16];
+
+	memset(t, 0, F_COUNT * STATUS_TEXT);
+	SET_TEXT(t, F_SUB, "%s %.1fs", st->sub, now - st->start);
+	if (v->total)
+		SET_TEXT(t, F_PERCENT, "%llu%%", (unsigned long long)
+		    (v->read >= v->total ? 100 : v->read * 100 / v->total));
+	human(num, sizeof(num), status_rate(st, now, v->events));
+	SET_TEXT(t, F_RATE, "%s ev/s", num);
+	human(num, sizeof(num), (double)v->events);
+	SET_TEXT(t, F_EVENTS, "%s events", num);
+	status_bytes(t, v);
+	if (v->fill >= 0)
+		SET_TEXT(t, F_FILL, "buffer %d%%", v->fill);
+	status_left(t, v, now - st->start);
+	if (v->lost >= 0)
+		SET_TEXT(t, F_LOST, v->lost ? "LOST %lld" : "lost 0", (long long)v->lost);
 }
 
 void status_draw(struct status_line *st, const struct status_values *v)
 {
-	char line[256], rate[16], events[16], lost[64] = "";
-	double now = mono_s();
-	int n = 0, cols = term_columns(), room;
+	char t[F_COUNT][STATUS_TEXT];
+	struct tm_fit_field f[F_COUNT];
+	int room = term_columns() - 1;	/* the last column would wrap on some terminals */
+	bool shown = false;
 
-	human(rate, sizeof(rate), status_rate(st, now, v->events));
-	human(events, sizeof(events), (double)v->events);
-	put(line, sizeof(line), &n, "%s %.1fs", st->sub, now - st->start);
-	if (v->total)
-		put(line, sizeof(line), &n, "  %llu%%", (unsigned long long)
-		    (v->read >= v->total ? 100 : v->read * 100 / v->total));
-	put(line, sizeof(line), &n, "  %s ev/s  %s events", rate, events);
-	put_bytes(line, sizeof(line), &n, v);
-	if (v->fill >= 0)
-		put(line, sizeof(line), &n, "  buffer %d%%", v->fill);
-	put_left(line, sizeof(line), &n, v, now - st->start);
-	if (n >= (int)sizeof(line))
-		n = sizeof(line) - 1;
-	if (v->lost > 0 && st->color)
-		snprintf(lost, sizeof(lost), "  \033[1;7mLOST %lld\033[0m", (long long)v->lost);
-	else if (v->lost >= 0)
-		snprintf(lost, sizeof(lost), v->lost ? "  LOST %lld" : "  lost 0",
-			 (long long)v->lost);
-	room = cols - 1 - (v->lost >= 0 ? 20 : 0);	/* room for the loss count: never wrap */
-	if (n > room)
-		n = room > 0 ? room : 0;
-	fprintf(stderr, "\r\033[K%.*s%s", n, line, lost);
+	status_texts(t, st, v, mono_s());
+	for (int i = 0; i < F_COUNT; i++) {
+		f[i] = status_layout[i];
+		f[i].text = t[i][0] ? t[i] : NULL;
+	}
+	fputs("\r\033[K", stderr);
+	if (tm_fit_fields(f, F_COUNT, room) > room) {
+		/* narrower than the loss count alone: that much of it, never a wrap */
+		fprintf(stderr, "%.*s", room > 0 ? room : 0, t[F_LOST]);
+		goto out;
+	}
+	for (int i = 0; i < F_COUNT; i++) {
+		if (!f[i].kept)
+			continue;
+		if (shown)
+			fputs(f[i].attached ? " " : "  ", stderr);
+		if (i == F_LOST && v->lost > 0 && st->color)
+			fprintf(stderr, "\033[1;7m%s\033[0m", f[i].text);	/* bold, reversed */
+		else
+			fputs(f[i].text, stderr);
+		shown = true;
+	}
+out:
 	fflush(stderr);
 	st->shown = true;
 }

@@ -6,6 +6,7 @@
 
 load helpers
 load convert-helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	TM_TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/tracemap-convert.XXXXXX")
@@ -680,6 +681,102 @@ chrome_fgraph_names() {
 		"$TM_TMP/ab.json" >"$TM_TMP/got"
 	sort -n -c "$TM_TMP/got"
 	sort -n "$TM_TMP/got" | diff -u "$TM_TMP/want" - >&2
+}
+
+# Issue 44: "event irq/tasklet_exit is not as in tc334-sched.dat" where that file simply
+# lacks the event, and the other order worked: the files' event tables are merged.
+@test "convert: files of one machine with different events merge in either order" {
+	local a=$FIXTURES/upstream/tc334-sched.dat b=$FIXTURES/upstream/tc34-v7-zstd.dat order n
+	report_counts "$a" >"$TM_TMP/a"
+	report_counts "$b" >"$TM_TMP/b"
+	# b has irq events a lacks, a has events too
+	! grep -q ' irq_handler_entry$' "$TM_TMP/a" || return 1
+	grep -q ' irq_handler_entry$' "$TM_TMP/b"
+	cat "$TM_TMP/a" "$TM_TMP/b" |
+		awk '{ n[$2] += $1 } END { for (k in n) print n[k], k }' | sort -k2 >"$TM_TMP/want"
+	# report's event lines of both (all but its "cpus=" line)
+	n=$(($("$TRACEMAP" report "$a" | grep -vc '^cpus=') + $("$TRACEMAP" report "$b" | grep -vc '^cpus=')))
+	[ "$(awk '{ s += $1 } END { print s }' "$TM_TMP/want")" -eq "$n" ]
+	for order in "$a $b" "$b $a"; do
+		# shellcheck disable=SC2086
+		"$TRACEMAP" convert $order -o "$TM_TMP/m.pftrace"
+		pf_decode "$TM_TMP/m.pftrace" >"$TM_TMP/m.txt"
+		pf_counts "$TM_TMP/m.txt" >"$TM_TMP/got"
+		diff -u "$TM_TMP/want" "$TM_TMP/got" >&2 || { echo "in order $order" >&2; return 1; }
+		# Chrome JSON: every event an instant (both files are of trace-cmd -B buffers)
+		# shellcheck disable=SC2086
+		"$TRACEMAP" convert $order -o "$TM_TMP/m.json"
+		[ "$(jq '[.traceEvents[] | select(.ph == "i" and .s == "t")] | length' \
+			"$TM_TMP/m.json")" -eq "$n" ] || { echo "in order $order" >&2; return 1; }
+	done
+	# the irq events are decoded with their format, not left unknown
+	grep -q '^      irq_handler_entry {$' "$TM_TMP/m.txt"
+	# sql reads them the same way: every event, those of b's table too
+	for order in "$a $b" "$b $a"; do
+		# shellcheck disable=SC2086
+		[ "$("$TRACEMAP" sql --format csv $order 'select count(*) from events' | tail -n 1)" \
+			-eq "$n" ] || { echo "sql, in order $order" >&2; return 1; }
+		# shellcheck disable=SC2086
+		[ "$("$TRACEMAP" sql --format csv $order 'select count(*) from irq_handler_entry' |
+			tail -n 1)" -eq "$(awk '$2 == "irq_handler_entry" { print $1 }' "$TM_TMP/b")" ]
+	done
+}
+
+# copy_with OUT FROM TO: sched-v6.dat with the bytes FROM replaced by TO (as long),
+# found once in it.
+copy_with() {
+	python3 - "$FIXTURES/sched-v6.dat" "$@" <<'PY'
+import sys
+src, dst, old, new = sys.argv[1], sys.argv[2], sys.argv[3].encode(), sys.argv[4].encode()
+data = open(src, "rb").read()
+if len(old) != len(new) or data.count(old) != 1:
+    sys.exit("%s: %r found %d times" % (src, old, data.count(old)))
+open(dst, "wb").write(data.replace(old, new))
+PY
+}
+
+# convert_refused OUT MSG FILE...: convert of the FILEs into OUT exits 1 with the one
+# line "tracemap convert: MSG" (a glob), and no OUT.
+convert_refused() {
+	local out=$1 msg=$2
+	shift 2
+	run --separate-stderr "$TRACEMAP" convert "$@" -o "$out"
+	[ "$status" -eq 1 ] || { echo "exit $status" >&2; return 1; }
+	# shellcheck disable=SC2053
+	[[ $stderr == "tracemap convert: "$msg ]] || { echo "$stderr" >&2; return 1; }
+	[ ! -e "$out" ]
+}
+
+@test "convert: one event in two formats, or one id for two events, is refused in one line" {
+	local a=$FIXTURES/sched-v6.dat
+	# sched_wakeup's format with a field renamed (its text is unique by its ID line)
+	python3 - "$a" "$TM_TMP/fmt.dat" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+start = data.index(b"name: sched_wakeup\nID: 374\n")
+end = data.index(b"print fmt", start)
+block = data[start:end]
+if block.count(b" prio;") != 1:
+    sys.exit("sched_wakeup: no prio field")
+open(sys.argv[2], "wb").write(data[:start] + block.replace(b" prio;", b" prix;") + data[end:])
+PY
+	convert_refused "$TM_TMP/x.pftrace" \
+		"$TM_TMP/fmt.dat: event sched/sched_wakeup is not as in $a (files of one machine share one table of event formats): convert them separately" \
+		"$a" "$TM_TMP/fmt.dat"
+	# id 373 named otherwise: sched_wakeup_new in one file, another event in the other
+	copy_with "$TM_TMP/id.dat" $'name: sched_wakeup_new\nID: 373' $'name: sched_wakeup_neW\nID: 373'
+	convert_refused "$TM_TMP/x.json" \
+		"$a: event id 373 is sched/sched_wakeup_new, in $TM_TMP/id.dat it is sched/sched_wakeup_neW (files of one machine share one table of event formats): convert them separately" \
+		"$TM_TMP/id.dat" "$a"
+	# the same event under another id
+	copy_with "$TM_TMP/id2.dat" $'name: sched_wakeup_new\nID: 373' $'name: sched_wakeup_new\nID: 999'
+	convert_refused "$TM_TMP/x.json" \
+		"$TM_TMP/id2.dat: event sched/sched_wakeup_new is not as in $a (*" "$a" "$TM_TMP/id2.dat"
+	# and sql, which reads files of one machine the same way
+	run --separate-stderr "$TRACEMAP" sql "$a" "$TM_TMP/fmt.dat" -o "$TM_TMP/x.db"
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"fmt.dat: event sched/sched_wakeup is not as in $a ("* ]] ||
+		{ echo "$stderr" >&2; return 1; }
 }
 
 @test "convert: -o X.pftrace.gz and X.json.gz are the plain outputs gzip-compressed, smaller than the input" {

@@ -181,10 +181,11 @@ tm_big_file() {
 }
 
 # tm_in_pty CMD RAW: the shell command line CMD with its stdout and stderr on a
-# pseudo-terminal, every byte written there kept in RAW; CMD's exit status
-# (bounded: 5 minutes).
+# pseudo-terminal 200 columns wide (a status line has room for all its fields;
+# status-tty.bats tries narrower ones), every byte written there kept in RAW;
+# CMD's exit status (bounded: 5 minutes).
 tm_in_pty() {
-	timeout -s KILL 300 script -qfec "$1" /dev/null </dev/null >"$2"
+	timeout -s KILL 300 script -qfec "stty cols 200 rows 50; $1" /dev/null </dev/null >"$2"
 }
 
 # tm_progress_lines RAW SUB: the status lines of SUB drawn in RAW (each redraw

@@ -47,7 +47,7 @@ run_tap "unit tests" ./build/unit-tests
 run_tap "unit tests (ASan+UBSan)" ./build/asan/unit-tests
 
 # The bats files that never touch tracefs (fixtures and command lines only).
-kernel_free=(build cli man report report-errors report-hostile report-vm convert standalone sql fleet)
+kernel_free=(build cli man report report-errors report-hostile report-vm convert status-tty standalone sql fleet)
 
 # Phase 1, at once (they share no state, and the kernel is not touched): the
 # fuzz targets (their seconds are wall time), the mutation test and the

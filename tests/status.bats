@@ -4,51 +4,18 @@
 # while recording, erased at Ctrl-C before the summary; never in logs or pipes.
 
 load helpers
+load tty
 bats_require_minimum_version 1.5.0
 
 setup() {
 	tm_kernel_setup
-	tm_need "tmux (make deps installs it)" command -v tmux
-	SOCK=tracemap-status-$$
+	tty_setup
 }
 
 teardown() {
-	tmux -L "$SOCK" kill-server 2>/dev/null || true
+	tty_teardown
 	[ -n "${LOAD:-}" ] && { kill "$LOAD" 2>/dev/null || true; wait "$LOAD" 2>/dev/null || true; }
 	tm_kernel_teardown
-}
-
-pane() {
-	tmux -L "$SOCK" capture-pane -p -t tm
-}
-
-# The last line on the screen matching $1, in LINE; false when there is none.
-pane_line() {
-	LINE=$(pane | grep -E -- "$1" | tail -n 1)
-	[ -n "$LINE" ]
-}
-
-# wait_pane REGEX: poll the screen until a line matches (bounded: 30 s), then print it.
-wait_pane() {
-	tm_wait 30 "a line matching '$1' on the screen" pane_line "$1" ||
-		{ pane >&2; return 1; }
-	printf '%s\n' "$LINE"
-}
-
-# Run a shell command line in a fresh tmux terminal; it prints EXIT=<status> at its end.
-# Every byte written to the terminal is kept in $TM_TMP/raw (the command starts only
-# once that capture runs: tmux's wait-for blocks until the test signals, and ends with
-# the server at the latest).
-in_terminal() {
-	tmux -L "$SOCK" new-session -d -s tm -x 200 -y 50 \
-		"tmux -L '$SOCK' wait-for tm-go; $1; echo EXIT=\$?; sleep 600"
-	tmux -L "$SOCK" pipe-pane -t tm "cat >>'$TM_TMP/raw'"
-	tmux -L "$SOCK" wait-for -S tm-go
-}
-
-# Wait (bounded: 30 s) until the raw capture has caught up with the command's end.
-wait_raw_exit() {
-	tm_wait 30 "EXIT= in the terminal's capture" grep -qs 'EXIT=' "$TM_TMP/raw"
 }
 
 # Whether the screen's status line shows another elapsed time than $1; sets LINE.
@@ -141,4 +108,51 @@ STATUS_RE='^record [0-9]+\.[0-9]s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-
 	# no line ever said that nothing was read nor written
 	! grep -aF "0.0 MB read -> 0.0 MB (0.0x)" "$TM_TMP/raw" || { cat -v "$TM_TMP/raw" >&2; return 1; }
 	"$TRACEMAP" report "$TM_TMP/e.dat" | grep -q 'sched_process_exec:.*filename=/bin/true'
+}
+
+# capture_at SUB CMD COLS REGEX: CMD (record or stream, SUB) in a terminal COLS wide,
+# stopped by Ctrl-C once a line matching REGEX is on the screen; every line drawn must
+# be whole fields within COLS (status_unfit), the loss count on each.
+capture_at() {
+	local sub=$1 cmd=$2 cols=$3 want=$4
+	rm -f "$TM_TMP/raw"
+	in_terminal "$cmd" "$cols" 24
+	wait_pane "$want" >/dev/null
+	pane | grep -v '^$' >"$TM_TMP/screen"
+	# one line on the screen: a line wider than the terminal would wrap onto a second
+	[ "$(grep -c . "$TM_TMP/screen")" -eq 1 ] || { cat "$TM_TMP/screen" >&2; return 1; }
+	status_unfit "$sub" "$cols" <"$TM_TMP/screen" >&2 || return 1
+	tmux -L "$SOCK" send-keys -t tm C-c
+	wait_pane '^EXIT=' >/dev/null
+	pane | grep -qx 'EXIT=0' || { pane >&2; return 1; }
+	wait_raw_exit
+	tty_teardown
+	# the terminal echoes the Ctrl-C as ^C after the last line drawn
+	tm_progress_lines "$TM_TMP/raw" "$sub" | sed 's/\^C$//' >"$TM_TMP/lines"
+	[ -s "$TM_TMP/lines" ] || { cat -v "$TM_TMP/raw" >&2; return 1; }
+	status_unfit "$sub" "$cols" <"$TM_TMP/lines" >&2 || return 1
+	# the loss count is never the field dropped
+	! grep -vE '  (lost 0|LOST [0-9]+)$' "$TM_TMP/lines" >&2 || return 1
+}
+
+# Issue 44: 20 columns were kept for the loss count, so the fill was cut mid-word
+# ("stream ... 1.1 MB read  buffer   lost 0", "record ... -> 1.6   LOST 2041").
+@test "record at 60 columns, stream at 80: whole fields that fit, the loss count on each line" {
+	(for ((i = 0; i < 100000; i++)); do /bin/true; done) 3>&- &
+	LOAD=$!
+	# until a page is read the line fits in 60 columns; then the bytes, the rate and
+	# the compression make it too wide: those three rank lowest and go
+	capture_at record "'$TRACEMAP' record -e sched -e sched_process_exec -o '$TM_TMP/w.dat'" \
+		60 '^record [0-9.]+s  [0-9.]+[kMG]? events  buffer [0-9]+%  '
+	# what 60 columns keep: the fill (it ranks high), never the compression
+	grep -qE '^record [0-9.]+s  [0-9.]+[kMG]? events  buffer [0-9]+%  (lost 0|LOST [0-9]+)$' \
+		"$TM_TMP/lines" || { cat "$TM_TMP/lines" >&2; return 1; }
+	! grep -E 'MB|x\)' "$TM_TMP/lines" >&2 || return 1
+	"$TRACEMAP" report "$TM_TMP/w.dat" | grep -q 'sched_process_exec:'
+	capture_at stream "'$TRACEMAP' stream -e sched -e sched_process_exec >'$TM_TMP/ev.txt'" \
+		80 '^stream .* MB read  '
+	# 80 columns hold all of stream's line: nothing dropped, nothing cut
+	grep -qE '^stream [0-9.]+s  [0-9.]+[kMG]? ev/s  [0-9.]+[kMG]? events  [0-9.]+ MB read  buffer [0-9]+%  (lost 0|LOST [0-9]+)$' \
+		"$TM_TMP/lines" || { cat "$TM_TMP/lines" >&2; return 1; }
+	grep -q 'sched_process_exec:' "$TM_TMP/ev.txt"
 }

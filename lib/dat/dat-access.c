@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* dat-access.c - read-only accessors of an open trace.dat file and its timestamp adjustment. */
+#include <stdint.h>
+#include <string.h>
+
 #include "dat-internal.h"
 #include "codec.h"
 #include "trace/tm-trace.h"
@@ -90,6 +93,19 @@ struct tm_blob tm_dat_ftrace_format(const struct tm_dat *dat, size_t i)
 const char *tm_dat_system_name(const struct tm_dat *dat, size_t sys)
 {
 	return sys < dat->nsys ? dat->sys[sys].name : NULL;
+}
+
+long tm_dat_format_id(struct tm_blob f)
+{
+	const char *p = memmem(f.data, f.len, "\nID: ", 5);
+	const char *end = (const char *)f.data + f.len, *digits;
+	long id = 0;
+
+	if (!p)
+		return -1;
+	for (digits = p += 5; p < end && *p >= '0' && *p <= '9' && id < INT32_MAX; p++)
+		id = id * 10 + (*p - '0');
+	return p > digits ? id : -1;
 }
 
 size_t tm_dat_event_format_count(const struct tm_dat *dat, size_t sys)

@@ -293,6 +293,8 @@ TM_HIDDEN size_t tm_dat_event_format_count(const struct tm_dat *dat, size_t sys)
 TM_HIDDEN struct tm_blob tm_dat_ftrace_format(const struct tm_dat *dat, size_t i);
 /* Number of ftrace event formats. */
 TM_HIDDEN size_t tm_dat_ftrace_format_count(const struct tm_dat *dat);
+/* The id of a format text (its "ID: n" line), -1 without one. */
+TM_HIDDEN long tm_dat_format_id(struct tm_blob f);
 /* The header_page format text. */
 TM_HIDDEN struct tm_blob tm_dat_header_page(const struct tm_dat *dat);
 /* The stored /proc/kallsyms text. */

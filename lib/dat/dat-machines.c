@@ -11,15 +11,17 @@
  * a long recording gets one of its own. Files of one machine share its pids
  * and its clock: without DATE options their trace clocks must be the same
  * clock, and each file must have a DATE option if one has (a wall-clock time
- * and a raw clock cannot be compared). They are decoded with the first
- * file's event formats, so every format of the others must be one of those,
- * byte for byte (pieces and dumps of one recording always are). Files of
+ * and a raw clock cannot be compared). They are decoded with the union of
+ * their event formats, so an event in two of them must have one format, byte
+ * for byte, and one id, and an id one event (pieces and dumps of one
+ * recording always agree; an event only one file has is fine). Files of
  * different machines are put on one timeline only through their DATE
  * options (record --date), which turn every file's times into wall-clock ns.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dat-internal.h"
@@ -54,59 +56,101 @@ static bool blob_eq(struct tm_blob a, struct tm_blob b)
 	return a.len == b.len && !memcmp(a.data, b.data, a.len);
 }
 
-/* Is format f one of system sys's formats in dat (by system name)? */
-static bool has_format(const struct tm_dat *dat, const char *sys, struct tm_blob f)
-{
-	size_t s, i;
+/* One event format of a file: its id, system and name (in the text, nlen bytes). */
+struct fmt_ref {
+	long		id;
+	const char	*sys;
+	const char	*name;
+	int		nlen;
+	struct tm_blob	f;
+};
 
-	for (s = 0; s < tm_dat_system_count(dat); s++) {
-		if (strcmp(tm_dat_system_name(dat, s), sys))
-			continue;
+/* A file's event formats (ftrace's too), sorted by id; those without an id left out. */
+struct fmt_index {
+	struct fmt_ref	*refs;
+	size_t		n;
+};
+
+static int ref_by_id(const void *a, const void *b)
+{
+	long ia = ((const struct fmt_ref *)a)->id, ib = ((const struct fmt_ref *)b)->id;
+
+	return (ia > ib) - (ia < ib);
+}
+
+static void index_add(struct fmt_index *x, const char *sys, struct tm_blob f)
+{
+	const char *nm = memmem(f.data, f.len, "name: ", 6);
+	struct fmt_ref *r = &x->refs[x->n];
+
+	r->id = tm_dat_format_id(f);
+	if (r->id < 0 || !nm)
+		return;
+	r->sys = sys;
+	r->name = nm + 6;
+	r->nlen = (int)strcspn(r->name, "\n");
+	r->f = f;
+	x->n++;
+}
+
+static int index_build(struct fmt_index *x, const struct tm_dat *dat)
+{
+	size_t s, i, n = tm_dat_ftrace_format_count(dat);
+
+	for (s = 0; s < tm_dat_system_count(dat); s++)
+		n += tm_dat_event_format_count(dat, s);
+	x->n = 0;
+	x->refs = malloc((n ? n : 1) * sizeof(*x->refs));
+	if (!x->refs)
+		return tm_fail(ENOMEM, "%s: event formats", tm_dat_path(dat));
+	for (i = 0; i < tm_dat_ftrace_format_count(dat); i++)
+		index_add(x, "ftrace", tm_dat_ftrace_format(dat, i));
+	for (s = 0; s < tm_dat_system_count(dat); s++)
 		for (i = 0; i < tm_dat_event_format_count(dat, s); i++)
-			if (blob_eq(tm_dat_event_format(dat, s, i), f))
-				return true;
-	}
-	return false;
+			index_add(x, tm_dat_system_name(dat, s), tm_dat_event_format(dat, s, i));
+	qsort(x->refs, x->n, sizeof(*x->refs), ref_by_id);
+	return 0;
 }
 
-/* Has dat an event of that name (n bytes) in system sys, in whatever format? */
-static bool has_event(const struct tm_dat *dat, const char *sys, const char *name, int n)
+static bool same_event(const struct fmt_ref *a, const struct fmt_ref *b)
 {
-	for (size_t s = 0; s < tm_dat_system_count(dat); s++) {
-		if (strcmp(tm_dat_system_name(dat, s), sys))
-			continue;
-		for (size_t i = 0; i < tm_dat_event_format_count(dat, s); i++) {
-			struct tm_blob f = tm_dat_event_format(dat, s, i);
-			const char *nm = memmem(f.data, f.len, "name: ", 6);
-
-			if (nm && (int)strcspn(nm + 6, "\n") == n && !memcmp(nm + 6, name, n))
-				return true;
-		}
-	}
-	return false;
+	return !strcmp(a->sys, b->sys) && a->nlen == b->nlen && !memcmp(a->name, b->name, a->nlen);
 }
 
-/* Every event format of b is one of a's: b's records decode with a's formats. */
-static int formats_within(const struct tm_dat *b, const struct tm_dat *a)
+/* a's format of r's event (by system and name, whatever its id), or NULL. */
+static const struct fmt_ref *find_event(const struct fmt_index *a, const struct fmt_ref *r)
 {
-	size_t s, i;
+	for (size_t i = 0; i < a->n; i++)
+		if (same_event(&a->refs[i], r))
+			return &a->refs[i];
+	return NULL;
+}
 
-	for (s = 0; s < tm_dat_system_count(b); s++) {
-		const char *sys = tm_dat_system_name(b, s);
+/*
+ * Files of one machine are decoded with one table of event formats, the union
+ * of theirs: an event one file lacks is no conflict, but one event in two
+ * formats (or ids), or one id for two events, is.
+ */
+static int formats_agree(const struct tm_dat *b, const struct fmt_index *xb,
+			 const struct tm_dat *a, const struct fmt_index *xa)
+{
+	for (size_t i = 0; i < xb->n; i++) {
+		const struct fmt_ref *r = &xb->refs[i], *q;
 
-		for (i = 0; i < tm_dat_event_format_count(b, s); i++) {
-			struct tm_blob f = tm_dat_event_format(b, s, i);
-			const char *nm = memmem(f.data, f.len, "name: ", 6);
-			int n = nm ? (int)strcspn(nm + 6, "\n") : 0;
-
-			if (!has_format(a, sys, f))
-				return tm_failx(EINVAL, "%s: event %s/%.*s is %s %s (files of "
-						"one machine are decoded with the first file's "
-						"formats): convert them separately, or that file first",
-						tm_dat_path(b), sys, n, nm ? nm + 6 : "?",
-						has_event(a, sys, nm ? nm + 6 : "", n) ?
-						"not as in" : "not in", tm_dat_path(a));
-		}
+		q = bsearch(r, xa->refs, xa->n, sizeof(*r), ref_by_id);
+		if (q && !same_event(q, r))
+			return tm_failx(EINVAL, "%s: event id %ld is %s/%.*s, in %s it is "
+					"%s/%.*s (files of one machine share one table of "
+					"event formats): convert them separately",
+					tm_dat_path(b), r->id, r->sys, r->nlen, r->name,
+					tm_dat_path(a), q->sys, q->nlen, q->name);
+		if (!q)
+			q = find_event(xa, r);
+		if (q && !blob_eq(q->f, r->f))
+			return tm_failx(EINVAL, "%s: event %s/%.*s is not as in %s (files of "
+					"one machine share one table of event formats): "
+					"convert them separately", tm_dat_path(b), r->sys,
+					r->nlen, r->name, tm_dat_path(a));
 	}
 	return 0;
 }
@@ -125,7 +169,7 @@ static int same_timeline(const struct tm_dat *b, const struct tm_dat *a)
 		return tm_failx(EINVAL, "%s (clock %s) and %s (clock %s): different trace "
 				"clocks cannot share one timeline without DATE options",
 				tm_dat_path(a), ca, tm_dat_path(b), cb);
-	return formats_within(b, a);
+	return 0;
 }
 
 /* The length of the stem of a numbered file's path (STEM.NNNN.dat), 0 if it is not one. */
@@ -160,6 +204,25 @@ static int same_recording(const struct tm_dat *b, const struct tm_dat *a)
 			"differ): give the files of one recording", pb, pa);
 }
 
+/* Each file's formats agree with those of every earlier file of its machine. */
+static int machine_formats(struct tm_dat *const *dats, int n, const int *machine)
+{
+	struct fmt_index x[n > 0 ? n : 1];
+	int i, j, ret = 0;
+
+	for (i = 0; i < n; i++)
+		x[i].refs = NULL;
+	for (i = 0; !ret && i < n; i++)
+		ret = index_build(&x[i], dats[i]);
+	for (i = 1; !ret && i < n; i++)
+		for (j = 0; !ret && j < i; j++)
+			if (machine[j] == machine[i])
+				ret = formats_agree(dats[i], &x[i], dats[j], &x[j]);
+	for (i = 0; i < n; i++)
+		free(x[i].refs);
+	return ret;
+}
+
 int tm_dat_machines(struct tm_dat *const *dats, int n, int *machine)
 {
 	int first[n > 0 ? n : 1];	/* the first file of each machine */
@@ -176,6 +239,8 @@ int tm_dat_machines(struct tm_dat *const *dats, int n, int *machine)
 						 same_timeline(dats[i], dats[first[j]])))
 			return -1;
 	}
+	if (machine_formats(dats, n, machine))
+		return -1;
 	for (i = 0; nm > 1 && i < n; i++) {
 		if (tm_dat_has_date(dats[i]))
 			continue;

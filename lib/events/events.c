@@ -207,6 +207,30 @@ fail:
 	return NULL;
 }
 
+/* A file's format, unless tep has an event of its id (or it has none). */
+static void add_dat_format(struct tm_events *ev, struct tm_blob b, const char *sys,
+			   const struct tm_meta_warn *w)
+{
+	long id = tm_dat_format_id(b);
+
+	if (id >= 0 && !tep_find_event(ev->tep, (int)id))
+		parse_dat_format(ev, b, sys, w);
+}
+
+void tm_events_add_formats(struct tm_events *ev, struct tm_dat *dat, tm_warn_fn warn,
+			   void *warn_ctx)
+{
+	struct tm_meta_warn w = { .fn = warn, .ctx = warn_ctx, .file = tm_dat_path(dat) };
+	size_t i, sys;
+
+	for (i = 0; i < tm_dat_ftrace_format_count(dat); i++)
+		add_dat_format(ev, tm_dat_ftrace_format(dat, i), "ftrace", &w);
+	for (sys = 0; sys < tm_dat_system_count(dat); sys++)
+		for (i = 0; i < tm_dat_event_format_count(dat, sys); i++)
+			add_dat_format(ev, tm_dat_event_format(dat, sys, i),
+				       tm_dat_system_name(dat, sys), &w);
+}
+
 /* ---- live tracefs ---- */
 
 typedef int (*load_fn)(struct tm_events *ev, struct tm_blob b, const struct tm_meta_warn *w);

@@ -42,6 +42,13 @@ struct tm_events;
 struct tm_events *tm_events_from_dat(struct tm_dat *dat, bool no_plugins, tm_warn_fn warn,
 				     void *warn_ctx);
 /*
+ * Add to ev the event formats of another file of the same machine that ev
+ * has no event of that id for (tm_dat_machines() checked that the files
+ * agree on those they share), checked as tm_events_from_dat() checks them.
+ */
+void tm_events_add_formats(struct tm_events *ev, struct tm_dat *dat, tm_warn_fn warn,
+			   void *warn_ctx);
+/*
  * A tep handle from a live tracefs (or a copy of one): tracefs_dir holds
  * events/header_page, events/<system>/<event>/format, printk_formats and
  * saved_cmdlines. systems is a NULL-terminated list of the event systems to

@@ -412,8 +412,10 @@ int tm_sql_load(struct tm_sql *s, struct tm_dat *const *dats, int n, const int *
 	s->multi = machines > 1;
 	s->buffers = several_buffers(dats, n);
 	for (m = 0; m < machines; m++) {
-		machine_files(dats, n, machine, m, files);
+		k = machine_files(dats, n, machine, m, files);
 		ev[m] = tm_events_from_dat(files[0], o->no_plugins, o->warn, o->warn_ctx);
+		for (int i = 1; ev[m] && i < k; i++)
+			tm_events_add_formats(ev[m], files[i], o->warn, o->warn_ctx);
 		if (!ev[m] || tm_sql_schema_add(s, tm_events_tep(ev[m])))
 			goto out;
 	}
