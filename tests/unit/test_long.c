@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/sysinfo.h>
 #include <glob.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -571,7 +572,8 @@ TM_TEST(journal_writes_each_setting_back_in_its_file_form)
 		/* file, its text before, what restoring writes into a plain file */
 		{ "tracing_on", "1\n", "1" },
 		{ "trace_clock", "[local] global counter\n", "local" },
-		{ "buffer_size_kb", "7 (expanded: 1408)\n", "7" },
+		/* a top level not expanded yet: the size it expands to */
+		{ "buffer_size_kb", "7 (expanded: 1408)\n", "1408" },
 		/*
 		 * a line each, appended as libtracefs does (no O_APPEND: tracefs keeps
 		 * no offset), so in a plain file the shorter second overwrites the start
@@ -600,6 +602,36 @@ TM_TEST(journal_writes_each_setting_back_in_its_file_form)
 	TM_CHECK_INT(tm_journal_restore(j), 0);
 	for (size_t i = 0; i < TM_ARRAY_SIZE(files); i++)
 		check_file(t, dir, files[i][0], files[i][2]);
+	tm_journal_free(j);
+	tracefs_instance_free(in);
+	tm_scratch_remove(dir);
+	free(dir);
+}
+
+/* "X": the CPUs' buffers differ; each per_cpu size goes back, "X" is never written. */
+TM_TEST(journal_gives_back_each_cpus_buffer_size)
+{
+	char *dir = tm_scratch_dir();
+	struct tracefs_instance *in;
+	struct tm_journal *j;
+
+	TM_REQUIRE(dir);
+	put_file(t, dir, "buffer_size_kb", "X\n");
+	put_file(t, dir, "per_cpu/cpu0/buffer_size_kb", "512\n");
+	put_file(t, dir, "per_cpu/cpu1/buffer_size_kb", "1024\n");
+	in = tm_tfs_open(dir, NULL);
+	TM_REQUIRE(in);
+	j = tm_journal_new(in);
+	TM_REQUIRE(j);
+	TM_CHECK_INT(tm_journal_save(j, "buffer_size_kb"), 0);
+	put_file(t, dir, "buffer_size_kb", "2048");
+	put_file(t, dir, "per_cpu/cpu0/buffer_size_kb", "2048");
+	put_file(t, dir, "per_cpu/cpu1/buffer_size_kb", "2048");
+	TM_CHECK_INT(tm_journal_restore(j), 0);
+	check_file(t, dir, "per_cpu/cpu0/buffer_size_kb", "512");
+	if (get_nprocs_conf() > 1)
+		check_file(t, dir, "per_cpu/cpu1/buffer_size_kb", "1024");
+	check_file(t, dir, "buffer_size_kb", "2048");
 	tm_journal_free(j);
 	tracefs_instance_free(in);
 	tm_scratch_remove(dir);
