@@ -203,6 +203,8 @@ static int journal_put(struct tm_journal *j, struct tm_journal_entry *e)
 	nl = strchr(e->text, '\n');
 	if (nl)
 		*nl = '\0';
+	if (!strcmp(e->rel, "buffer_subbuf_size_kb"))
+		return tm_subbuf_set(j->in, e->text);
 	return tm_tfs_write(j->in, e->rel, e->text);
 }
 

@@ -128,11 +128,14 @@ static int sess_clock(struct tm_session *s, const char *clock)
  */
 static int sess_subbuf(struct tm_session *s, const struct tm_session_opts *o)
 {
-	if (o->subbuf_kb)
-		return sess_write_ul(s, "buffer_subbuf_size_kb", o->subbuf_kb);
-	if (!o->default_subbuf_kb || !tracefs_file_exists(s->inst, "buffer_subbuf_size_kb"))
+	unsigned long kb = o->subbuf_kb ?: o->default_subbuf_kb;
+	char text[32];
+
+	if (!kb || (!o->subbuf_kb && !tracefs_file_exists(s->inst, "buffer_subbuf_size_kb")))
 		return 0;
-	return sess_write_ul(s, "buffer_subbuf_size_kb", o->default_subbuf_kb);
+	snprintf(text, sizeof(text), "%lu", kb);
+	return tm_journal_save(s->journal, "buffer_subbuf_size_kb") ?:
+	       tm_subbuf_set(s->inst, text);
 }
 
 /* tracing_on. */

@@ -143,5 +143,11 @@ TM_HIDDEN pid_t tm_instance_owner(const char *name);
 TM_HIDDEN bool tm_instance_is_stale(const char *name);
 /* instance.c: the sub-buffer size of instance in (buffer_subbuf_size_kb); -1 + message. */
 TM_HIDDEN int tm_instance_page_size(struct tracefs_instance *in, size_t *size);
+/*
+ * subbuf.c: write kb to buffer_subbuf_size_kb and, when the size read back
+ * changed, clear the trace (the kernel keeps the old ring's page counters:
+ * docs/kernel-ring-buffer-warning.md). Tracing off. 0, or -1 + message.
+ */
+TM_HIDDEN int tm_subbuf_set(struct tracefs_instance *in, const char *kb);
 
 #endif /* TM_TRACEFS_INTERNAL_H */

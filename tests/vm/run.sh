@@ -46,9 +46,11 @@ stop_daemons() {
 # virtiofsd DIR SOCKET CACHE: the host side of a virtiofs share (QEMU 7.2's virtiofsd;
 # chroot sandbox, as / cannot be pivot_root'ed into). The root is cache=always: the
 # guest keeps what it looked up (bats runs thousands of processes), nothing there changes.
+# The socket's absolute path: virtiofsd names its lock file after the path as given, so
+# a relative one would refuse the guest of another work tree running at the same time.
 virtiofsd_start() {
 	rm -f "$2"
-	/usr/lib/qemu/virtiofsd --socket-path="$2" -o source="$1" -o cache="$3" \
+	/usr/lib/qemu/virtiofsd --socket-path="$(realpath -m "$2")" -o source="$1" -o cache="$3" \
 		-o sandbox=chroot -o log_level=err </dev/null >>"$VM/virtiofsd.log" 2>&1 &
 	daemons+=($!)
 	local i=0
