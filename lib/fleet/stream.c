@@ -45,8 +45,9 @@ static int stream_rows(struct tm_fleet_stream *fs, bool *end)
 {
 	char num[24];
 
+	/* the bytes summed over the columns every 256 rows: a block ends near its size */
 	while (fs->rows_in.rows < STREAM_BLOCK_ROWS &&
-	       tm_native_bytes(&fs->rows_in) < STREAM_BLOCK_BYTES) {
+	       ((fs->rows_in.rows & 255) || tm_native_bytes(&fs->rows_in) < STREAM_BLOCK_BYTES)) {
 		int rc = sqlite3_step(fs->st);
 
 		if (rc == SQLITE_DONE) {
