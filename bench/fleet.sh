@@ -6,8 +6,10 @@
 # interleaved rounds of tracemap fleet (Native over HTTP from the SQLite file),
 # clickhouse-client with RowBinary files and with TSV files (the rows the server
 # holds after the first load, written out by the server itself), each into a fresh
-# database. Median and worst wall time, rows (events) a second. Run by hand, under
-# nice on a shared machine.
+# database. Median and worst wall time, rows (events) a second, the median's ratio
+# to clickhouse-client's better median, and the median CPU seconds of the loader
+# and of the server during each load (on a loaded machine the wall times follow
+# their sum). Run by hand, under nice on a shared machine.
 #
 #   bench/fleet.sh [DB...]        trace databases (tracemap sql -o); none: a
 #                                 synthetic sched_switch table of ROWS rows
@@ -47,6 +49,8 @@ ch_init "$WORK/ch"
 ch_ports s1
 ch_start s1
 PORT=$(ch_port s1 tcp)
+SERVER_PID=$(cat "$CH_DIR/s1/pid")
+HZ=$(getconf CLK_TCK)
 
 rows=0
 for f in "${dbs[@]}"; do
@@ -60,28 +64,46 @@ now() { date +%s.%N; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 worst() { sort -n | tail -1; }
 
+# The server's CPU so far (user + system), in clock ticks.
+server_ticks() { awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat"; }
+# CMD... with its user + system seconds added to $WORK/cpu.
+timed() { /usr/bin/time -a -o "$WORK/cpu" -f "%U %S" "$@"; }
+
+# Before a load: the clocks. After it: its wall time, loader and server CPU under KEY.
+measure_start() {
+	: >"$WORK/cpu"
+	T0=$(now)
+	S0=$(server_ticks)
+}
+measure_end() {
+	local key=$1
+	echo "$(now) - $T0" | bc >>"$WORK/t.$key"
+	echo "($(server_ticks) - $S0) / $HZ" | bc -l >>"$WORK/s.$key"
+	awk '{ s += $1 + $2 } END { print s }' "$WORK/cpu" >>"$WORK/c.$key"
+}
+
 load_tracemap() {
-	local db=$1 f t0
-	t0=$(now)
+	local db=$1 f
+	measure_start
 	for f in "${dbs[@]}"; do
-		"$TRACEMAP" fleet -q --clickhouse "$(ch_url s1 "$db")" "$f"
+		timed "$TRACEMAP" fleet -q --clickhouse "$(ch_url s1 "$db")" "$f"
 	done
-	echo "$(now) - $t0" | bc >>"$WORK/t.tracemap"
+	measure_end tracemap
 }
 
 # The tables as the loader made them, emptied; then each file through clickhouse-client.
 load_client() {
-	local db=$1 fmt=$2 t t0
+	local db=$1 fmt=$2 t
 	ch_q s1 "CREATE DATABASE $db"
 	for t in $(cat "$WORK/tables"); do
 		ch_q s1 "CREATE TABLE $db.\`$t\` AS first.\`$t\`"
 	done
-	t0=$(now)
+	measure_start
 	for t in $(cat "$WORK/tables"); do
-		clickhouse-client --port "$PORT" --query "INSERT INTO $db.\`$t\` FORMAT $fmt" \
+		timed clickhouse-client --port "$PORT" --query "INSERT INTO $db.\`$t\` FORMAT $fmt" \
 			<"$WORK/$t.$fmt"
 	done
-	echo "$(now) - $t0" | bc >>"$WORK/t.$fmt"
+	measure_end "$fmt"
 }
 
 # the first load: the tables and the files clickhouse-client reads
@@ -105,7 +127,9 @@ for r in $(seq 1 "$RUNS"); do
 done
 
 echo "ClickHouse $(ch_q s1 'SELECT version()'), $rows rows (events) in ${#dbs[@]} database(s), $RUNS runs"
-printf '%-34s %9s %9s %16s %16s\n' loader 'median s' 'worst s' 'median rows/s' 'worst rows/s'
+printf '%-34s %9s %9s %14s %14s %9s %9s %9s\n' loader 'median s' 'worst s' \
+	'median rows/s' 'worst rows/s' 'x client' 'CPU s' 'server s'
+best=$( (median <"$WORK/t.RowBinary"; median <"$WORK/t.TSV") | sort -n | head -1)
 for k in tracemap RowBinary TSV; do
 	case $k in
 	tracemap) name="tracemap fleet (Native, HTTP)" ;;
@@ -113,6 +137,8 @@ for k in tracemap RowBinary TSV; do
 	esac
 	m=$(median <"$WORK/t.$k")
 	w=$(worst <"$WORK/t.$k")
-	printf '%-34s %9.2f %9.2f %16.0f %16.0f\n' "$name" "$m" "$w" \
-		"$(echo "$rows / $m" | bc -l)" "$(echo "$rows / $w" | bc -l)"
+	printf '%-34s %9.2f %9.2f %14.0f %14.0f %9.2f %9.2f %9.2f\n' "$name" "$m" "$w" \
+		"$(echo "$rows / $m" | bc -l)" "$(echo "$rows / $w" | bc -l)" \
+		"$(echo "$best / $m" | bc -l)" "$(median <"$WORK/c.$k")" "$(median <"$WORK/s.$k")"
 done
+echo "x client: clickhouse-client's better median time over this median time (> 1: faster)"

@@ -60,8 +60,6 @@ TM_HIDDEN void tm_rb_put_varint(struct tm_buf *b, uint64_t v);
 TM_HIDDEN void tm_rb_put_string(struct tm_buf *b, const void *s, size_t len);
 TM_HIDDEN void tm_rb_put_int64(struct tm_buf *b, int64_t v);
 TM_HIDDEN void tm_rb_put_float64(struct tm_buf *b, double v);
-/* Column i of st's row as a String: a text's or a blob's bytes, a number's text. */
-TM_HIDDEN void tm_rb_put_text(struct tm_buf *b, struct sqlite3_stmt *st, int i);
 
 /* A Native block of a table's rows being gathered (native.c). */
 struct tm_native_col;

@@ -44,46 +44,65 @@ void tm_native_free(struct tm_native *nb)
 	memset(nb, 0, sizeof(*nb));
 }
 
-/* n bytes appended to b, the room checked inline (a value is a few bytes) */
-static inline void native_put(struct tm_buf *b, const void *p, size_t n)
+/*
+ * The values of one row, as cheaply as the SQLite API allows: one call for a
+ * column's value (sqlite3_column_*() each enter the statement's VM again),
+ * then its type and content from the value; appends with the room checked
+ * inline and fixed sizes copied as words.
+ */
+static inline void native_u64(struct tm_buf *b, uint64_t v)
 {
-	if (b->len + n > b->cap) {
-		tm_buf_reserve(b, n);
-		if (b->err)
-			return;
+	if (tm_buf_reserve(b, 8))
+		return;
+	v = htole64(v);
+	memcpy(b->data + b->len, &v, 8);
+	b->len += 8;
+}
+
+/* A String value: its LEB128 length and its bytes. */
+static inline void native_string(struct tm_buf *b, const void *p, size_t n)
+{
+	size_t v = n;
+
+	if (tm_buf_reserve(b, n + 10))
+		return;
+	while (v >= 0x80) {
+		b->data[b->len++] = (uint8_t)(v | 0x80);
+		v >>= 7;
 	}
-	memcpy(b->data + b->len, p, n);
+	b->data[b->len++] = (uint8_t)v;
+	if (n)
+		tm_copy_small(b->text + b->len, p, n);
 	b->len += n;
 }
 
-static void native_value(struct tm_native_col *c, const struct tm_fleet_col *fc,
-			 sqlite3_stmt *st, int i)
+static inline void native_value(struct tm_native_col *c, const struct tm_fleet_col *fc,
+				sqlite3_value *v)
 {
-	bool null = sqlite3_column_type(st, i) == SQLITE_NULL;
-	uint64_t le;
+	int type = sqlite3_value_type(v);
 	double d;
+	uint64_t bits;
+	const void *p;
 
-	if (fc->nullable) {
-		uint8_t b = null;
-
-		native_put(&c->nulls, &b, 1);
-	}
+	if (fc->nullable && !tm_buf_reserve(&c->nulls, 1))
+		c->nulls.data[c->nulls.len++] = type == SQLITE_NULL;
 	switch (fc->type) {
 	case TM_CH_INT64:
-		le = htole64(null ? 0 : (uint64_t)sqlite3_column_int64(st, i));
-		native_put(&c->data, &le, 8);
+		native_u64(&c->data, type == SQLITE_NULL ? 0 : (uint64_t)sqlite3_value_int64(v));
 		break;
 	case TM_CH_FLOAT64:
-		d = null ? 0 : sqlite3_column_double(st, i);
-		memcpy(&le, &d, 8);
-		le = htole64(le);
-		native_put(&c->data, &le, 8);
+		d = type == SQLITE_NULL ? 0 : sqlite3_value_double(v);
+		memcpy(&bits, &d, 8);
+		native_u64(&c->data, bits);
 		break;
 	case TM_CH_STRING:
-		if (null)
-			native_put(&c->data, "", 1);	/* length 0 */
-		else
-			tm_rb_put_text(&c->data, st, i);
+		/* a blob's bytes as they are; a number stored in a text column as text */
+		if (type == SQLITE_NULL) {
+			native_string(&c->data, "", 0);
+			break;
+		}
+		p = type == SQLITE_BLOB ? sqlite3_value_blob(v) : sqlite3_value_text(v);
+		native_string(&c->data, p, p ? (size_t)sqlite3_value_bytes(v) : 0);
 		break;
 	}
 }
@@ -94,10 +113,10 @@ void tm_native_add(struct tm_native *nb, sqlite3_stmt *st, const char *machine)
 
 	if (nb->err)
 		return;
-	tm_rb_put_string(&nb->machine, machine, strlen(machine));
+	native_string(&nb->machine, machine, strlen(machine));
 	for (int i = 0; i < t->ncols; i++)
 		if (i != t->machine_col)
-			native_value(&nb->cols[i], &t->cols[i], st, i);
+			native_value(&nb->cols[i], &t->cols[i], sqlite3_column_value(st, i));
 	nb->rows++;
 }
 
@@ -127,8 +146,9 @@ int tm_native_flush(struct tm_native *nb, struct tm_buf *out, const char *trace)
 	tm_rb_put_varint(out, nb->rows);
 	/* the trace column: the one value on every row */
 	native_header(out, "trace", "String");
-	for (uint64_t r = 0; r < nb->rows; r++)
-		tm_rb_put_string(out, trace, tlen);
+	if (!tm_buf_reserve(out, nb->rows * (tlen + 10)))
+		for (uint64_t r = 0; r < nb->rows; r++)
+			native_string(out, trace, tlen);
 	native_header(out, "machine", "String");
 	tm_buf_put(out, nb->machine.data, nb->machine.len);
 	nb->err = nb->err ? nb->err : nb->machine.err;

@@ -5,7 +5,6 @@
  * length and the bytes.
  */
 #include <endian.h>
-#include <sqlite3.h>
 #include <string.h>
 
 #include "fleet-internal.h"
@@ -45,18 +44,4 @@ void tm_rb_put_float64(struct tm_buf *b, double v)
 	memcpy(&bits, &v, 8);
 	bits = htole64(bits);
 	tm_buf_put(b, &bits, 8);
-}
-
-void tm_rb_put_text(struct tm_buf *b, sqlite3_stmt *st, int i)
-{
-	const void *p;
-	int n;
-
-	/* a blob's bytes as they are; a number stored in a text column as text */
-	if (sqlite3_column_type(st, i) == SQLITE_BLOB)
-		p = sqlite3_column_blob(st, i);
-	else
-		p = sqlite3_column_text(st, i);
-	n = sqlite3_column_bytes(st, i);
-	tm_rb_put_string(b, p, p ? (size_t)n : 0);
 }

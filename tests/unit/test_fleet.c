@@ -146,6 +146,75 @@ TM_TEST(fleet_schema_and_rows)
 	sqlite3_close(db);
 }
 
+/* The column bytes of block b after its two counts and the header of column name. */
+static const uint8_t *native_column(const struct tm_buf *b, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i + n + 1 < b->len; i++)
+		if (b->data[i] == n && !memcmp(b->data + i + 1, name, n))
+			return b->data + i + 1 + n + 1 + b->data[i + 1 + n];
+	return NULL;
+}
+
+TM_TEST(fleet_native_values)
+{
+	/* what a column holds beyond its declared type, and strings past one length byte */
+	sqlite3 *db = mem_db(
+		"CREATE TABLE ev (s TEXT, n INTEGER NOT NULL, f REAL NOT NULL);"
+		"INSERT INTO ev VALUES (printf('%.300c', 'x'), '12', 3);"
+		"INSERT INTO ev VALUES (x'00ff41', -5, -0.25);"
+		"INSERT INTO ev VALUES (42, 9007199254740993, 2.5);"
+		"INSERT INTO ev VALUES (NULL, 0, 0);");
+	struct tm_fleet_schema *s;
+	struct tm_native nb;
+	struct tm_buf b = { 0 }, want = { 0 };
+	sqlite3_stmt *st = NULL;
+	const uint8_t *col;
+	char big[300];
+
+	TM_REQUIRE(db);
+	s = tm_fleet_schema_read(db);
+	TM_REQUIRE(s && s->ntables == 1);
+	TM_REQUIRE(sqlite3_prepare_v2(db, "SELECT * FROM ev", -1, &st, NULL) == SQLITE_OK);
+	tm_native_init(&nb, &s->tables[0]);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		tm_native_add(&nb, st, "m");
+	TM_CHECK_INT(nb.rows, 4);
+	TM_REQUIRE(!tm_native_flush(&nb, &b, "T"));
+	tm_native_free(&nb);
+	sqlite3_finalize(st);
+
+	/* s: the null map, then 300 x's, the blob's bytes, an integer's text, nothing */
+	memset(big, 'x', sizeof(big));
+	tm_buf_put(&want, "\0\0\0\1", 4);
+	tm_rb_put_string(&want, big, 300);
+	tm_rb_put_string(&want, "\0\xff" "A", 3);
+	tm_rb_put_string(&want, "42", 2);
+	tm_rb_put_string(&want, "", 0);
+	col = native_column(&b, "s");
+	TM_REQUIRE(col && col + want.len <= b.data + b.len);
+	TM_CHECK(!memcmp(col, want.data, want.len));
+	/* n: a text of digits stored in an INTEGER column as its number */
+	want.len = 0;
+	for (int i = 0; i < 4; i++)
+		tm_rb_put_int64(&want, (int64_t[]){ 12, -5, 9007199254740993LL, 0 }[i]);
+	col = native_column(&b, "n");
+	TM_REQUIRE(col && col + want.len <= b.data + b.len);
+	TM_CHECK(!memcmp(col, want.data, want.len));
+	/* f: an integer stored in a REAL column as a double; the last column ends the block */
+	want.len = 0;
+	for (int i = 0; i < 4; i++)
+		tm_rb_put_float64(&want, (double[]){ 3, -0.25, 2.5, 0 }[i]);
+	col = native_column(&b, "f");
+	TM_REQUIRE(col && col + want.len == b.data + b.len);
+	TM_CHECK(!memcmp(col, want.data, want.len));
+	tm_buf_free(&want);
+	tm_buf_free(&b);
+	tm_fleet_schema_free(s);
+	sqlite3_close(db);
+}
+
 TM_TEST(fleet_schema_refused)
 {
 	sqlite3 *db = mem_db("CREATE TABLE ev (ts INTEGER, trace TEXT); INSERT INTO ev VALUES (1, 2);");
