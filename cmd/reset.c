@@ -109,26 +109,28 @@ static bool probe_kept(struct tm_orphan *const *sets, const char *ev)
 {
 	char name[64];
 
-	return tm_uprobe_instance(ev, name, sizeof(name)) && ring_owner(sets, name);
+	return tm_probe_instance(ev, name, sizeof(name)) && ring_owner(sets, name);
 }
 
-/* Stale uprobes, after the instances (a probe an instance enables is busy). */
-static int reset_uprobes(const char *tracefs, bool remove, struct tm_orphan *const *sets)
+/* Stale probes of kind, after the instances (a probe an instance enables is busy). */
+static int reset_probes(const char *tracefs, enum tm_probe_kind kind, bool remove,
+			struct tm_orphan *const *sets)
 {
-	char **stale = tm_uprobe_list_stale(tracefs);
+	char **stale = tm_probe_list_stale(tracefs, kind);
+	const char *what = tm_probe_kind_name(kind);
 	int ret = TM_EXIT_OK;
 
 	if (!stale)
 		return cmd_fail("reset");
 	for (char **ev = stale; *ev; ev++) {
 		if (probe_kept(sets, *ev))
-			cmd_err("reset", "uprobe %s kept with its instance", *ev);
+			cmd_err("reset", "%s %s kept with its instance", what, *ev);
 		else if (!remove)
-			printf("would remove uprobe %s\n", *ev);
-		else if (tm_uprobe_remove_event(tracefs, *ev))
+			printf("would remove %s %s\n", what, *ev);
+		else if (tm_probe_remove_event(tracefs, kind, *ev))
 			ret = cmd_fail("reset");
 		else
-			printf("removed uprobe %s\n", *ev);
+			printf("removed %s %s\n", what, *ev);
 	}
 	tm_strv_free(stale);
 	return ret;
@@ -218,8 +220,9 @@ int cmd_reset(int argc, char **argv)
 	if (o.stale)
 		tm_spools_registry_prune();
 	tm_strv_free(stale);
-	if (reset_uprobes(tracefs, o.stale, sets))
-		ret = TM_EXIT_FAIL;
+	for (int kind = 0; kind < TM_PROBE_KINDS; kind++)
+		if (reset_probes(tracefs, kind, o.stale, sets))
+			ret = TM_EXIT_FAIL;
 	for (int i = 0; i < 3; i++)
 		report_spools(sets, i);
 	for (int i = 0; i < 3; i++)
