@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * reset.c - `tracemap reset`: name, and with --stale remove, instances and
- * uprobe groups (tracemap_PID) of dead tracemap runs; name the spools such a
+ * probe groups (tracemap_PID: uprobes, kprobes) of dead tracemap runs; name the spools such a
  * run left in the current directory and $TMPDIR (`tracemap recover` saves them).
  */
 #include <argp.h>
@@ -19,15 +19,16 @@ struct reset_opts {
 
 static const struct argp_option options[] = {
 	{ "stale", 's', NULL, 0,
-	  "Remove the instances/tracemap-PID directories and tracemap_PID uprobes whose "
-	  "tracemap process is gone", 0 },
+	  "Remove the instances/tracemap-PID directories and tracemap_PID uprobes and kprobes "
+	  "whose tracemap process is gone", 0 },
 	{ 0 }
 };
 
 static const char doc[] =
-	"Find instances and uprobes left behind by tracemap processes that no longer run.\v"
+	"Find instances, uprobes and kprobes left behind by tracemap processes that no longer "
+	"run.\v"
 	"Without --stale this is a dry run: it prints what it would remove and removes "
-	"nothing. Instances and uprobes of running tracemap processes and those of other "
+	"nothing. Instances and probes of running tracemap processes and those of other "
 	"tools are never touched. Spools a killed recording left in the current directory "
 	"or $TMPDIR are named, never removed: 'tracemap recover OUTPUT' saves them.";
 

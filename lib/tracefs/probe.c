@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * probe.c - the probes of a session (uprobes) as libtracefs dynamic
+ * probe.c - the probes of a session (uprobes, kprobes) as libtracefs dynamic
  * events of tracemap's own group (tracemap_<pid>): unique names, made and
  * removed again on every exit path, and the stale groups of dead tracemap
  * processes that reset and recover remove.
@@ -33,6 +33,8 @@ static const struct {
 } kinds[TM_PROBE_KINDS] = {
 	[TM_PROBE_UPROBE] = { "uprobe", "uprobe_events",
 			      TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE },
+	[TM_PROBE_KPROBE] = { "kprobe", "kprobe_events",
+			      TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE },
 };
 
 const char *tm_probe_kind_name(enum tm_probe_kind kind)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * probe.h - the probes of a session (probe.c), all in its own event group:
- * uprobes from --uprobe specs (uprobe.c, symbols found with elf-sym.c). Private.
+ * uprobes from --uprobe specs (uprobe.c, symbols found with elf-sym.c) and
+ * kprobes from --kprobe specs (kprobe.c). Private.
  */
 #ifndef TM_PROBE_H
 #define TM_PROBE_H
@@ -46,6 +47,8 @@ TM_HIDDEN const char *tm_probe_file(enum tm_probe_kind kind);
 
 /* Add one uprobe "PATH:SYMBOL[+OFF][%return]" to p (uprobe.c); -1 + message. */
 TM_HIDDEN int tm_uprobe_add(struct tm_probes *p, const char *spec);
+/* Add one kprobe "SYMBOL[+OFF][%return] [FETCHARGS]" to p (kprobe.c); -1 + message. */
+TM_HIDDEN int tm_kprobe_add(struct tm_probes *p, const char *spec);
 
 /* The file offset of function symbol name in ELF file path (libelf); -1 + message. */
 TM_HIDDEN int tm_elf_symbol_offset(const char *path, const char *name, uint64_t *off);

@@ -284,21 +284,24 @@ static int sess_place_tracer(struct tm_session *s, const struct tm_session_opts 
 }
 
 /*
- * The uprobes, in group tracemap_<pid> (global: what was made goes again in
- * tm_session_destroy(), after the instance).
+ * The uprobes, then the kprobes, in group tracemap_<pid> (global: what was
+ * made goes again in tm_session_destroy(), after the instance).
  */
 static int sess_probes(struct tm_session *s, const struct tm_session_opts *o)
 {
 	char group[64];
 
-	if (!o->nr_uprobes)
+	if (!o->nr_uprobes && !o->nr_kprobes)
 		return 0;
 	snprintf(group, sizeof(group), "tracemap_%d", (int)getpid());
-	s->probes = tm_probes_new(group, o->nr_uprobes);
+	s->probes = tm_probes_new(group, o->nr_uprobes + o->nr_kprobes);
 	if (!s->probes)
 		return -1;
 	for (size_t i = 0; i < o->nr_uprobes; i++)
 		if (tm_uprobe_add(s->probes, o->uprobes[i]))
+			return -1;
+	for (size_t i = 0; i < o->nr_kprobes; i++)
+		if (tm_kprobe_add(s->probes, o->kprobes[i]))
 			return -1;
 	return 0;
 }

@@ -32,18 +32,24 @@ void tm_strv_free(char **v);
  */
 int tm_instance_remove(const char *tracefs, const char *name);
 
-/* ---- probes (probe.c, uprobe.c): tracemap_<pid> groups of dynamic events ---- */
+/* ---- probes (probe.c, uprobe.c, kprobe.c): tracemap_<pid> groups of dynamic events ---- */
 
 /* The kinds of probes a recording adds to the kernel, each removed with its instance. */
 enum tm_probe_kind {
 	TM_PROBE_UPROBE,	/* --uprobe: uprobe_events (uprobes and uretprobes) */
+	TM_PROBE_KPROBE,	/* --kprobe: kprobe_events (kprobes and kretprobes) */
 	TM_PROBE_KINDS
 };
 
-/* "uprobe". */
+/* "uprobe" or "kprobe". */
 const char *tm_probe_kind_name(enum tm_probe_kind kind);
 /* Check the syntax of a --uprobe spec "PATH:SYMBOL[+OFF][%return]"; -1 + message (EINVAL). */
 int tm_uprobe_spec_check(const char *spec);
+/*
+ * Check the syntax of a --kprobe spec "SYMBOL[+OFF][%return] [FETCHARGS]" (the
+ * fetch arguments are the kernel's to judge); -1 + message (EINVAL).
+ */
+int tm_kprobe_spec_check(const char *spec);
 /*
  * The probes ("GROUP/EVENT") of kind whose group is tracemap_<pid> of a
  * tracemap process that is gone, as a NULL-terminated malloc'ed array
