@@ -321,6 +321,26 @@ case_kprobe_reset() {
 	kprobes_gone
 }
 
+# -R 'hist:...': the kernel's histogram on stderr at stop, before the instance goes:
+# each exec of /bin/true counted, for the event with the trigger only.
+case_hist() {
+	snap_top >/tmp/top.before
+	timeout -s KILL 60 tracemap record -e sched:sched_process_exec -R 'hist:keys=filename' \
+		-e sched:sched_switch -o /tmp/h.dat -- sh -c 'for i in 1 2 3 4 5 6 7; do
+		/bin/true; done' 2>/tmp/err
+	cat /tmp/err
+	grep -qx '# events/sched/sched_process_exec/hist' /tmp/err
+	grep -q '^# trigger info: hist:keys=filename:vals=hitcount' /tmp/err
+	grep -Eq '^\{ filename: /bin/true +\} hitcount: +7$' /tmp/err
+	! grep 'sched_switch/hist' /tmp/err
+	timeout -s KILL 60 tracemap stream -e sched:sched_process_exec \
+		-R 'hist:keys=common_pid.execname' -- sh -c '/bin/true; /bin/true' >/dev/null 2>/tmp/err
+	cat /tmp/err
+	grep -qx '# events/sched/sched_process_exec/hist' /tmp/err
+	grep -Eq '^\{ common_pid: +true +\[ *[0-9]+\] +\} hitcount: +[12]$' /tmp/err
+	same_top /tmp/top.before
+}
+
 t "guest: the $KV kernel offers function_graph" case_boot
 t "record on $KV: the $PATH_WORD on every CPU, sched events" case_path
 t "record on $KV: report --compat=3.1 equals trace-cmd 3.1.6's" case_path_report
@@ -359,4 +379,6 @@ if [ -e $T/kprobe_events ]; then
 	t "recover of a SIGKILLed --kprobe recording removes its kprobe" case_kprobe_recover
 	t "reset --stale removes a SIGKILLed recorder's kprobe" case_kprobe_reset
 fi
+grep -qw hist $T/events/sched/sched_switch/trigger &&
+	t "record and stream -R hist: the kernel's histogram printed at stop" case_hist
 summary
