@@ -27,6 +27,7 @@ enum {
 	OPT_READER_NICE,
 	OPT_DURATION,
 	OPT_UPROBE,
+	OPT_KPROBE,
 	OPT_REUSE,
 	OPT_MAX_GRAPH_DEPTH,
 	OPT_FUNC_STACK,
@@ -41,6 +42,9 @@ static const struct argp_option capture_options[] = {
 	  "'traceoff if pid == 1' (repeatable)", 1 },
 	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][%return]", 0, "probe a function of a "
 	  "program or library: an event of group tracemap_PID (repeatable)", 1 },
+	{ "kprobe", OPT_KPROBE, "SPEC", 0, "probe a kernel function: SPEC is "
+	  "SYMBOL[+OFF][%return], then fetch arguments as kprobe_events takes them "
+	  "('do_sys_openat2 dfd=%di'): an event of group tracemap_PID (repeatable)", 1 },
 	{ "pid", 'P', "PID", 0, "trace only events of PID (repeatable)", 1 },
 	{ NULL, 'F', NULL, 0, "trace only the COMMAND", 1 },
 	{ NULL, 'c', NULL, 0, "with -F or -P: also trace children forked later", 1 },
@@ -187,6 +191,15 @@ static void add_str(struct argp_state *state, const char ***v, size_t *n, const 
 	(*v)[*n] = NULL;
 }
 
+/* A --uprobe or --kprobe spec, its syntax checked (a usage error) before anything starts. */
+static void add_probe(struct argp_state *state, const char ***v, size_t *n, const char *spec,
+		      int (*check)(const char *spec))
+{
+	if (check(spec))
+		argp_error(state, "%s", tm_last_error());
+	add_str(state, v, n, spec);
+}
+
 static void add_option(struct argp_state *state, struct capture_opts *o, const char *opt)
 {
 	add_str(state, &o->options, &o->nr_options, opt);
@@ -240,10 +253,10 @@ static error_t capture_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_FUNC_STACK: o->func_stack = true; break;
 	case OPT_UPROBE:
-		if (tm_uprobe_spec_check(arg))
-			argp_error(state, "%s", tm_last_error());
-		o->uprobes = grow(state, o->uprobes, o->nr_uprobes, sizeof(*o->uprobes));
-		o->uprobes[o->nr_uprobes++] = arg;
+		add_probe(state, &o->uprobes, &o->nr_uprobes, arg, tm_uprobe_spec_check);
+		break;
+	case OPT_KPROBE:
+		add_probe(state, &o->kprobes, &o->nr_kprobes, arg, tm_kprobe_spec_check);
 		break;
 	case OPT_WAKEUP:
 		o->wakeup_percent = arg_long(state, "wakeup percent", arg, 0, 100);
@@ -301,9 +314,10 @@ static const struct argp_child capture_children[] = {
 void capture_check_events(struct argp_state *state, const struct capture_opts *o)
 {
 	/* a reused instance records the events it has enabled */
-	if (!o->nr_events && !o->tracer && !o->nr_uprobes && !o->reuse_instance)
+	if (!o->nr_events && !o->tracer && !o->nr_uprobes && !o->nr_kprobes &&
+	    !o->reuse_instance)
 		argp_error(state, "nothing to record: give -e EVENT (-e all: every event; "
-			   "-e ftrace:print: trace_marker lines), -p TRACER or --uprobe");
+			   "-e ftrace:print: trace_marker lines), -p TRACER, --uprobe or --kprobe");
 }
 
 void capture_parse_args(int argc, char **argv, const struct argp_option *options,
@@ -335,6 +349,7 @@ void capture_opts_free(struct capture_opts *o)
 	free(o->pids);
 	free(o->options);
 	free(o->uprobes);
+	free(o->kprobes);
 	free(o->filter_funcs);
 	free(o->notrace_funcs);
 	free(o->graph_funcs);

@@ -152,6 +152,8 @@ int capture_open(struct capture *r, const struct capture_opts *o, const char *su
 		.cpumask = o->cpumask,
 		.uprobes = o->uprobes,
 		.nr_uprobes = o->nr_uprobes,
+		.kprobes = o->kprobes,
+		.nr_kprobes = o->nr_kprobes,
 		.name = o->instance,
 		.reuse = o->reuse_instance,
 		.name_events = o->name_events,

@@ -43,6 +43,8 @@ struct capture_opts {
 	char			**command;	/* NULL-terminated, or NULL */
 	const char		**uprobes;	/* --uprobe specs */
 	size_t			nr_uprobes;
+	const char		**kprobes;	/* --kprobe specs */
+	size_t			nr_kprobes;
 	bool			name_events;	/* stream: the events that rename tasks too */
 	const char		*tracer;	/* -p TRACER, NULL: events only */
 	const char		**filter_funcs;	/* -l, NULL-terminated */
@@ -75,7 +77,7 @@ void capture_parse_args(int argc, char **argv, const struct argp_option *options
 			argp_parser_t parser, const char *doc, const char *examples, void *input);
 /*
  * At the end of record's and stream's parsing, after their own checks: no
- * event, tracer or uprobe is a usage error (the trace would be empty).
+ * event, tracer, uprobe or kprobe is a usage error (the trace would be empty).
  */
 void capture_check_events(struct argp_state *state, const struct capture_opts *o);
 void capture_opts_init(struct capture_opts *o);

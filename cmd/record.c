@@ -69,6 +69,8 @@ static const char examples[] =
 	"  tracemap record -F -c -e syscalls -- make\n"
 	"  tracemap record -T -e sched:sched_process_fork -- make\n"
 	"  tracemap record -F --uprobe=/lib/x86_64-linux-gnu/libc.so.6:malloc -- ls\n"
+	"  tracemap record --kprobe='do_sys_openat2 dfd=%di:s32' --kprobe=do_sys_openat2%return "
+	"-- ls\n"
 	"  tracemap record -e sched --flight 256M            # SIGUSR2 writes trace.0001.dat\n"
 	"  tracemap record -e sched --switch-output 1h --max-files 24\n"
 	"  tracemap record -e sched --flight 64M --trigger 'ftrace:print:buf ~ \"*STALL*\"'\n";

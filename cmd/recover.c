@@ -71,8 +71,10 @@ static void print_result(const char *output, const struct tm_recover_result *res
 				cpu, (unsigned long long)c->spooled, (unsigned long long)c->ring);
 	}
 	if (res->ring_taken)
-		cmd_err(SUB, "instance %s: its ring is in %s; the instance is removed%s",
-			res->instance, output, res->uprobes ? ", with its uprobes" : "");
+		cmd_err(SUB, "instance %s: its ring is in %s; the instance is removed%s%s%s",
+			res->instance, output, res->uprobes || res->kprobes ? ", with its " : "",
+			res->uprobes ? (res->kprobes ? "uprobes and " : "uprobes") : "",
+			res->kprobes ? "kprobes" : "");
 }
 
 int cmd_recover(int argc, char **argv)

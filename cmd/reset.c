@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * reset.c - `tracemap reset`: name, and with --stale remove, instances and
- * uprobe groups (tracemap_PID) of dead tracemap runs; name the spools such a
+ * probe groups (tracemap_PID: uprobes, kprobes) of dead tracemap runs; name the spools such a
  * run left in the current directory and $TMPDIR (`tracemap recover` saves them).
  */
 #include <argp.h>
@@ -19,15 +19,16 @@ struct reset_opts {
 
 static const struct argp_option options[] = {
 	{ "stale", 's', NULL, 0,
-	  "Remove the instances/tracemap-PID directories and tracemap_PID uprobes whose "
-	  "tracemap process is gone", 0 },
+	  "Remove the instances/tracemap-PID directories and tracemap_PID uprobes and kprobes "
+	  "whose tracemap process is gone", 0 },
 	{ 0 }
 };
 
 static const char doc[] =
-	"Find instances and uprobes left behind by tracemap processes that no longer run.\v"
+	"Find instances, uprobes and kprobes left behind by tracemap processes that no longer "
+	"run.\v"
 	"Without --stale this is a dry run: it prints what it would remove and removes "
-	"nothing. Instances and uprobes of running tracemap processes and those of other "
+	"nothing. Instances and probes of running tracemap processes and those of other "
 	"tools are never touched. Spools a killed recording left in the current directory "
 	"or $TMPDIR are named, never removed: 'tracemap recover OUTPUT' saves them.";
 
@@ -109,26 +110,28 @@ static bool probe_kept(struct tm_orphan *const *sets, const char *ev)
 {
 	char name[64];
 
-	return tm_uprobe_instance(ev, name, sizeof(name)) && ring_owner(sets, name);
+	return tm_probe_instance(ev, name, sizeof(name)) && ring_owner(sets, name);
 }
 
-/* Stale uprobes, after the instances (a probe an instance enables is busy). */
-static int reset_uprobes(const char *tracefs, bool remove, struct tm_orphan *const *sets)
+/* Stale probes of kind, after the instances (a probe an instance enables is busy). */
+static int reset_probes(const char *tracefs, enum tm_probe_kind kind, bool remove,
+			struct tm_orphan *const *sets)
 {
-	char **stale = tm_uprobe_list_stale(tracefs);
+	char **stale = tm_probe_list_stale(tracefs, kind);
+	const char *what = tm_probe_kind_name(kind);
 	int ret = TM_EXIT_OK;
 
 	if (!stale)
 		return cmd_fail("reset");
 	for (char **ev = stale; *ev; ev++) {
 		if (probe_kept(sets, *ev))
-			cmd_err("reset", "uprobe %s kept with its instance", *ev);
+			cmd_err("reset", "%s %s kept with its instance", what, *ev);
 		else if (!remove)
-			printf("would remove uprobe %s\n", *ev);
-		else if (tm_uprobe_remove_event(tracefs, *ev))
+			printf("would remove %s %s\n", what, *ev);
+		else if (tm_probe_remove_event(tracefs, kind, *ev))
 			ret = cmd_fail("reset");
 		else
-			printf("removed uprobe %s\n", *ev);
+			printf("removed %s %s\n", what, *ev);
 	}
 	tm_strv_free(stale);
 	return ret;
@@ -218,8 +221,9 @@ int cmd_reset(int argc, char **argv)
 	if (o.stale)
 		tm_spools_registry_prune();
 	tm_strv_free(stale);
-	if (reset_uprobes(tracefs, o.stale, sets))
-		ret = TM_EXIT_FAIL;
+	for (int kind = 0; kind < TM_PROBE_KINDS; kind++)
+		if (reset_probes(tracefs, kind, o.stale, sets))
+			ret = TM_EXIT_FAIL;
 	for (int i = 0; i < 3; i++)
 		report_spools(sets, i);
 	for (int i = 0; i < 3; i++)

@@ -54,13 +54,13 @@ _tracemap_help_options()
 _tracemap_fallback_options()
 {
 	case $1 in
-	record)	echo "ALL -e -f -R -T --uprobe -p -l -n -g --max-graph-depth --func-stack" \
+	record)	echo "ALL -e -f -R -T --uprobe --kprobe -p -l -n -g --max-graph-depth --func-stack" \
 		     "-o -b --subbuf-size -C -M -P -F -c -O" \
 		     "--wakeup-percent -q -v --no-mmap --keep-mapped --no-pin --reader-nice -B --reuse-instance --file-version" \
 		     "--compression --compression-level --fixed-level --date --duration" \
 		     "--fail-on-loss --flight --switch-output --max-files --trigger --post" \
 		     "--max-dumps --flush-interval --help"
-		echo "ARG -e -f -R --uprobe -p -l -n -g --max-graph-depth -o -b --subbuf-size" \
+		echo "ARG -e -f -R --uprobe --kprobe -p -l -n -g --max-graph-depth -o -b --subbuf-size" \
 		     "-C -M -P -O --wakeup-percent -B --file-version --compression" \
 		     "--compression-level --duration --flight --switch-output --max-files" \
 		     "--trigger --post --max-dumps --flush-interval" ;;
@@ -72,11 +72,11 @@ _tracemap_fallback_options()
 	sql)	echo "ALL -i -o --format --top --hist --show -N -q --clickhouse --cluster" \
 		     "--schema --replace -m --across --limit --help"
 		echo "ARG -i -o --format --top --clickhouse --cluster --schema -m --limit" ;;
-	stream)	echo "ALL -e -f -R -T --uprobe -p -l -n -g --max-graph-depth --func-stack" \
+	stream)	echo "ALL -e -f -R -T --uprobe --kprobe -p -l -n -g --max-graph-depth --func-stack" \
 		     "-b --subbuf-size -C -M -P -F -c -O" \
 		     "--wakeup-percent -q -v --no-mmap --keep-mapped --no-pin --reader-nice -B --reuse-instance --duration --json" \
 		     "--compat --help"
-		echo "ARG -e -f -R --uprobe -p -l -n -g --max-graph-depth -b --subbuf-size" \
+		echo "ARG -e -f -R --uprobe --kprobe -p -l -n -g --max-graph-depth -b --subbuf-size" \
 		     "-C -M -P -O --wakeup-percent -B --duration --compat" ;;
 	list)	echo "ALL -e -s -c -t -o -F -f -I -B --help"
 		echo "ARG -F -B" ;;
@@ -193,8 +193,10 @@ _tracemap_option_value()
 		_tracemap_reply "$cur" "$("$bin" list -t 2>/dev/null)" ;;
 	record:-l|record:--ftrace-filter|record:-n|record:--ftrace-notrace|record:-g|\
 	record:--graph-function|stream:-l|stream:--ftrace-filter|stream:-n|\
-	stream:--ftrace-notrace|stream:-g|stream:--graph-function|list:-f|list:--functions)
-		# nothing where the kernel refuses function tracing (list -f fails)
+	stream:--ftrace-notrace|stream:-g|stream:--graph-function|list:-f|list:--functions|\
+	record:--kprobe|stream:--kprobe)
+		# nothing where the kernel refuses function tracing (list -f fails); a
+		# kprobe's symbol is one of these functions too
 		_tracemap_reply "$cur" "$("$bin" list -f 2>/dev/null | sed 's/ .*//')" ;;
 	record:--switch-output)
 		_tracemap_reply "$cur" "signal 100M 1G 30s 10m 1h" ;;

@@ -146,14 +146,14 @@ subcommands() {
 }
 
 # Issue 44: `record --duration 0.5` alone gave an empty trace without a word.
-@test "cli: record and stream with nothing to record (no -e, -p, --uprobe) are usage errors" {
+@test "cli: record and stream with nothing to record (no -e, -p, --uprobe, --kprobe) are usage errors" {
 	local sub out
 	for sub in record stream; do
 		out=()
 		[ "$sub" = stream ] || out=(-o "$BATS_TEST_TMPDIR/x.dat")
 		run --separate-stderr "$TRACEMAP" "$sub" --duration 0.5 "${out[@]}"
 		tm_status 2
-		[[ ${stderr_lines[0]} == "tracemap $sub: nothing to record: give -e EVENT (-e all: every event; -e ftrace:print: trace_marker lines), -p TRACER or --uprobe" ]] ||
+		[[ ${stderr_lines[0]} == "tracemap $sub: nothing to record: give -e EVENT (-e all: every event; -e ftrace:print: trace_marker lines), -p TRACER, --uprobe or --kprobe" ]] ||
 			{ echo "$stderr" >&2; return 1; }
 		run --separate-stderr "$TRACEMAP" "$sub" -C mono -O nooverwrite -T -- true
 		tm_status 2

@@ -76,7 +76,7 @@ subcommands() {
 	[ "$REPLY_SORTED" = "$(sorted 3.1 3.4)" ]
 }
 
-@test "completion: -p offers the kernel's tracers; the function options and list -f are offered" {
+@test "completion: -p offers the kernel's tracers; the function options, --kprobe and list -f are offered" {
 	complete_words record -p ""
 	[ "$REPLY_SORTED" = "$(tracemap list -t | LC_ALL=C sort)" ]
 	complete_words stream --tracer ""
@@ -89,6 +89,13 @@ subcommands() {
 	[ "$REPLY_SORTED" = "$(sorted --ftrace-filter --ftrace-notrace)" ]
 	complete_words list --fu
 	[ "$REPLY_SORTED" = "--functions" ]
+	complete_words record --kpr
+	[ "$REPLY_SORTED" = "--kprobe" ]
+	complete_words stream --kp
+	[ "$REPLY_SORTED" = "--kprobe" ]
+	# a kprobe's symbol: a function of list -f (none where the kernel refuses it)
+	complete_words record --kprobe do_sys_open
+	[ "$REPLY_SORTED" = "$("$TRACEMAP" list -f 2>/dev/null | sed -n 's/^\(do_sys_open[^ ]*\).*/\1/p' | LC_ALL=C sort -u)" ]
 }
 
 @test "completion: record --switch-output and --flight offer values, extract its options" {

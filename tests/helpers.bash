@@ -70,17 +70,18 @@ tm_tracefs_state() {
 		grep -Ev "${TM_STATE_IGNORE:-^\$}" | tr '\n' ' ')"
 }
 
-# For a test that runs `reset --stale`: the instances and uprobes of dead tracemap
+# For a test that runs `reset --stale`: the instances and probes of dead tracemap
 # runs that were there before it (another session's SIGKILLed recorder) are rightly
 # removed too, not by the test's fault: the state check leaves them out.
 tm_ignore_stale() {
 	local dry inst probes
 	dry=$("$TRACEMAP" reset 2>/dev/null)
 	inst=$(sed -n 's/^would remove \(tracemap-[0-9]*\)$/\1/p' <<<"$dry" | paste -sd '|')
-	probes=$(sed -n 's/^would remove uprobe \(tracemap_[0-9]*\)\/.*/\1/p' <<<"$dry" |
+	probes=$(sed -n 's/^would remove [uk]probe \(tracemap_[0-9]*\)\/.*/\1/p' <<<"$dry" |
 		sort -u | paste -sd '|')
 	TM_STATE_IGNORE="^(${inst:-\$})\$"
-	TM_STATE_IGNORE_PROBES="^[pr]:(${probes:-\$})/"
+	# a kretprobe's line starts r<maxactive>: (dynamic_events)
+	TM_STATE_IGNORE_PROBES="^[pr][0-9]*:(${probes:-\$})/"
 }
 
 tm_state_save() {

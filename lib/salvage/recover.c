@@ -230,16 +230,18 @@ static int stop_instance(struct recover_run *r)
 
 /*
  * What the dead recorder added globally goes with its instance: its uprobes
- * (best effort: one still busy stays for reset --stale).
+ * and kprobes (best effort: one still busy stays for reset --stale).
  */
-static void remove_uprobes(const struct recover_run *r, struct tm_recover_result *res)
+static void remove_probes(const struct recover_run *r, enum tm_probe_kind kind,
+			  unsigned int *removed)
 {
-	char **stale = tm_uprobe_list_stale(r->tracefs), inst[64];
+	char **stale = tm_probe_list_stale(r->tracefs, kind), inst[64];
 
 	for (char **ev = stale; ev && *ev; ev++)
-		if (tm_uprobe_instance(*ev, inst, sizeof(inst)) &&
-		    !strcmp(inst, r->info.instance) && !tm_uprobe_remove_event(r->tracefs, *ev))
-			res->uprobes++;
+		if (tm_probe_instance(*ev, inst, sizeof(inst)) &&
+		    !strcmp(inst, r->info.instance) &&
+		    !tm_probe_remove_event(r->tracefs, kind, *ev))
+			(*removed)++;
 	tm_strv_free(stale);
 }
 
@@ -277,8 +279,10 @@ static int recover(struct recover_run *r, struct tm_recover_result *res)
 	/* its ring is in the file now: the instance goes, as the recorder would have removed it */
 	if (r->inst_dir[0] && !tm_instance_remove(r->tracefs, r->info.instance))
 		res->ring_taken = true;
-	if (res->ring_taken)
-		remove_uprobes(r, res);
+	if (res->ring_taken) {
+		remove_probes(r, TM_PROBE_UPROBE, &res->uprobes);
+		remove_probes(r, TM_PROBE_KPROBE, &res->kprobes);
+	}
 	return 0;
 }
 

@@ -61,6 +61,7 @@ struct tm_recover_result {
 	struct tm_recover_cpu cpu[TM_RECOVER_MAX_CPUS];
 	bool		ring_taken;	/* the recorder's instance was drained and removed */
 	unsigned int	uprobes;	/* its uprobes (group tracemap_<pid>) removed with it */
+	unsigned int	kprobes;	/* its kprobes (the same group) removed with it */
 	uint64_t	events;		/* all CPUs together */
 	uint64_t	pages;		/* pages saved */
 	uint64_t	dropped;	/* bytes of torn or damaged chunks cut off */

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <stdbool.h>
 
-#include "uprobe.h"
+#include "probe.h"
 
 /* The value of the defined symbol name in the symbol table of scn; false if absent. */
 static bool elf_find_in(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, const char *name,

@@ -10,7 +10,7 @@
 
 #include "session-events.h"
 #include "tracer.h"
-#include "uprobe.h"
+#include "probe.h"
 #include "tracefs-internal.h"
 #include "util/internal.h"
 #include "tm-tracefs.h"
@@ -25,7 +25,7 @@ struct tm_session {
 	struct tm_journal	*journal;	/* a reused instance: what to restore */
 	char			**systems;	/* of the enabled events, NULL-terminated */
 	char			**counted;	/* counted -R triggers, set again at start */
-	struct tm_uprobes	*uprobes;	/* global: removed after the instance */
+	struct tm_probes	*probes;	/* global: removed after the instance */
 	char			**quiet;	/* events enabled only to follow task names */
 	bool			top;		/* the tracer runs only at the top level: there */
 	bool			ftrace_pids;	/* a tracer: pids go to set_ftrace_pid too */
@@ -175,8 +175,8 @@ static int sess_configure(struct tm_session *s, const struct tm_session_opts *o)
 	if (tm_sess_enable_events(s->inst, o->events, o->nr_events, &s->systems, &s->counted,
 				  s->journal))
 		return -1;
-	for (size_t i = 0; i < tm_uprobes_count(s->uprobes); i++) {
-		struct tm_event_spec ev = { .event = tm_uprobes_event(s->uprobes, i) };
+	for (size_t i = 0; i < tm_probes_count(s->probes); i++) {
+		struct tm_event_spec ev = { .event = tm_probes_event(s->probes, i) };
 
 		if (tm_sess_enable_events(s->inst, &ev, 1, &s->systems, NULL, s->journal))
 			return -1;
@@ -283,6 +283,29 @@ static int sess_place_tracer(struct tm_session *s, const struct tm_session_opts 
 	return top ? sess_move_top(s, o) : 0;
 }
 
+/*
+ * The uprobes, then the kprobes, in group tracemap_<pid> (global: what was
+ * made goes again in tm_session_destroy(), after the instance).
+ */
+static int sess_probes(struct tm_session *s, const struct tm_session_opts *o)
+{
+	char group[64];
+
+	if (!o->nr_uprobes && !o->nr_kprobes)
+		return 0;
+	snprintf(group, sizeof(group), "tracemap_%d", (int)getpid());
+	s->probes = tm_probes_new(group, o->nr_uprobes + o->nr_kprobes);
+	if (!s->probes)
+		return -1;
+	for (size_t i = 0; i < o->nr_uprobes; i++)
+		if (tm_uprobe_add(s->probes, o->uprobes[i]))
+			return -1;
+	for (size_t i = 0; i < o->nr_kprobes; i++)
+		if (tm_kprobe_add(s->probes, o->kprobes[i]))
+			return -1;
+	return 0;
+}
+
 struct tm_session *tm_session_create(const char *tracefs, const struct tm_session_opts *opts)
 {
 	struct tm_session *s = calloc(1, sizeof(*s));
@@ -301,15 +324,7 @@ struct tm_session *tm_session_create(const char *tracefs, const struct tm_sessio
 	}
 	if (sess_make_instance(s, opts) || sess_place_tracer(s, opts))
 		goto fail;
-	if (opts->nr_uprobes) {
-		char group[64];
-
-		snprintf(group, sizeof(group), "tracemap_%d", (int)getpid());
-		s->uprobes = tm_uprobes_create(tracefs, group, opts->uprobes, opts->nr_uprobes);
-		if (!s->uprobes)
-			goto fail;
-	}
-	if (sess_configure(s, opts))
+	if (sess_probes(s, opts) || sess_configure(s, opts))
 		goto fail;
 	return s;
 fail:
@@ -348,7 +363,7 @@ int tm_session_destroy(struct tm_session *s)
 	if (tm_session_remove(s, 0))
 		ret = -1;
 	/* a probe is busy while an instance enables it: only after the rmdir */
-	if (tm_uprobes_destroy(s->uprobes) && !ret)
+	if (tm_probes_destroy(s->probes) && !ret)
 		ret = -1;
 	tm_journal_free(s->journal);
 	tracefs_instance_free(s->inst);

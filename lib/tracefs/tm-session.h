@@ -47,6 +47,8 @@ struct tm_session_opts {
 	const char		*cpumask;	/* tracing_cpumask text, NULL = all */
 	const char * const	*uprobes;	/* "PATH:SYMBOL[+OFF][%return]" specs */
 	size_t			nr_uprobes;
+	const char * const	*kprobes;	/* "SYMBOL[+OFF][%return] [FETCHARGS]" specs */
+	size_t			nr_kprobes;
 	const char		*name;		/* instance name, NULL = tracemap-<pid> */
 	bool			reuse;		/* name may exist: record through it, restore it */
 	bool			name_events;	/* also sched_process_exec, task_rename,
@@ -77,8 +79,10 @@ struct tm_session;
  * instance behind (a reused one gets its settings back): NULL. A filter or
  * trigger the kernel refuses carries the kernel's reason from the instance's
  * error_log. Each uprobe spec becomes an event of group tracemap_<pid> in
- * uprobe_events (SYMBOL looked up in PATH with libelf), enabled in the
- * instance like an -e event.
+ * uprobe_events (SYMBOL looked up in PATH with libelf), each kprobe spec one
+ * of the same group in kprobe_events (its fetch arguments as given), enabled
+ * in the instance like an -e event; a probe the kernel refuses fails with
+ * its errno and error_log's reason, and the probes made before it go.
  *
  * With opts->tracer.name, the filters are written and the tracer set last.
  * The instance's available_tracers lists only the tracers the kernel allows
@@ -99,8 +103,8 @@ struct tm_session *tm_session_create(const char *tracefs, const struct tm_sessio
  */
 int tm_session_remove(struct tm_session *s, int wait_ms);
 /*
- * tm_session_remove() unless done, then remove the session's uprobes (group
- * tracemap_<pid>, global), and free s; -1 + message if either
+ * tm_session_remove() unless done, then remove the session's uprobes and
+ * kprobes (group tracemap_<pid>, global), and free s; -1 + message if either
  * failed.
  */
 int tm_session_destroy(struct tm_session *s);

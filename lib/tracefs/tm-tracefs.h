@@ -32,23 +32,40 @@ void tm_strv_free(char **v);
  */
 int tm_instance_remove(const char *tracefs, const char *name);
 
-/* ---- uprobes (uprobe.c): tracemap_<pid> groups in uprobe_events ---- */
+/* ---- probes (probe.c, uprobe.c, kprobe.c): tracemap_<pid> groups of dynamic events ---- */
 
+/* The kinds of probes a recording adds to the kernel, each removed with its instance. */
+enum tm_probe_kind {
+	TM_PROBE_UPROBE,	/* --uprobe: uprobe_events (uprobes and uretprobes) */
+	TM_PROBE_KPROBE,	/* --kprobe: kprobe_events (kprobes and kretprobes) */
+	TM_PROBE_KINDS
+};
+
+/* "uprobe" or "kprobe". */
+const char *tm_probe_kind_name(enum tm_probe_kind kind);
 /* Check the syntax of a --uprobe spec "PATH:SYMBOL[+OFF][%return]"; -1 + message (EINVAL). */
 int tm_uprobe_spec_check(const char *spec);
 /*
- * The probes ("GROUP/EVENT") of uprobe_events whose group is tracemap_<pid>
- * of a tracemap process that is gone, as a NULL-terminated malloc'ed array
- * (tm_strv_free); empty on kernels without uprobes. NULL + message.
+ * Check the syntax of a --kprobe spec "SYMBOL[+OFF][%return] [FETCHARGS]" (the
+ * fetch arguments are the kernel's to judge); -1 + message (EINVAL).
  */
-char **tm_uprobe_list_stale(const char *tracefs);
+int tm_kprobe_spec_check(const char *spec);
+/*
+ * The probes ("GROUP/EVENT") of kind whose group is tracemap_<pid> of a
+ * tracemap process that is gone, as a NULL-terminated malloc'ed array
+ * (tm_strv_free); empty on kernels without that kind. NULL + message.
+ */
+char **tm_probe_list_stale(const char *tracefs, enum tm_probe_kind kind);
 /*
  * The instance ("tracemap-<pid>") of the recording a probe "GROUP/EVENT"
  * belongs to, into inst; false when its group is not tracemap_<pid> or inst
  * is too short.
  */
-bool tm_uprobe_instance(const char *event, char *inst, size_t len);
-/* Remove one probe "GROUP/EVENT" (tracefs_dynevent_destroy()); -1 + message (EBUSY if enabled). */
-int tm_uprobe_remove_event(const char *tracefs, const char *event);
+bool tm_probe_instance(const char *event, char *inst, size_t len);
+/*
+ * Remove one probe "GROUP/EVENT" of kind (tracefs_dynevent_destroy()); -1 +
+ * message (EBUSY if enabled).
+ */
+int tm_probe_remove_event(const char *tracefs, enum tm_probe_kind kind, const char *event);
 
 #endif /* TM_TRACEFS_H */

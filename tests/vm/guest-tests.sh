@@ -181,6 +181,166 @@ case_list_functions() {
 	[ "$(tracemap list -f | wc -l)" = "$(wc -l <$T/available_filter_functions)" ]
 }
 
+# --kprobe: probes of group tracemap_PID in kprobe_events, gone on every exit path.
+# The workload opens /tmp/kp-target KP_N times from one shell (a builtin redirect).
+KP_N=20
+KP_LOOP="i=0; while [ \$i -lt $KP_N ]; do : </tmp/kp-target; i=\$((i + 1)); done"
+: >/tmp/kp-target
+
+# No probe of any tracemap run is left, nor its events or instance.
+kprobes_gone() {
+	cat $T/kprobe_events
+	[ ! -s $T/kprobe_events ]
+	! grep tracemap_ $T/dynamic_events
+	! ls -d $T/events/tracemap_* $T/instances/tracemap-* 2>/dev/null
+}
+
+# Until a tracemap-PID instance traces (tracemap in the background is ready), at
+# most 60 s of uptime; sets KP_PID to that PID.
+wait_instance_tracing() {
+	local end d
+	end=$(awk '{ print int($1) + 60 }' /proc/uptime)
+	while [ "$(awk '{ print int($1) }' /proc/uptime)" -lt "$end" ]; do
+		for d in $T/instances/tracemap-*; do
+			[ "$(cat "$d/tracing_on" 2>/dev/null)" = 1 ] || continue
+			KP_PID=${d##*tracemap-}
+			return 0
+		done
+		sleep 0.1
+	done
+	echo "no tracemap instance traced within 60 s"
+	return 1
+}
+
+# An entry probe with fetch arguments and a %return probe: KP_N opens of the file in
+# the entry events, as many returns as entries, report equal to trace-cmd's.
+case_kprobe() {
+	snap_top >/tmp/top.before
+	timeout -s KILL 60 tracemap record -v -F \
+		--kprobe='do_sys_openat2 dfd=%di:s32 name=+0(%si):ustring' \
+		--kprobe='do_sys_openat2%return ret=$retval:s32' \
+		-o /tmp/kp.dat -- sh -c "$KP_LOOP" 2>/tmp/err
+	cat /tmp/err
+	kprobes_gone
+	same_top /tmp/top.before
+	trace-cmd report /tmp/kp.dat >/tmp/r.txt
+	grep -m 2 do_sys_openat2 /tmp/r.txt
+	entries=$(grep -c ' do_sys_openat2: ' /tmp/r.txt)
+	returns=$(grep -c ' do_sys_openat2__return: .* ret=' /tmp/r.txt)
+	ours=$(grep -c ' do_sys_openat2: .* dfd=-100 name="/tmp/kp-target"$' /tmp/r.txt)
+	echo "$entries entries ($ours of /tmp/kp-target), $returns returns"
+	[ "$ours" = $KP_N ]
+	[ "$returns" = "$entries" ]
+	tracemap report --json /tmp/kp.dat | jq -e -s '[.[] | select(.event ==
+		"do_sys_openat2__return")][0].system | test("^tracemap_[0-9]+$")' >/dev/null
+}
+
+case_kprobe_report() {
+	same_report /tmp/kp.dat
+}
+
+# stream: the same probe twice is do_sys_openat2 and do_sys_openat2_2, each hit alike.
+case_kprobe_stream() {
+	timeout -s KILL 60 tracemap stream -F --kprobe='do_sys_openat2 name=+0(%si):ustring' \
+		--kprobe=do_sys_openat2 -- sh -c "$KP_LOOP" >/tmp/s.txt
+	kprobes_gone
+	[ "$(grep -c ' do_sys_openat2: .* name="/tmp/kp-target"$' /tmp/s.txt)" = $KP_N ]
+	[ "$(grep -c ' do_sys_openat2_2: ' /tmp/s.txt)" = "$(grep -c ' do_sys_openat2: ' /tmp/s.txt)" ]
+}
+
+# Until SIGINT: the opens made meanwhile are in the file, the probe is gone.
+case_kprobe_sigint() {
+	timeout -s KILL 60 tracemap record -q --kprobe='do_sys_openat2 name=+0(%si):ustring' \
+		-o /tmp/kpi.dat &
+	bg=$!
+	wait_instance_tracing
+	grep "^p:tracemap_$KP_PID/do_sys_openat2 " $T/kprobe_events
+	for i in 1 2 3; do : </tmp/kp-target; done
+	signal_tracemap INT $bg
+	wait $bg
+	kprobes_gone
+	[ "$(trace-cmd report /tmp/kpi.dat | grep -c 'name="/tmp/kp-target"$')" = 3 ]
+}
+
+# Refused at the start (a probe the kernel refuses after one it took, a bad fetch
+# argument, a filter after the probes were made): one line, nothing left.
+case_kprobe_refused() {
+	snap_top >/tmp/top.before
+	one_line_error timeout -s KILL 60 tracemap record --kprobe='do_sys_openat2 dfd=%di' \
+		--kprobe=tm_no_such_function -o /tmp/x.dat -- true
+	grep -q "^tracemap record: kprobe 'tm_no_such_function': add 'p:tracemap_[0-9]*/tm_no_such_function tm_no_such_function' to dynamic_events: " /tmp/err
+	kprobes_gone
+	one_line_error timeout -s KILL 60 tracemap record --kprobe='do_sys_openat2 dfd=%zz' \
+		-o /tmp/x.dat -- true
+	grep -q "^tracemap record: kprobe 'do_sys_openat2 dfd=%zz': .*: Invalid argument: .*(position [0-9]*: " /tmp/err
+	kprobes_gone
+	one_line_error timeout -s KILL 60 tracemap stream --kprobe=do_sys_openat2 \
+		-e sched:sched_switch -f 'nosuch == 1' -- true
+	grep -q "bad filter 'nosuch == 1' for event 'sched:sched_switch'" /tmp/err
+	kprobes_gone
+	[ ! -e /tmp/x.dat ]
+	same_top /tmp/top.before
+}
+
+# A SIGKILLed recorder's kprobe stays with its instance (reset says so) until recover
+# has its ring, then goes with it.
+case_kprobe_recover() {
+	cd /tmp
+	timeout -s KILL 60 tracemap record -q --kprobe=do_sys_openat2 -o /tmp/kpk.dat &
+	bg=$!
+	wait_instance_tracing
+	signal_tracemap KILL $bg
+	wait $bg || true
+	grep "^p:tracemap_$KP_PID/do_sys_openat2 " $T/kprobe_events
+	tracemap reset 2>/tmp/err
+	cat /tmp/err
+	grep -q "kprobe tracemap_$KP_PID/do_sys_openat2 kept with its instance" /tmp/err
+	tracemap recover /tmp/kpk.dat 2>/tmp/err
+	cat /tmp/err
+	grep -q "the instance is removed, with its kprobes$" /tmp/err
+	kprobes_gone
+	trace-cmd report /tmp/kpk.dat | grep -q ' do_sys_openat2: '
+}
+
+# Without its spools a SIGKILLed recorder's kprobe goes with reset --stale.
+case_kprobe_reset() {
+	cd /tmp
+	timeout -s KILL 60 tracemap record -q --kprobe='do_sys_openat2%return' -o /tmp/kpr.dat &
+	bg=$!
+	wait_instance_tracing
+	signal_tracemap KILL $bg
+	wait $bg || true
+	rm -f /tmp/kpr.dat*
+	grep "^r[0-9]*:tracemap_$KP_PID/do_sys_openat2__return " $T/kprobe_events
+	tracemap reset >/tmp/out
+	grep -qx "would remove kprobe tracemap_$KP_PID/do_sys_openat2__return" /tmp/out
+	tracemap reset --stale >/tmp/out
+	cat /tmp/out
+	grep -qx "removed tracemap-$KP_PID" /tmp/out
+	grep -qx "removed kprobe tracemap_$KP_PID/do_sys_openat2__return" /tmp/out
+	kprobes_gone
+}
+
+# -R 'hist:...': the kernel's histogram on stderr at stop, before the instance goes:
+# each exec of /bin/true counted, for the event with the trigger only.
+case_hist() {
+	snap_top >/tmp/top.before
+	timeout -s KILL 60 tracemap record -e sched:sched_process_exec -R 'hist:keys=filename' \
+		-e sched:sched_switch -o /tmp/h.dat -- sh -c 'for i in 1 2 3 4 5 6 7; do
+		/bin/true; done' 2>/tmp/err
+	cat /tmp/err
+	grep -qx '# events/sched/sched_process_exec/hist' /tmp/err
+	grep -q '^# trigger info: hist:keys=filename:vals=hitcount' /tmp/err
+	grep -Eq '^\{ filename: /bin/true +\} hitcount: +7$' /tmp/err
+	! grep 'sched_switch/hist' /tmp/err
+	timeout -s KILL 60 tracemap stream -e sched:sched_process_exec \
+		-R 'hist:keys=common_pid.execname' -- sh -c '/bin/true; /bin/true' >/dev/null 2>/tmp/err
+	cat /tmp/err
+	grep -qx '# events/sched/sched_process_exec/hist' /tmp/err
+	grep -Eq '^\{ common_pid: +true +\[ *[0-9]+\] +\} hitcount: +[12]$' /tmp/err
+	same_top /tmp/top.before
+}
+
 t "guest: the $KV kernel offers function_graph" case_boot
 t "record on $KV: the $PATH_WORD on every CPU, sched events" case_path
 t "record on $KV: report --compat=3.1 equals trace-cmd 3.1.6's" case_path_report
@@ -208,4 +368,17 @@ t "record -p function_graph: refused -g and -B are one line, top level restored"
 t "stream -p function_graph -l: those functions until SIGTERM, top level restored" \
 	case_graph_stream
 t "list -f: the kernel's available_filter_functions" case_list_functions
+if [ -e $T/kprobe_events ]; then
+	t "record --kprobe with fetch args and %return: every open, removed at stop" case_kprobe
+	t "record --kprobe: report --compat=3.1 equals trace-cmd 3.1.6's" case_kprobe_report
+	t "stream --kprobe twice on one symbol: two events, each hit alike" case_kprobe_stream
+	t "record --kprobe until SIGINT: the hits in the file, the probe removed" \
+		case_kprobe_sigint
+	t "record --kprobe refused (symbol, fetch arg, filter): one line, nothing left" \
+		case_kprobe_refused
+	t "recover of a SIGKILLed --kprobe recording removes its kprobe" case_kprobe_recover
+	t "reset --stale removes a SIGKILLed recorder's kprobe" case_kprobe_reset
+fi
+grep -qw hist $T/events/sched/sched_switch/trigger &&
+	t "record and stream -R hist: the kernel's histogram printed at stop" case_hist
 summary
