@@ -66,6 +66,17 @@ teardown() {
 	run "$TRACEMAP" record --uprobe "$TM_TMP/target.c:main" -o "$TM_TMP/x.dat" --duration 1
 	tm_status 1
 	[ "$output" = "tracemap record: uprobe: $TM_TMP/target.c is not an ELF file" ]
+	# the kernel splits a probe line at white space: a newline would start another
+	# command (refused, not echoed), a space would cut the path
+	run "$TRACEMAP" record --uprobe "$TM_TMP/target:tm_probe_target"$'\n'"-:x" \
+		-o "$TM_TMP/x.dat" --duration 1
+	tm_status 2
+	[[ ${lines[0]} == "tracemap record: bad uprobe: control character \\x0a at byte "* ]]
+	cp "$TM_TMP/target" "$TM_TMP/tar get"
+	run "$TRACEMAP" record --uprobe "$TM_TMP/tar get:tm_probe_target" -o "$TM_TMP/x.dat" \
+		--duration 1
+	tm_status 1
+	[ "$output" = "tracemap record: uprobe '$TM_TMP/tar get:tm_probe_target': $TM_TMP/tar get: a probe cannot name a path with a space" ]
 	# refused after the probe was made: the probe goes with the instance
 	run "$TRACEMAP" record --uprobe "$TM_TMP/target:tm_probe_target" -e sched:sched_switch \
 		-f 'nosuch == 1' -o "$TM_TMP/x.dat" --duration 1

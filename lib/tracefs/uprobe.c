@@ -3,6 +3,7 @@
  * uprobe.c - user-space probes: a --uprobe spec checked, its symbol found in
  * the file, made a uprobe (or uretprobe) of the session's group (probe.c).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -19,6 +20,32 @@ struct tm_uprobe_spec {
 	bool		ret;		/* %return */
 };
 
+/*
+ * The probe line the kernel splits at white space: a control character in
+ * the spec is refused without echoing it (a newline would start another
+ * command), a path with white space (the spec's, or the one it resolves to)
+ * could not be written as one word.
+ */
+static int uprobe_control(const char *text)
+{
+	for (const char *c = text; *c; c++)
+		if (iscntrl((unsigned char)*c))
+			return tm_failx(EINVAL, "bad uprobe: control character \\x%02x at byte %zu "
+					"(expected PATH:SYMBOL[+OFF][%%return])",
+					(unsigned char)*c, (size_t)(c - text));
+	return 0;
+}
+
+static int uprobe_path_check(const char *text, const char *path)
+{
+	if (uprobe_control(path))
+		return -1;
+	if (strcspn(path, " \t") < strlen(path))
+		return tm_failx(EINVAL, "uprobe '%s': %s: a probe cannot name a path with a space",
+				text, path);
+	return 0;
+}
+
 static int uprobe_spec_parse(const char *text, char *path, size_t path_len, char *symbol,
 			 size_t sym_len, uint64_t *offset, bool *ret)
 {
@@ -26,6 +53,8 @@ static int uprobe_spec_parse(const char *text, char *path, size_t path_len, char
 	char *num_end;
 	size_t len;
 
+	if (uprobe_control(text))
+		return -1;
 	if (!colon || colon == text || !colon[1])
 		return tm_failx(EINVAL, "bad uprobe '%s' (expected PATH:SYMBOL[+OFF][%%return])",
 				text);
@@ -75,6 +104,8 @@ int tm_uprobe_add(struct tm_probes *p, const char *text)
 		return -1;
 	if (!realpath(raw, s.path))
 		return tm_fail(errno, "uprobe '%s': %s", text, raw);
+	if (uprobe_path_check(text, s.path))
+		return -1;
 	if (tm_elf_symbol_offset(s.path, s.symbol, &off))
 		return -1;
 	tm_probes_name(p, s.symbol, s.offset, s.ret, name, sizeof(name));
