@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 #include <stdbool.h>
 #include <tracefs.h>
@@ -102,6 +103,36 @@ int tm_strv_push(char ***v, size_t *n, const char *s)
 	return 0;
 }
 
+/* Some CPU's buffer of the instance holds events ("entries:" of its stats). */
+static bool holds_entries(struct tracefs_instance *in)
+{
+	char rel[64], *text, *line;
+	bool any = false;
+
+	for (int cpu = 0; cpu < get_nprocs_conf() && !any; cpu++) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(in, rel, NULL);
+		line = text ? strstr(text, "entries: ") : NULL;
+		any = line && strtoull(line + strlen("entries: "), NULL, 10) > 0;
+		free(text);
+	}
+	return any;
+}
+
+/*
+ * last_boot_info text of a previous boot's buffer. Not: "# Current"; 7.x's
+ * "0\t[kernel]" (a cold boot: no old text address); 6.12's "text delta:\t0"
+ * with an empty buffer (a cold boot; with data, a boot without KASLR).
+ */
+static bool tells_previous_boot(struct tracefs_instance *in, const char *text)
+{
+	if (!strncmp(text, "# Current", 9) || !strncmp(text, "0\t[kernel]", 10))
+		return false;
+	if (!strncmp(text, "text delta:\t0\n", 14) || !strncmp(text, "text_delta: 0\n", 14))
+		return holds_entries(in);
+	return true;
+}
+
 int tm_instance_last_boot(struct tracefs_instance *in, char **prev)
 {
 	char *text;
@@ -114,7 +145,7 @@ int tm_instance_last_boot(struct tracefs_instance *in, char **prev)
 	if (!text)
 		return tm_fail(errno ?: EIO, "read %s/last_boot_info",
 			       tracefs_instance_get_name(in) ?: "the top level");
-	if (strncmp(text, "# Current", 9))
+	if (tells_previous_boot(in, text))
 		*prev = text;
 	else
 		free(text);

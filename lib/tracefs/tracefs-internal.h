@@ -130,7 +130,8 @@ TM_HIDDEN int tm_strv_push(char ***v, size_t *n, const char *s);
 /*
  * instance.c: a persistent (boot-reserved) instance has last_boot_info:
  * 1 for one, 0 for any other; *prev gets that file's text when it tells of
- * a previous boot (not "# Current"), else NULL (the caller frees it). -1 +
+ * a previous boot (not "# Current", nor a cold boot's zero address or
+ * delta), else NULL (the caller frees it). -1 +
  * message when it exists and cannot be read.
  */
 TM_HIDDEN int tm_instance_last_boot(struct tracefs_instance *in, char **prev);
