@@ -133,6 +133,60 @@ static bool tells_previous_boot(struct tracefs_instance *in, const char *text)
 	return true;
 }
 
+/* BACKUP of a "trace_instance=BACKUP=NAME[^...][@...][,...]" word when NAME is name. */
+static char *backup_word(const char *word, const char *name)
+{
+	const char *v = word + strlen("trace_instance="), *eq = strchr(v, '=');
+	size_t n = strlen(name);
+
+	if (strncmp(word, "trace_instance=", strlen("trace_instance=")) || !eq || eq == v ||
+	    strncmp(eq + 1, name, n) || !strchr("^@,", eq[1 + n]) || memchr(v, '/', eq - v))
+		return NULL;
+	return strndup(v, eq - v);
+}
+
+char *tm_instance_backup_source(const char *backup)
+{
+	char *cmdline = tm_read_file("/proc/cmdline", NULL), *save = NULL, *src = NULL;
+	const char *prefix = "trace_instance=";
+	size_t n = strlen(backup), plen = strlen(prefix);
+
+	for (char *w = cmdline ? strtok_r(cmdline, " \n", &save) : NULL; w && !src;
+	     w = strtok_r(NULL, " \n", &save)) {
+		if (strncmp(w, prefix, plen))
+			continue;
+		w += plen;
+		if (!strncmp(w, backup, n) && w[n] == '=' && w[n + 1])
+			src = strndup(w + n + 1, strcspn(w + n + 1, "^@,"));
+	}
+	free(cmdline);
+	return src;
+}
+
+char *tm_instance_backup(const char *tracefs, const char *name)
+{
+	char *cmdline = tm_read_file("/proc/cmdline", NULL), *save = NULL, *b = NULL;
+	struct tracefs_instance *in;
+	char dir[PATH_MAX];
+
+	for (char *w = cmdline ? strtok_r(cmdline, " \n", &save) : NULL; w && !b;
+	     w = strtok_r(NULL, " \n", &save)) {
+		b = backup_word(w, name);
+		if (!b)
+			continue;
+		/* the kernel removes a backup once it is read out */
+		in = !tm_path(dir, sizeof(dir), "%s/instances/%s", tracefs, b) &&
+		     !access(dir, F_OK) ? tm_tfs_open(tracefs, b) : NULL;
+		if (!in || !holds_entries(in)) {
+			free(b);
+			b = NULL;
+		}
+		tracefs_instance_free(in);
+	}
+	free(cmdline);
+	return b;
+}
+
 int tm_instance_last_boot(struct tracefs_instance *in, char **prev)
 {
 	char *text;
