@@ -121,16 +121,14 @@ static bool holds_entries(struct tracefs_instance *in)
 
 /*
  * last_boot_info text of a previous boot's buffer. Not: "# Current"; 7.x's
- * "0\t[kernel]" (a cold boot: no old text address); 6.12's "text delta:\t0"
- * with an empty buffer (a cold boot; with data, a boot without KASLR).
+ * "0\t[kernel]" (a cold boot: no old text address); 6.12's "text delta:\t0",
+ * which it prints on a cold boot and still once this boot wrote events (a
+ * previous boot without KASLR reads the same: nothing to move either).
  */
-static bool tells_previous_boot(struct tracefs_instance *in, const char *text)
+static bool tells_previous_boot(const char *text)
 {
-	if (!strncmp(text, "# Current", 9) || !strncmp(text, "0\t[kernel]", 10))
-		return false;
-	if (!strncmp(text, "text delta:\t0\n", 14) || !strncmp(text, "text_delta: 0\n", 14))
-		return holds_entries(in);
-	return true;
+	return strncmp(text, "# Current", 9) && strncmp(text, "0\t[kernel]", 10) &&
+	       strncmp(text, "text delta:\t0\n", 14) && strncmp(text, "text_delta: 0\n", 14);
 }
 
 /* BACKUP of a "trace_instance=BACKUP=NAME[^...][@...][,...]" word when NAME is name. */
@@ -199,7 +197,7 @@ int tm_instance_last_boot(struct tracefs_instance *in, char **prev)
 	if (!text)
 		return tm_fail(errno ?: EIO, "read %s/last_boot_info",
 			       tracefs_instance_get_name(in) ?: "the top level");
-	if (tells_previous_boot(in, text))
+	if (tells_previous_boot(text))
 		*prev = text;
 	else
 		free(text);
