@@ -69,16 +69,6 @@ case_boot_map() {
 	[ -d $T/instances/boot_map ]
 }
 
-# A one-line failure: exit status 1 and exactly one line on stderr (in /tmp/err).
-one_line_error() {
-	if "$@" 2>/tmp/err; then
-		echo "exit 0: expected a failure"
-		return 1
-	fi
-	cat /tmp/err
-	[ "$(wc -l </tmp/err)" -eq 1 ]
-}
-
 # The function names of the function events of trace-cmd's report of $1 into /tmp/funcs.
 functions_of() {
 	trace-cmd report "$1" | awk '/ function: / { print $NF }' >/tmp/funcs
