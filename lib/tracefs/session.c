@@ -124,13 +124,16 @@ static int sess_clock(struct tm_session *s, const char *clock)
 
 /*
  * The sub-buffer size asked for, or our default where the kernel lets us
- * choose (>= 6.8); libtracefs 1.6.4 predates the file.
+ * choose (>= 6.8, not a persistent instance); libtracefs 1.6.4 predates the file.
  */
 static int sess_subbuf(struct tm_session *s, const struct tm_session_opts *o)
 {
 	if (o->subbuf_kb)
 		return sess_write_ul(s, "buffer_subbuf_size_kb", o->subbuf_kb);
 	if (!o->default_subbuf_kb || !tracefs_file_exists(s->inst, "buffer_subbuf_size_kb"))
+		return 0;
+	/* a persistent (boot-mapped) buffer keeps its sub-buffers: the kernel says EBUSY */
+	if (tracefs_file_exists(s->inst, "last_boot_info"))
 		return 0;
 	return sess_write_ul(s, "buffer_subbuf_size_kb", o->default_subbuf_kb);
 }
