@@ -141,8 +141,10 @@ check: deps
 # (TM_VM_KERNEL=7.3 one of them) under QEMU (TCG, 2 vCPUs) with the host's root shared
 # read-only as the guest's: tests/vm/guest-tests.sh and the kernel bats files run there;
 # installs QEMU and busybox-static, downloads each kernel once into build/vm.
+# Then the crash test (tests/vm/crash.sh): 6.12 and 7.3 panic with a persistent
+# instance armed, and the next boot extracts it.
 check-vm: all asan $(BUILD)/tm-zombie
-	@bash tests/vm/run.sh
+	@rc=0; bash tests/vm/run.sh || rc=1; bash tests/vm/crash.sh || rc=1; exit $$rc
 
 # libFuzzer targets (clang): fuzz-reader (the trace.dat reader), fuzz-report
 # (the whole report path), seeded with the fixtures and tests/regress/, and the

@@ -96,7 +96,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 static void summary(const struct extract_opts *o, const struct tm_extract_stats *st)
 {
 	unsigned long long pages = 0, events = 0;
-	const char *where = o->instance ? o->instance : "the top-level buffer";
+	const char *where = st->backup[0] ? st->backup : o->instance ? o->instance :
+			    "the top-level buffer";
 
 	if (st->warning[0])
 		cmd_err(SUB, "warning: %s", st->warning);
@@ -124,14 +125,18 @@ static void summary(const struct extract_opts *o, const struct tm_extract_stats 
 }
 
 /* Before the first page is read: the user learns that the read consumes the buffer. */
-static void say_consumes(void *ctx, const char *path)
+static void say_consumes(void *ctx, const char *instance, const char *path)
 {
 	const struct extract_opts *o = ctx;
 
 	if (o->quiet)
 		return;
+	if (instance && o->instance && strcmp(instance, o->instance))
+		cmd_err(SUB, "reading %s, the read-only copy of %s's previous boot the kernel made "
+			"at boot: %s's own buffer is left as it is", instance, o->instance,
+			o->instance);
 	cmd_err(SUB, "reading consumes what %s holds: its events go to %s only (and stay in "
-		"spools beside it if writing fails)", o->instance ? o->instance :
+		"spools beside it if writing fails)", instance ? instance :
 		"the top-level buffer", !strcmp(path, "-") ? "stdout" : path);
 }
 

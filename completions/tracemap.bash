@@ -85,7 +85,7 @@ _tracemap_fallback_options()
 	extract) echo "ALL -B -o --no-mmap --file-version --compression --compression-level" \
 		     "-q -v --help"
 		echo "ARG -B -o --file-version --compression --compression-level" ;;
-	arm)	echo "ALL -B -e --force --stop --clear --help"
+	arm)	echo "ALL -B -e -f -O -C -p --force --stop --clear --help"
 		echo "ARG -B -e" ;;
 	recover) echo "ALL -q --help"
 		echo "ARG" ;;
@@ -180,7 +180,7 @@ _tracemap_option_value()
 		_tracemap_reply "$cur" "$("$bin" list -e 2>/dev/null | sed 'p;s/^[^:]*://')" ;;
 	record:-e|record:--event|record:--events|stream:-e|stream:--event|stream:--events|arm:-e|arm:--event)
 		_tracemap_reply "$cur" "$("$bin" list -s 2>/dev/null) $("$bin" list -e 2>/dev/null)" ;;
-	record:-O|record:--option|stream:-O|stream:--option)
+	record:-O|record:--option|stream:-O|stream:--option|arm:-O|arm:--option)
 		# an option name sets it, noNAME clears it
 		_tracemap_reply "$cur" "$("$bin" list -o 2>/dev/null | sed 's/ .*//;p;s/^/no/')" ;;
 	list:-B|list:--instance|record:-B|record:--instance|stream:-B|stream:--instance|extract:-B|extract:--instance|arm:-B|arm:--instance)
@@ -189,7 +189,7 @@ _tracemap_option_value()
 		_tracemap_reply "$cur" "$(_tracemap_triggers)" ;;
 	record:--uprobe|stream:--uprobe)
 		_tracemap_files "$cur" ;;
-	record:-p|record:--tracer|stream:-p|stream:--tracer)
+	record:-p|record:--tracer|stream:-p|stream:--tracer|arm:-p|arm:--tracer)
 		_tracemap_reply "$cur" "$("$bin" list -t 2>/dev/null)" ;;
 	record:-l|record:--ftrace-filter|record:-n|record:--ftrace-notrace|record:-g|\
 	record:--graph-function|stream:-l|stream:--ftrace-filter|stream:-n|\

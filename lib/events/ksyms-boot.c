@@ -7,7 +7,8 @@
  * 6.12-6.14 print "text delta:\tN" (the current text minus the old one) and
  * "data delta:\tN"; 6.15 on print the old boot's text address as
  * "ADDR\t[kernel]" and one "ADDR\tMODULE" line per module, the base of its
- * text. "# Current" means the buffer holds this boot's events. The ranges
+ * text. "# Current" (or 7.x's "0\t[kernel]", a cold boot) means the buffer
+ * holds this boot's events. The ranges
  * built here are handed to the table (ksyms.c), which moves each address
  * before its lookup.
  */
@@ -100,6 +101,9 @@ static int parse_line(struct boot_info *bi, const char *s)
 	if (!len)
 		return 0;
 	if (len == 8 && !strncmp(s, "[kernel]", 8)) {
+		/* 7.x on a cold boot (no valid previous buffer): address 0, this boot's */
+		if (!addr)
+			bi->current = true;
 		bi->has_text = true;
 		bi->old_text = addr;
 		return 0;

@@ -133,11 +133,11 @@ static int extract_cpu(const struct tm_extract_opts *o, const char *dir,
 	return ret < 0 ? -1 : 0;
 }
 
-static int extract_meta(const struct tm_extract_opts *o, struct tm_recfile *out,
-			   const uint8_t *ids, int ncpus)
+static int extract_meta(const char *tracefs, const char *instance, struct tm_recfile *out,
+			const uint8_t *ids, int ncpus)
 {
 	struct tm_meta_opts mo = {
-		.tracefs = o->tracefs, .instance = o->instance, .ncpus = ncpus, .ids = ids,
+		.tracefs = tracefs, .instance = instance, .ncpus = ncpus, .ids = ids,
 	};
 	struct tm_meta *meta = tm_meta_collect_opts(&mo);
 	int ret;
@@ -214,7 +214,38 @@ static void extract_keep(const struct tm_extract_opts *o, struct tm_extract_stat
 			 o->instance ? o->instance : "the top-level buffer", prefix, prefix);
 }
 
+/* Read o's instance; the metadata from instance meta_from's files. */
+static int extract_from(const struct tm_extract_opts *o, const char *meta_from,
+			struct tm_extract_stats *st);
+
 int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
+{
+	struct tm_extract_opts from = *o;
+	char *backup = o->instance ? tm_instance_backup(o->tracefs, o->instance) : NULL;
+	char *source = NULL;
+	int ret;
+
+	/*
+	 * 6.19+: the kernel's read-only copy of a persistent instance's
+	 * previous boot, when it holds events: reading it leaves the
+	 * instance's own buffer as it is. The kernel removes the copy once it
+	 * is read out, its files failing with ENODEV (an open one too): the
+	 * metadata comes from the instance it copies (the same events, clock).
+	 */
+	if (backup)
+		from.instance = backup;
+	else if (o->instance)
+		source = tm_instance_backup_source(o->instance);	/* -B BACKUP */
+	ret = extract_from(&from, source ? source : o->instance, st);
+	if (backup)
+		snprintf(st->backup, sizeof(st->backup), "%s", backup);
+	free(backup);
+	free(source);
+	return ret;
+}
+
+static int extract_from(const struct tm_extract_opts *o, const char *meta_from,
+			struct tm_extract_stats *st)
 {
 	struct tm_extract_run x = { 0 };
 	struct tm_recfile *out = NULL;
@@ -251,7 +282,7 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 			x.meter->p.total += extract_unread_bytes(in, cpu);
 	}
 	if (o->before_read)
-		o->before_read(o->before_ctx, o->out.path);
+		o->before_read(o->before_ctx, o->instance, o->out.path);
 	for (int cpu = 0; cpu < st->ncpus; cpu++) {
 		x.cpu = cpu;
 		x.st = &st->cpu[cpu];
@@ -268,7 +299,7 @@ int tm_extract(const struct tm_extract_opts *o, struct tm_extract_stats *st)
 		st->cpu[cpu].full = x.full;
 	}
 	/* what was consumed is on disk before anything else can fail */
-	ret = tm_recfile_secure(out) ?: extract_meta(o, out, x.ids, st->ncpus);
+	ret = tm_recfile_secure(out) ?: extract_meta(o->tracefs, meta_from, out, x.ids, st->ncpus);
 	if (!ret && tm_recfile_warning(out))
 		snprintf(st->warning, sizeof(st->warning), "%s", tm_recfile_warning(out));
 out:

@@ -95,9 +95,10 @@ struct tm_extract_opts {
 	struct tm_meter		*meter;
 	/*
 	 * NULL, or called once the output is open and before the first page is
-	 * read (consumed): where the events are going to (ctx, the output path).
+	 * read (consumed): the instance read (NULL: the top level; a backup of
+	 * the one asked for, see tm_extract()) and where the events go to.
 	 */
-	void			(*before_read)(void *ctx, const char *path);
+	void			(*before_read)(void *ctx, const char *instance, const char *path);
 	void			*before_ctx;
 };
 
@@ -113,6 +114,7 @@ struct tm_extract_stats {
 	int			ncpus;
 	size_t			page_size;
 	bool			last_boot_info;	/* a persistent buffer's LAST_BOOT_INFO stored */
+	char			backup[64];	/* the backup instance read instead, "" if none */
 	char			warning[256];	/* of the metadata collection, "" if none */
 	struct tm_extract_cpu	*cpu;		/* [ncpus]; free with tm_extract_stats_free() */
 };
@@ -123,6 +125,10 @@ struct tm_extract_stats {
  * enabled events and of every event met in the data, the instance's CPU
  * stats and clock, and for a persistent (boot-mapped) buffer that holds a
  * previous boot's data its last_boot_info as the LAST_BOOT_INFO option.
+ * Where the kernel made a backup of a persistent instance at boot (6.19+:
+ * trace_instance=BACKUP=NAME on its command line) and the backup holds
+ * events, the backup is read instead (named in st->backup): the instance's
+ * own buffer is left as it is.
  * Reads through the mapping, or read() where the kernel refuses it; the
  * data read is consumed from the buffer; no setting changes. A CPU still
  * being written to is read for one buffer's worth. What is read goes to

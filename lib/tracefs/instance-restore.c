@@ -196,6 +196,9 @@ static int journal_put(struct tm_journal *j, struct tm_journal_entry *e)
 		return journal_lines(j->in, e->rel, e->text);
 	if (is_one_of(e->rel, pids))
 		return journal_pids(j->in, e->rel, e->text);
+	/* an event's enable reads "1*" or "0*" while a trigger soft-disables it */
+	if (ends_with(e->rel, "/enable") && (e->text[0] == '0' || e->text[0] == '1'))
+		e->text[1] = '\0';
 	if (ends_with(e->rel, "/filter") && !strncmp(e->text, "none", 4))
 		return tm_tfs_write(j->in, e->rel, "0");
 	if (is_buffer_size(e->rel, &cpu))

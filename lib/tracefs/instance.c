@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 #include <stdbool.h>
 #include <tracefs.h>
@@ -102,6 +103,88 @@ int tm_strv_push(char ***v, size_t *n, const char *s)
 	return 0;
 }
 
+/* Some CPU's buffer of the instance holds events ("entries:" of its stats). */
+static bool holds_entries(struct tracefs_instance *in)
+{
+	char rel[64], *text, *line;
+	bool any = false;
+
+	for (int cpu = 0; cpu < get_nprocs_conf() && !any; cpu++) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(in, rel, NULL);
+		line = text ? strstr(text, "entries: ") : NULL;
+		any = line && strtoull(line + strlen("entries: "), NULL, 10) > 0;
+		free(text);
+	}
+	return any;
+}
+
+/*
+ * last_boot_info text of a previous boot's buffer. Not: "# Current"; 7.x's
+ * "0\t[kernel]" (a cold boot: no old text address); 6.12's "text delta:\t0",
+ * which it prints on a cold boot and still once this boot wrote events (a
+ * previous boot without KASLR reads the same: nothing to move either).
+ */
+static bool tells_previous_boot(const char *text)
+{
+	return strncmp(text, "# Current", 9) && strncmp(text, "0\t[kernel]", 10) &&
+	       strncmp(text, "text delta:\t0\n", 14) && strncmp(text, "text_delta: 0\n", 14);
+}
+
+/* BACKUP of a "trace_instance=BACKUP=NAME[^...][@...][,...]" word when NAME is name. */
+static char *backup_word(const char *word, const char *name)
+{
+	const char *v = word + strlen("trace_instance="), *eq = strchr(v, '=');
+	size_t n = strlen(name);
+
+	if (strncmp(word, "trace_instance=", strlen("trace_instance=")) || !eq || eq == v ||
+	    strncmp(eq + 1, name, n) || !strchr("^@,", eq[1 + n]) || memchr(v, '/', eq - v))
+		return NULL;
+	return strndup(v, eq - v);
+}
+
+char *tm_instance_backup_source(const char *backup)
+{
+	char *cmdline = tm_read_file("/proc/cmdline", NULL), *save = NULL, *src = NULL;
+	const char *prefix = "trace_instance=";
+	size_t n = strlen(backup), plen = strlen(prefix);
+
+	for (char *w = cmdline ? strtok_r(cmdline, " \n", &save) : NULL; w && !src;
+	     w = strtok_r(NULL, " \n", &save)) {
+		if (strncmp(w, prefix, plen))
+			continue;
+		w += plen;
+		if (!strncmp(w, backup, n) && w[n] == '=' && w[n + 1])
+			src = strndup(w + n + 1, strcspn(w + n + 1, "^@,"));
+	}
+	free(cmdline);
+	return src;
+}
+
+char *tm_instance_backup(const char *tracefs, const char *name)
+{
+	char *cmdline = tm_read_file("/proc/cmdline", NULL), *save = NULL, *b = NULL;
+	struct tracefs_instance *in;
+	char dir[PATH_MAX];
+
+	for (char *w = cmdline ? strtok_r(cmdline, " \n", &save) : NULL; w && !b;
+	     w = strtok_r(NULL, " \n", &save)) {
+		b = backup_word(w, name);
+		if (!b)
+			continue;
+		/* the kernel removes a backup once it is read out */
+		in = !tm_path(dir, sizeof(dir), "%s/instances/%s", tracefs, b) &&
+		     !access(dir, F_OK) ? tm_tfs_open(tracefs, b) : NULL;
+		if (!in || !holds_entries(in)) {
+			free(b);
+			b = NULL;
+		}
+		tracefs_instance_free(in);
+	}
+	free(cmdline);
+	return b;
+}
+
 int tm_instance_last_boot(struct tracefs_instance *in, char **prev)
 {
 	char *text;
@@ -114,7 +197,7 @@ int tm_instance_last_boot(struct tracefs_instance *in, char **prev)
 	if (!text)
 		return tm_fail(errno ?: EIO, "read %s/last_boot_info",
 			       tracefs_instance_get_name(in) ?: "the top level");
-	if (strncmp(text, "# Current", 9))
+	if (tells_previous_boot(text))
 		*prev = text;
 	else
 		free(text);

@@ -124,7 +124,7 @@ static int sess_clock(struct tm_session *s, const char *clock)
 
 /*
  * The sub-buffer size asked for, or our default where the kernel lets us
- * choose (>= 6.8); libtracefs 1.6.4 predates the file.
+ * choose (>= 6.8, not a persistent instance); libtracefs 1.6.4 predates the file.
  */
 static int sess_subbuf(struct tm_session *s, const struct tm_session_opts *o)
 {
@@ -132,6 +132,9 @@ static int sess_subbuf(struct tm_session *s, const struct tm_session_opts *o)
 	char text[32];
 
 	if (!kb || (!o->subbuf_kb && !tracefs_file_exists(s->inst, "buffer_subbuf_size_kb")))
+		return 0;
+	/* a persistent (boot-mapped) buffer keeps its sub-buffers: the kernel says EBUSY */
+	if (!o->subbuf_kb && tracefs_file_exists(s->inst, "last_boot_info"))
 		return 0;
 	snprintf(text, sizeof(text), "%lu", kb);
 	return tm_journal_save(s->journal, "buffer_subbuf_size_kb") ?:

@@ -130,10 +130,19 @@ TM_HIDDEN int tm_strv_push(char ***v, size_t *n, const char *s);
 /*
  * instance.c: a persistent (boot-reserved) instance has last_boot_info:
  * 1 for one, 0 for any other; *prev gets that file's text when it tells of
- * a previous boot (not "# Current"), else NULL (the caller frees it). -1 +
+ * a previous boot (not "# Current", nor a cold boot's zero address or
+ * delta), else NULL (the caller frees it). -1 +
  * message when it exists and cannot be read.
  */
 TM_HIDDEN int tm_instance_last_boot(struct tracefs_instance *in, char **prev);
+/*
+ * instance.c: the backup the kernel made at boot of persistent instance
+ * name (6.19+: "trace_instance=BACKUP=NAME" on its command line), when
+ * instances/BACKUP exists and holds events; else NULL. Free it.
+ */
+TM_HIDDEN char *tm_instance_backup(const char *tracefs, const char *name);
+/* instance.c: NAME of "trace_instance=backup=NAME" on the command line, else NULL. */
+TM_HIDDEN char *tm_instance_backup_source(const char *backup);
 
 /* instance.c: pid is a live (not zombie) tracemap process, or cannot be told apart from one. */
 TM_HIDDEN bool tm_pid_runs_tracemap(pid_t pid);

@@ -48,7 +48,10 @@ t() {
 	start=$(uptime_s)
 	( sleep "${TM_DUMP_AFTER:-75}"; dump_tasks "$1" ) &
 	dog=$!
-	if ( set -e; $2 ) >/tmp/case.log 2>&1; then
+	# not in an if: there the shell ignores set -e, and only the case's last command
+	# would count
+	( set -e; $2 ) >/tmp/case.log 2>&1
+	if [ $? = 0 ]; then
 		echo "TMVM: ok $n - $1"
 	else
 		echo "TMVM: not ok $n - $1"
@@ -108,6 +111,16 @@ signal_tracemap() {
 		[ "$(cat /proc/$p/comm 2>/dev/null)" = tracemap ] && kill -"$1" "$p"
 	done
 	return 0
+}
+
+# A one-line failure: exit status 1 and exactly one line on stderr (in /tmp/err).
+one_line_error() {
+	if "$@" 2>/tmp/err; then
+		echo "exit 0: expected a failure"
+		return 1
+	fi
+	cat /tmp/err
+	[ "$(wc -l </tmp/err)" -eq 1 ]
 }
 
 # tracemap and trace-cmd 3.1.6 print FILE alike (extra report options in $2...).

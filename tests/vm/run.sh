@@ -20,6 +20,13 @@ BATS=${TM_VM_BATS:-record record-loss record-long record-triggers record-instanc
 	extract recover reset status uprobe}
 [ "$BATS" = - ] && BATS=
 LIMIT=${TM_VM_TIMEOUT:-2400}	# seconds for one guest run, boot included
+# TM_VM_CRASH=1 (tests/vm/crash.sh): a panic reboots the guest with its RAM kept
+# (no -no-reboot, panic=1), the sysrq crash is not a failure, and the persistent
+# instance has TM_VM_RESERVE (4M by default) of reserved memory.
+# TM_VM_APPEND: more of the kernel's command line (crash.sh: 7.3's backup instance).
+RESERVE=${TM_VM_RESERVE:-4M}
+on_panic=(-no-reboot) panic=-1
+[ -n "${TM_VM_CRASH:-}" ] && on_panic=() panic=1
 . tests/vm/kernels.sh
 
 [ -x ./tracemap ] || { echo "check-vm: ./tracemap is not built (make all)" >&2; exit 1; }
@@ -79,9 +86,10 @@ share_options() {
 			-device vhost-user-fs-pci,chardev=root,tag=root
 			-chardev "socket,id=out,path=$VM/out.sock"
 			-device vhost-user-fs-pci,chardev=out,tag=out)
-		# and a persistent instance, boot_map, in 4 MiB of reserved memory
+		# and a persistent instance, boot_map, in reserved memory (4 MiB unless TM_VM_RESERVE)
 		append="root=root rootfstype=virtiofs ro init=$PWD/tests/vm/guest-init tm.out=virtiofs"
-		append+=" reserve_mem=4M:4096:trace trace_instance=boot_map@trace"
+		append+=" reserve_mem=$RESERVE:4096:trace trace_instance=boot_map@trace"
+		append+="${TM_VM_APPEND:+ $TM_VM_APPEND}"
 	fi
 }
 
@@ -89,7 +97,8 @@ share_options() {
 # with NMI"): once the console says "Kernel panic", give it 10 s, then end QEMU.
 watch_panic() {
 	local i=0
-	while [ $i -lt "$LIMIT" ] && ! grep -q 'Kernel panic - not syncing' "$1"; do
+	while [ $i -lt "$LIMIT" ] && ! grep 'Kernel panic - not syncing' "$1" |
+		grep -qv 'sysrq triggered crash'; do
 		sleep 1
 		i=$((i + 1))
 	done
@@ -120,10 +129,10 @@ run_kernel() {
 	# has finished with it (Oops: int3, kernel panic; see docs/DESIGN.md, Guests).
 	timeout --foreground -s KILL "$LIMIT" qemu-system-x86_64 \
 		-accel "tcg,thread=${TM_VM_TCG:-single}" -cpu max -smp 2 -m 1G \
-		-nodefaults -display none -monitor none -serial stdio -no-reboot -rtc base=utc \
+		-nodefaults -display none -monitor none -serial stdio "${on_panic[@]}" -rtc base=utc \
 		-pidfile "$VM/qemu.pid" \
 		-kernel "$VM/k/$k/vmlinuz" "${qopts[@]}" \
-		-append "console=ttyS0 quiet panic=-1 $append tm.dir=$PWD${RUN:+ tm.run=$RUN}${bats_list:+ tm.bats=$bats_list}${TM_VM_ONLY:+ tm.only=$TM_VM_ONLY}${TRACEMAP:+ tm.tracemap=$TRACEMAP}" \
+		-append "console=ttyS0 quiet panic=$panic $append tm.dir=$PWD${RUN:+ tm.run=$RUN}${bats_list:+ tm.bats=$bats_list}${TM_VM_ONLY:+ tm.only=$TM_VM_ONLY}${TRACEMAP:+ tm.tracemap=$TRACEMAP}" \
 		</dev/null 2>&1 | sed -u "s/\r$//" | tee -a "$log" | sed -un 's/^TMVM: //p' || true
 	kill "$watcher" 2>/dev/null || true
 	wait "$watcher" 2>/dev/null || true
