@@ -5,9 +5,8 @@
 # persistent instance boot_map (reserve_mem=16M, trace_instance=boot_map@trace):
 # boot 1 arms it (sched events, the stacktrace option), writes numbered markers,
 # notes its _text and the last stack trace the kernel's own trace file prints, and
-# panics (sysrq c); halfway, an extract consumes the first half of the markers. Boot 2
-# extracts it (from 6.19 through the backup instance first): every marker written
-# after that read, in order, up to the last written; the stack resolved to boot 1's
+# panics (sysrq c). Boot 2 extracts it (from 6.19 through the backup instance first):
+# every marker written, in order, up to the last written; the stack resolved to boot 1's
 # names; trace-cmd 3.1.6's report differing from tracemap's only at boot 1's
 # addresses (old-boot-diff.pl); LAST_BOOT_INFO and MODULES in the file. Then, where
 # the kernel rewinds the buffer at boot (6.17+), a warm reboot (sysrq b): boot 3
@@ -44,8 +43,9 @@ case_arm() {
 	same_top /tmp/top.before
 }
 
-# Markers 1..N/2, an extract that consumes them (a reader before the crash), then
-# the rest.
+# An extract first (what arm's events put there so far: a cold boot's buffer holds
+# this boot's events, no LAST_BOOT_INFO), then markers 1..N and no reader before the
+# crash: every one of them must come back.
 markers() {
 	i=$1
 	while [ $i -le $2 ]; do
@@ -55,16 +55,14 @@ markers() {
 }
 
 case_write_markers() {
-	markers 1 $((N / 2))
 	timeout -s KILL 60 tracemap extract -B boot_map -o /tmp/early.dat 2>/tmp/err
 	cat /tmp/err
-	# a cold boot's buffer: this boot's events, no LAST_BOOT_INFO (set -e ignores "!")
+	# (set -e ignores "!")
 	if grep -q 'last_boot_info stored' /tmp/err; then return 1; fi
-	[ "$(trace-cmd report /tmp/early.dat | grep -c 'tm-crash-[0-9]*$')" = $((N / 2)) ]
-	[ "$(grep -c 'tm-crash-[0-9]*$' $B/trace)" = 0 ]
-	markers $((N / 2 + 1)) $N
+	trace-cmd report /tmp/early.dat >/dev/null
+	markers 1 $N
 	echo "tm-crash-$N" >$S.last
-	[ "$(grep -c 'tm-crash-[0-9]*$' $B/trace)" = $((N - N / 2)) ]
+	[ "$(grep -c 'tm-crash-[0-9]*$' $B/trace)" = $N ]
 }
 
 # The last stack of the trace file: "[CPU] SECONDS" into $S.stack_at, its names into
@@ -90,7 +88,7 @@ boot1() {
 	echo "TMVM: # boot 1: _text $(text_now), last_boot_info $(head -n 1 $B/last_boot_info)"
 	t "crash boot 1 ($KV): arm -B boot_map -e sched -O stacktrace, cold boot, top untouched" \
 		case_arm
-	t "crash boot 1 ($KV): $N numbered markers into boot_map, the first half extracted" \
+	t "crash boot 1 ($KV): a cold boot's extract, then $N numbered markers into boot_map" \
 		case_write_markers
 	t "crash boot 1 ($KV): _text and the trace file's last stack noted" case_note_stack
 	sed 's/^/TMVM: #   /' /tmp/case.log
@@ -138,9 +136,7 @@ case_extract() {
 	same_top /tmp/top.before
 }
 
-# Every marker written before the crash and after the early extract, in order, the
-# last written last. What that extract consumed does not come back, on 6.12 nor on
-# 7.3 (whose kernel rewinds the buffer at boot: 6.17).
+# Every marker written before the crash, in order, the last written last.
 case_markers() {
 	rc=0
 	timeout 60 trace-cmd report /tmp/last.dat >/tmp/tc.txt 2>/tmp/tc.err || rc=$?
@@ -148,7 +144,7 @@ case_markers() {
 	grep -o 'tm-crash-[0-9]*$' /tmp/tc.txt >/tmp/markers
 	echo "$(wc -l </tmp/markers) markers: $(head -n 1 /tmp/markers) to" \
 		"$(tail -n 1 /tmp/markers); the last written $(cat $S.last)"
-	seq $((N / 2 + 1)) $N | sed 's/^/tm-crash-/' | diff - /tmp/markers >/tmp/markers.diff ||
+	seq 1 $N | sed 's/^/tm-crash-/' | diff - /tmp/markers >/tmp/markers.diff ||
 		{ head -n 5 /tmp/markers.diff; return 1; }
 	[ "$(tail -n 1 /tmp/markers)" = "$(cat $S.last)" ]
 }
@@ -222,7 +218,7 @@ case_backup() {
 	cp /tmp/backup.dat $TM_OUT/crash-backup.dat
 	n=$(trace-cmd report /tmp/backup.dat | grep -c 'tm-crash-[0-9]*$' || true)
 	echo "$n markers in backup; instances after: $(ls $T/instances | tr '\n' ' ')"
-	[ "$n" = $((N - N / 2)) ]
+	[ "$n" = $N ]
 	grep -hv '^now ts' $B/per_cpu/cpu*/stats | diff /tmp/stats.before -
 }
 
@@ -244,7 +240,7 @@ boot2() {
 		sed 's/^/TMVM: #   /' /tmp/case.log ;;
 	esac
 	t "crash boot 2 ($KV): extract -B boot_map through the $BOOT_MAP_PATH" case_extract
-	t "crash boot 2 ($KV): every marker not extracted before the crash, in order, the last last" \
+	t "crash boot 2 ($KV): every marker written before the crash, in order, the last last" \
 		case_markers
 	sed 's/^/TMVM: #   /' /tmp/case.log
 	t "crash boot 2 ($KV): boot 1's stack resolves to the names boot 1's kernel printed" \
