@@ -39,6 +39,19 @@ fixtures() {
 	done
 }
 
+@test "sql: a table read only through a join's USING columns is filled" {
+	local f=$FIXTURES/multi-v6.dat q
+	"$TRACEMAP" sql "$f" -o "$TM_TMP/t.sqlite" </dev/null
+	for q in 'SELECT count(*) AS n FROM sched_switch JOIN sched_wakeup USING(cpu)' \
+		 'SELECT count(*) AS n FROM sched_slice JOIN thread USING(utid)' \
+		 'SELECT count(*) AS n FROM events a JOIN events b USING(ts, cpu)'; do
+		sqlite3 -csv -header "$TM_TMP/t.sqlite" "$q" >"$TM_TMP/want"
+		[ "$(tail -1 "$TM_TMP/want")" -gt 0 ]
+		"$TRACEMAP" sql "$f" --format csv "$q" | diff -u "$TM_TMP/want" - >&2 ||
+			{ echo "$q" >&2; return 1; }
+	done
+}
+
 @test "sql: an event's columns are its fields, typed: integers as numbers, strings as text" {
 	local f=$FIXTURES/sched-v6.dat
 	"$TRACEMAP" sql "$f" --format csv \

@@ -265,23 +265,67 @@ static const struct tm_evout_ops load_ops = {
 
 /* ---- what the queries read ---- */
 
+/* A query reads table name: it is filled. */
+static void want_table(struct tm_sql *s, const char *name)
+{
+	int i;
+
+	s->derived |= tm_sql_table_bit(name);
+	for (i = 0; i < s->ntabs; i++)
+		if (!strcmp(s->tabs[i].name, name))
+			s->tabs[i].wanted = true;
+}
+
 static int note_read(void *ctx, int action, const char *a, const char *b, const char *db,
 		     const char *view)
 {
 	struct tm_sql *s = ctx;
-	int i;
 
 	(void)db, (void)view;
 	if (action != SQLITE_READ || !a)
 		return SQLITE_OK;
-	s->derived |= tm_sql_table_bit(a);
+	want_table(s, a);
 	if (!strcmp(a, "events") && b && !strcmp(b, "fields"))
 		s->events_fields = true;
-	for (i = 0; i < s->ntabs; i++)
-		if (!strcmp(s->tabs[i].name, a))
-			s->tabs[i].wanted = true;
 	return SQLITE_OK;
 }
+
+/*
+ * The tables a statement (len bytes of text) opens, from its program: the
+ * authorizer is not told of a table whose only columns read are a join's
+ * USING columns (SELECT count(*) FROM a JOIN b USING(x)).
+ */
+static int note_opened(struct tm_sql *s, const char *text, int len)
+{
+	char *sql = sqlite3_mprintf("EXPLAIN %.*s", len, text);
+	sqlite3_stmt *st = NULL, *name = NULL;
+	const char *op;
+
+	if (!sql)
+		return tm_fail(ENOMEM, "sql");
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "SELECT tbl_name FROM sqlite_schema WHERE rootpage = ?", -1,
+			       &name, NULL) != SQLITE_OK) {
+		sqlite3_free(sql);
+		sqlite3_finalize(st);
+		return 0;	/* the authorizer's tables it is */
+	}
+	sqlite3_free(sql);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		op = (const char *)sqlite3_column_text(st, 1) ?: "";
+		/* p3 0: the main database, p2 the root page */
+		if ((strcmp(op, "OpenRead") && strcmp(op, "OpenWrite")) || sqlite3_column_int(st, 4))
+			continue;
+		sqlite3_bind_int(name, 1, sqlite3_column_int(st, 3));
+		if (sqlite3_step(name) == SQLITE_ROW && sqlite3_column_text(name, 0))
+			want_table(s, (const char *)sqlite3_column_text(name, 0));
+		sqlite3_reset(name);
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(name);
+	return 0;
+}
+
 
 static void want_all(struct tm_sql *s)
 {
@@ -325,6 +369,11 @@ static int want_tables(struct tm_sql *s, const char *const *queries, bool all)
 			sqlite3_finalize(st);
 			if (!st && tail == sql)
 				break;
+			if (st) {
+				sqlite3_set_authorizer(s->db, NULL, NULL);
+				r = note_opened(s, sql, (int)(tail - sql));
+				sqlite3_set_authorizer(s->db, note_read, s);
+			}
 		}
 	}
 	sqlite3_set_authorizer(s->db, NULL, NULL);
