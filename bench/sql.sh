@@ -3,8 +3,9 @@
 # sql.sh - `tracemap sql` beside `tracemap report` to a file, on the same files in the same
 # run: RUNS interleaved rounds of report, a one-off query of one event table (the first
 # answer), of the derived sched_slice, a full-table aggregate of the generic table (every
-# event loaded), the load of every table with -o, and the same aggregate repeated on the
-# kept database with sqlite3; median and worst wall time, peak RSS (/usr/bin/time %M).
+# event read: its virtual table, one pass over the file), the load of every table with -o,
+# and the same aggregate repeated on the kept database with sqlite3; median and worst
+# wall time, peak RSS (/usr/bin/time %M). bench/sql-big.sh measures a 5 GB file.
 # Run by hand (figures are ratios within one run). Benchmark files: bench/record-mixed.sh
 # DIR (root, under the kernel lock).
 #
