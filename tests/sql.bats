@@ -5,6 +5,7 @@
 # longest wakeup latency, lost ranges), Perfetto's own queries, the output formats and
 # the one-line errors. No kernel (sql-record.bats records).
 
+bats_require_minimum_version 1.5.0
 load helpers
 load sql-helpers
 
@@ -69,6 +70,25 @@ fixtures() {
 		[ "$(sed -n 2p "$TM_TMP/got")" = "$n" ] || { echo "$q: $(sed -n 2p "$TM_TMP/got")" >&2; return 1; }
 		sqlite3 -csv -header "$TM_TMP/t.sqlite" "$q" >"$TM_TMP/want"
 		tail -n +3 "$TM_TMP/got" | diff -u "$TM_TMP/want" - >&2 || { echo "$q" >&2; return 1; }
+	done
+}
+
+@test "sql: a query of events alone warns of damaged records, then their count, as a load does" {
+	local at q
+	# sched-v7.dat with sched_switch's next_comm moved past its records (report-hostile.bats)
+	cp "$FIXTURES/sched-v7.dat" "$TM_TMP/bad.dat"
+	chmod u+w "$TM_TMP/bad.dat"
+	at=$(grep -boa $'next_comm\\[16\\];\toffset:40' "$TM_TMP/bad.dat" | cut -d: -f1)
+	[ -n "$at" ]
+	printf '9' | dd of="$TM_TMP/bad.dat" bs=1 seek=$((at + 22)) conv=notrunc status=none
+	for q in 'SELECT count(*) FROM events' 'SELECT count(*) FROM events, thread WHERE utid = 0'; do
+		run --separate-stderr "$TRACEMAP" sql "$TM_TMP/bad.dat" --format csv "$q"
+		[ "$status" -eq 0 ]
+		[ "${lines[1]}" -eq $(($("$TRACEMAP" report -q "$FIXTURES/sched-v7.dat" |
+			grep -vc '^cpus=') - 167)) ]
+		[ "${#stderr_lines[@]}" -eq 21 ]
+		[[ ${stderr_lines[0]} == *"sched_switch: field next_comm (offset 90, size 16) runs past"* ]]
+		[[ ${stderr_lines[20]} == *"bad.dat: 167 records skipped (fields outside the record), 147 more warnings not shown" ]]
 	done
 }
 

@@ -20,6 +20,7 @@
 #include "dat/tm-dat.h"
 #include "print/print-internal.h"
 #include "sql-internal.h"
+#include "tm-sql.h"
 #include "util/tm-error.h"
 
 #define VEV_MODULE	"tracemap_events"
@@ -36,6 +37,7 @@ struct vev_machine {
 	struct tm_jsonfmt	**json;		/* by id, made on first use */
 	int			nids;
 	bool			warned;		/* its first scan is done: no more warnings */
+	uint64_t		skipped;	/* records that scan skipped (it warned) */
 };
 
 struct sql_vevents {
@@ -167,6 +169,7 @@ static int vev_next(sqlite3_vtab_cursor *cur)
 			if (!vm->warned) {
 				o.warn = c->v->warn;
 				o.warn_ctx = c->v->warn_ctx;
+				o.skipped = &vm->skipped;
 				vm->warned = true;
 			}
 			c->run = tm_evrun_open(vm->files, vm->nfiles, vm->tep, &o);
@@ -303,6 +306,7 @@ static int machine_init(struct vev_machine *vm, struct tm_dat *const *dats, int 
 	int i, k, b, cpu;
 
 	vm->tep = tm_events_tep(ev);
+	vm->warned = true;	/* the load warns, unless tm_sql_vevents_warn() */
 	tm_common_init(&vm->common, vm->tep);
 	vm->files = calloc((size_t)n, sizeof(*vm->files));
 	if (!vm->files)
@@ -392,6 +396,16 @@ void tm_sql_vevents_warn(struct sql_vevents *v, tm_warn_fn warn, void *ctx)
 	v->warn_ctx = ctx;
 	for (m = 0; m < v->machines; m++)
 		v->m[m].warned = false;
+}
+
+uint64_t tm_sql_skipped(const struct tm_sql *s)
+{
+	uint64_t n = 0;
+	int m;
+
+	for (m = 0; s->vev && m < s->vev->machines; m++)
+		n += s->vev->m[m].skipped;
+	return n;
 }
 
 struct tep_handle *tm_sql_vevents_tep(const struct sql_vevents *v, int m)

@@ -57,6 +57,13 @@ struct tm_sql_load_opts {
 int tm_sql_load(struct tm_sql *s, struct tm_dat *const *dats, int n, const int *machine,
 		int machines, struct tm_sql_load_opts *o);
 
+/*
+ * Records skipped as damaged by the queries' scans of the files (a query
+ * of events alone loads nothing: its first scan warns instead of the
+ * load, through the load's warn); 0 when the load read them (o->skipped).
+ */
+uint64_t tm_sql_skipped(const struct tm_sql *s);
+
 enum tm_sql_format {
 	TM_SQL_COLUMNS,		/* aligned columns with a header */
 	TM_SQL_CSV,		/* RFC 4180, a header line */
