@@ -3,8 +3,10 @@
 # sql.sh - `tracemap sql` beside `tracemap report` to a file, on the same files in the same
 # run: RUNS interleaved rounds of report, a one-off query of one event table (the first
 # answer), of the derived sched_slice, a full-table aggregate of the generic table (every
-# event loaded), the load of every table with -o, and the same aggregate repeated on the
-# kept database with sqlite3; median and worst wall time, peak RSS (/usr/bin/time %M).
+# event read: its virtual table, one pass over the file; and one without GROUP BY, which
+# SQLite sorts for), the load of every table with -o,
+# and the same aggregate repeated on the kept database with sqlite3; median and worst
+# wall time, peak RSS (/usr/bin/time %M). bench/sql-big.sh measures a 5 GB file.
 # Run by hand (figures are ratios within one run). Benchmark files: bench/record-mixed.sh
 # DIR (root, under the kernel lock).
 #
@@ -36,6 +38,7 @@ run() {
 ONE='SELECT count(*) FROM sched_switch'
 DERIVED='SELECT cpu, sum(dur) FROM sched_slice GROUP BY cpu'
 ALL='SELECT name, count(*) FROM events GROUP BY name'
+SCAN='SELECT count(*), max(ts) - min(ts) FROM events'
 
 printf '%-12s %10s %-22s %9s %9s %8s %9s\n' file events query median worst 'x report' 'RSS MB'
 for f in "$@"; do
@@ -47,16 +50,18 @@ for f in "$@"; do
 		run r.one "$TRACEMAP" sql "$f" "$ONE"
 		run r.derived "$TRACEMAP" sql "$f" "$DERIVED"
 		run r.all "$TRACEMAP" sql "$f" "$ALL"
+		run r.scan "$TRACEMAP" sql "$f" "$SCAN"
 		run r.load "$TRACEMAP" sql "$f" -o "$WORK/t.sqlite" "SELECT 1"
 		run r.again sqlite3 "$WORK/t.sqlite" "$ALL"
 	done
 	rep=$(cut -d' ' -f1 "$WORK/r.report" | median)
-	for q in report one derived all load again; do
+	for q in report one derived all scan load again; do
 		case $q in
 		report)  what="report > file" ;;
 		one)     what="sched_switch count" ;;
 		derived) what="sched_slice per CPU" ;;
 		all)     what="events GROUP BY name" ;;
+		scan)    what="events count, span" ;;
 		load)    what="-o (every table)" ;;
 		again)   what="sqlite3 on -o's file" ;;
 		esac

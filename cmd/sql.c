@@ -292,6 +292,10 @@ static int run_sql(const struct sql_opts *o, const char *query, const char *hist
 	}
 	ret = TM_EXIT_OK;
 out:
+	/* a query of events alone: the records its scans skipped */
+	if (s && tm_sql_skipped(s))
+		cmd_warn_summary(&warn, in.n > 1 ? "the input files" : o->inputs[0],
+				 tm_sql_skipped(s));
 	if (tm_sql_close(s, ok) && ok) {
 		cmd_fail("sql");
 		ret = TM_EXIT_FAIL;

@@ -5,6 +5,7 @@
 # longest wakeup latency, lost ranges), Perfetto's own queries, the output formats and
 # the one-line errors. No kernel (sql-record.bats records).
 
+bats_require_minimum_version 1.5.0
 load helpers
 load sql-helpers
 
@@ -36,6 +37,71 @@ fixtures() {
 			[ "$("$TRACEMAP" sql "$f" --format csv "SELECT count(*) FROM \"$name\"" |
 				tail -n 1)" = "$n" ] || { echo "$f: $name" >&2; return 1; }
 		done <"$TM_TMP/want"
+	done
+}
+
+@test "sql: a query of events alone reads it from the files, row for row as -o's table" {
+	local f q n
+	for f in "$FIXTURES"/sched-v6.dat "$FIXTURES"/multi-v6.dat "$FIXTURES"/lost-v7-zstd.dat; do
+		"$TRACEMAP" sql "$f" -o "$TM_TMP/t.sqlite" </dev/null
+		sqlite3 -json "$TM_TMP/t.sqlite" 'SELECT * FROM events ORDER BY rowid' |
+			jq -c '.[]' >"$TM_TMP/want"
+		"$TRACEMAP" sql "$f" --format json 'SELECT * FROM events ORDER BY rowid' |
+			jq -c . >"$TM_TMP/got"
+		[ -s "$TM_TMP/want" ]
+		diff -u "$TM_TMP/want" "$TM_TMP/got" >&2 || { echo "in $f" >&2; return 1; }
+		rm "$TM_TMP/t.sqlite"
+	done
+	# one pass over the files: the virtual table; read twice or written: the plain one
+	f=$FIXTURES/multi-v6.dat
+	"$TRACEMAP" sql "$f" -o "$TM_TMP/t.sqlite" </dev/null
+	kind="SELECT sql LIKE 'CREATE VIRTUAL%' FROM sqlite_master WHERE name = 'events';"
+	for q in 'SELECT name, count(*) FROM events GROUP BY name ORDER BY 2, 1' \
+		 'SELECT count(*) FROM (SELECT DISTINCT tid FROM events) JOIN thread USING(tid)' \
+		 'SELECT t.name, count(*) FROM events e JOIN thread t ON t.tid = e.tid GROUP BY 1 ORDER BY 2, 1' \
+		 'SELECT count(*) FROM events a JOIN events b USING(ts, cpu)' \
+		 'SELECT tid, (SELECT count(*) FROM events e WHERE e.tid = t.tid) AS n FROM thread t ORDER BY 1' \
+		 'DELETE FROM events WHERE cpu = 0; SELECT count(*) FROM events'; do
+		"$TRACEMAP" sql "$f" --format csv "$kind $q" >"$TM_TMP/got"
+		case $q in
+		*"events a JOIN"*|*"e.tid = t.tid"*|DELETE*) n=0 ;;
+		*) n=1 ;;
+		esac
+		[ "$(sed -n 2p "$TM_TMP/got")" = "$n" ] || { echo "$q: $(sed -n 2p "$TM_TMP/got")" >&2; return 1; }
+		sqlite3 -csv -header "$TM_TMP/t.sqlite" "$q" >"$TM_TMP/want"
+		tail -n +3 "$TM_TMP/got" | diff -u "$TM_TMP/want" - >&2 || { echo "$q" >&2; return 1; }
+	done
+}
+
+@test "sql: a query of events alone warns of damaged records, then their count, as a load does" {
+	local at q
+	# sched-v7.dat with sched_switch's next_comm moved past its records (report-hostile.bats)
+	cp "$FIXTURES/sched-v7.dat" "$TM_TMP/bad.dat"
+	chmod u+w "$TM_TMP/bad.dat"
+	at=$(grep -boa $'next_comm\\[16\\];\toffset:40' "$TM_TMP/bad.dat" | cut -d: -f1)
+	[ -n "$at" ]
+	printf '9' | dd of="$TM_TMP/bad.dat" bs=1 seek=$((at + 22)) conv=notrunc status=none
+	for q in 'SELECT count(*) FROM events' 'SELECT count(*) FROM events, thread WHERE utid = 0'; do
+		run --separate-stderr "$TRACEMAP" sql "$TM_TMP/bad.dat" --format csv "$q"
+		[ "$status" -eq 0 ]
+		[ "${lines[1]}" -eq $(($("$TRACEMAP" report -q "$FIXTURES/sched-v7.dat" |
+			grep -vc '^cpus=') - 167)) ]
+		[ "${#stderr_lines[@]}" -eq 21 ]
+		[[ ${stderr_lines[0]} == *"sched_switch: field next_comm (offset 90, size 16) runs past"* ]]
+		[[ ${stderr_lines[20]} == *"bad.dat: 167 records skipped (fields outside the record), 147 more warnings not shown" ]]
+	done
+}
+
+@test "sql: a table read only through a join's USING columns is filled" {
+	local f=$FIXTURES/multi-v6.dat q
+	"$TRACEMAP" sql "$f" -o "$TM_TMP/t.sqlite" </dev/null
+	for q in 'SELECT count(*) AS n FROM sched_switch JOIN sched_wakeup USING(cpu)' \
+		 'SELECT count(*) AS n FROM sched_slice JOIN thread USING(utid)' \
+		 'SELECT count(*) AS n FROM events a JOIN events b USING(ts, cpu)'; do
+		sqlite3 -csv -header "$TM_TMP/t.sqlite" "$q" >"$TM_TMP/want"
+		[ "$(tail -1 "$TM_TMP/want")" -gt 0 ]
+		"$TRACEMAP" sql "$f" --format csv "$q" | diff -u "$TM_TMP/want" - >&2 ||
+			{ echo "$q" >&2; return 1; }
 	done
 }
 

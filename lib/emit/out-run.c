@@ -149,48 +149,106 @@ static int run_next(struct tm_merge *m, struct tm_dedup *dd, struct tm_event_rec
 	return r;
 }
 
+struct tm_evrun {
+	struct tm_run_opts	o;
+	struct tm_evout_info	info;
+	struct run_bufs		rb;
+	struct tm_dedup		*dd;
+	struct tm_merge		*m;
+	int			nfiles;
+	bool			done;
+};
+
+void tm_evrun_free(struct tm_evrun *r)
+{
+	if (!r)
+		return;
+	tm_merge_free(r->m);
+	tm_dedup_free(r->dd);
+	run_bufs_free(&r->rb, r->nfiles);
+	free(r);
+}
+
+struct tm_evrun *tm_evrun_open(struct tm_dat *const *dats, int n, struct tep_handle *tep,
+			       const struct tm_run_opts *o)
+{
+	struct tm_evrun *r;
+
+	if (n < 1) {
+		tm_failx(EINVAL, "no input file");
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		tm_fail(ENOMEM, "run");
+		return NULL;
+	}
+	r->o = *o;
+	r->nfiles = n;
+	r->info.tep = tep;
+	if (run_bufs_init(&r->rb, dats, n))
+		goto fail;
+	run_info(&r->info, dats, n, &r->rb, o);
+	if (n > 1 && !(r->dd = tm_dedup_new(r->info.nbuffers, r->info.cpu_slots)))
+		goto fail;
+	if (o->meter)
+		o->meter->p = (struct tm_progress){ 0 };
+	r->m = dat_merge(dats, n, &r->rb, tep, o);
+	if (!r->m)
+		goto fail;
+	return r;
+fail:
+	tm_evrun_free(r);
+	return NULL;
+}
+
+const struct tm_evout_info *tm_evrun_info(const struct tm_evrun *r)
+{
+	return &r->info;
+}
+
+int tm_evrun_next(struct tm_evrun *r, struct tm_event_rec *rec)
+{
+	struct tm_meter *meter = r->o.meter;
+	int got;
+
+	if (r->done)
+		return 0;
+	while ((got = run_next(r->m, r->dd, rec)) > 0) {
+		if (meter && !(++meter->p.events % TM_RUN_METER_EVENTS))
+			run_meter(meter, r->m);
+		if (tm_filter_pass(r->o.filter, rec))
+			return 1;
+	}
+	r->done = true;
+	if (got == 0 && meter)
+		run_meter(meter, r->m);	/* the end: every page read */
+	if (r->o.skipped)
+		*r->o.skipped = tm_merge_skipped(r->m);
+	return got < 0 ? -1 : 0;
+}
+
 int tm_evout_run_dats(struct tm_evout *out, struct tm_dat *const *dats, int n,
 		      struct tep_handle *tep, const struct tm_run_opts *o)
 {
-	struct tm_evout_info info = { .tep = tep };
-	struct run_bufs rb = { 0 };
-	struct tm_dedup *dd = NULL;
-	struct tm_merge *m = NULL;
+	struct tm_evrun *run = tm_evrun_open(dats, n, tep, o);
 	struct tm_event_rec rec;
 	int r = -1;
 
-	if (n < 1)
-		return tm_failx(EINVAL, "no input file");
-	if (run_bufs_init(&rb, dats, n))
+	if (!run || tm_evout_begin(out, &run->info))
 		goto out;
-	run_info(&info, dats, n, &rb, o);
-	if (n > 1 && !(dd = tm_dedup_new(info.nbuffers, info.cpu_slots)))
-		goto out;
-	if (o->meter)
-		o->meter->p = (struct tm_progress){ 0 };
-	m = dat_merge(dats, n, &rb, tep, o);
-	if (!m || tm_evout_begin(out, &info))
-		goto out;
-	while ((r = run_next(m, dd, &rec)) > 0) {
-		if (o->meter && !(++o->meter->p.events % TM_RUN_METER_EVENTS))
-			run_meter(o->meter, m);
-		if (!tm_filter_pass(o->filter, &rec))
-			continue;
+	while ((r = tm_evrun_next(run, &rec)) > 0) {
 		if (tm_evout_event(out, &rec)) {
 			r = -1;
 			break;
 		}
 	}
-	if (r == 0 && o->meter)
-		run_meter(o->meter, m);	/* the end: every page read */
 	if (r == 0)
 		r = tm_evout_end(out);
-	if (o->skipped)
-		*o->skipped = tm_merge_skipped(m);
 out:
-	tm_merge_free(m);
-	tm_dedup_free(dd);
-	run_bufs_free(&rb, n);
+	if (run && r && o->skipped)
+		*o->skipped = tm_merge_skipped(run->m);
+	tm_evrun_free(run);
 	return r < 0 ? -1 : 0;
 }
 

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 #include <traceevent/event-parse.h>
 
+#include "events/tm-events.h"
 #include "trace/tm-trace.h"
 #include "util/internal.h"
 
@@ -80,6 +81,10 @@ struct tm_sql {
 	int			ucpu_base;	/* the first ucpu of the machine being loaded */
 	struct sql_tasks	*tasks;		/* threads and processes of every machine */
 	struct sql_buf		scratch;	/* a JSON array being built */
+	bool			events_plain;	/* the queries write events, or read it twice */
+	bool			events_virtual;	/* ... else it is the virtual table of vev */
+	bool			load_needed;	/* they read tables other than events */
+	struct sql_vevents	*vev;		/* the module of a virtual events, or NULL */
 };
 
 /* ---- sql-db.c ---- */
@@ -99,6 +104,37 @@ TM_HIDDEN int tm_sql_row(struct tm_sql *s, sqlite3_stmt *stmt, int machine, cons
 			 ...);
 /* The INSERT of n values (and the machine's) into a derived table. NULL + message. */
 TM_HIDDEN sqlite3_stmt *tm_sql_insert(struct tm_sql *s, const char *name, int n);
+
+/* ---- sql-vevents.c: the generic table read from the files on demand ---- */
+
+struct tm_dat;
+struct tm_events;
+struct sql_vevents;
+
+/*
+ * The module behind a virtual events table over n files (machine[i] of
+ * dats[i]), decoded with ev[m] per machine (the array and each ev now the
+ * module's, freed even on failure), registered on s's database. The files
+ * must stay open until tm_sql_close(s). NULL + message.
+ */
+TM_HIDDEN struct sql_vevents *tm_sql_vevents_new(struct tm_sql *s, struct tm_dat *const *dats,
+						 int n, const int *machine, int machines,
+						 struct tm_events **ev);
+TM_HIDDEN void tm_sql_vevents_free(struct sql_vevents *v);
+/*
+ * The first scan of each machine's files warns through warn (damaged
+ * records), the load having read nothing; later ones are silent.
+ */
+TM_HIDDEN void tm_sql_vevents_warn(struct sql_vevents *v, tm_warn_fn warn, void *ctx);
+/* Machine m's decoding (its ev). */
+TM_HIDDEN struct tep_handle *tm_sql_vevents_tep(const struct sql_vevents *v, int m);
+/* Replace the plain table events with the virtual one (virt), or back. */
+TM_HIDDEN int tm_sql_vevents_swap(struct tm_sql *s, bool virt);
+/*
+ * Does every statement of sql read the virtual events at most once, as the
+ * outermost loop of its plan (one pass over the files)? 1 yes, 0 no, -1 error.
+ */
+TM_HIDDEN int tm_sql_vevents_once(struct tm_sql *s, const char *sql);
 
 /* ---- sql-query.c ---- */
 
@@ -163,6 +199,12 @@ enum sql_role {
 TM_HIDDEN int tm_sql_schema_add(struct tm_sql *s, struct tep_handle *tep);
 /* Create every table of s (event types, derived, generic). */
 TM_HIDDEN int tm_sql_schema_create(struct tm_sql *s);
+/*
+ * The CREATE TABLE of the derived or generic table name, under the name as,
+ * into b (emptied first); -1 + message.
+ */
+TM_HIDDEN int tm_sql_table_sql(const struct tm_sql *s, const char *name, const char *as,
+			       struct sql_buf *b);
 /* The enum sql_derived bit of a derived table's name, 0 for any other. */
 TM_HIDDEN unsigned int tm_sql_table_bit(const char *name);
 TM_HIDDEN void tm_sql_event_free(struct sql_event *e);

@@ -265,22 +265,70 @@ static const struct tm_evout_ops load_ops = {
 
 /* ---- what the queries read ---- */
 
+/* A query reads table name: it is filled. */
+static void want_table(struct tm_sql *s, const char *name)
+{
+	int i;
+
+	if (strcmp(name, "events"))
+		s->load_needed = true;
+	s->derived |= tm_sql_table_bit(name);
+	for (i = 0; i < s->ntabs; i++)
+		if (!strcmp(s->tabs[i].name, name))
+			s->tabs[i].wanted = true;
+}
+
 static int note_read(void *ctx, int action, const char *a, const char *b, const char *db,
 		     const char *view)
 {
 	struct tm_sql *s = ctx;
-	int i;
 
 	(void)db, (void)view;
+	/* a write, an index, a trigger or a pragma on events: a plain table */
+	if (action != SQLITE_READ && ((a && !strcmp(a, "events")) || (b && !strcmp(b, "events"))))
+		s->events_plain = true;
 	if (action != SQLITE_READ || !a)
 		return SQLITE_OK;
-	s->derived |= tm_sql_table_bit(a);
+	want_table(s, a);
 	if (!strcmp(a, "events") && b && !strcmp(b, "fields"))
 		s->events_fields = true;
-	for (i = 0; i < s->ntabs; i++)
-		if (!strcmp(s->tabs[i].name, a))
-			s->tabs[i].wanted = true;
 	return SQLITE_OK;
+}
+
+/*
+ * The tables a statement (len bytes of text) opens, from its program: the
+ * authorizer is not told of a table whose only columns read are a join's
+ * USING columns (SELECT count(*) FROM a JOIN b USING(x)).
+ */
+static int note_opened(struct tm_sql *s, const char *text, int len)
+{
+	char *sql = sqlite3_mprintf("EXPLAIN %.*s", len, text);
+	sqlite3_stmt *st = NULL, *name = NULL;
+	const char *op;
+
+	if (!sql)
+		return tm_fail(ENOMEM, "sql");
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "SELECT tbl_name FROM sqlite_schema WHERE rootpage = ?", -1,
+			       &name, NULL) != SQLITE_OK) {
+		sqlite3_free(sql);
+		sqlite3_finalize(st);
+		return 0;	/* the authorizer's tables it is */
+	}
+	sqlite3_free(sql);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		op = (const char *)sqlite3_column_text(st, 1) ?: "";
+		/* p3 0: the main database, p2 the root page */
+		if ((strcmp(op, "OpenRead") && strcmp(op, "OpenWrite")) || sqlite3_column_int(st, 4))
+			continue;
+		sqlite3_bind_int(name, 1, sqlite3_column_int(st, 3));
+		if (sqlite3_step(name) == SQLITE_ROW && sqlite3_column_text(name, 0))
+			want_table(s, (const char *)sqlite3_column_text(name, 0));
+		sqlite3_reset(name);
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(name);
+	return 0;
 }
 
 static void want_all(struct tm_sql *s)
@@ -289,8 +337,36 @@ static void want_all(struct tm_sql *s)
 
 	s->derived = ~0u;
 	s->events_fields = true;
+	s->events_plain = true;
+	s->load_needed = true;
 	for (i = 0; i < s->ntabs; i++)
 		s->tabs[i].wanted = true;
+}
+
+/*
+ * A query that only reads events, each statement in one pass, reads it as
+ * a virtual table over the files (sql-vevents.c) instead of the load
+ * inserting every record: the table is swapped, each statement's plan
+ * checked, and swapped back when one reads it otherwise.
+ */
+static int want_virtual(struct tm_sql *s, const char *const *queries)
+{
+	int i, r = 1;
+
+	if (!s->vev || !(s->derived & SQL_D_EVENTS) || s->events_plain)
+		return 0;
+	if (tm_sql_vevents_swap(s, true))
+		return -1;
+	for (i = 0; queries[i] && r > 0; i++)
+		r = tm_sql_vevents_once(s, queries[i]);
+	if (r < 0)
+		return -1;
+	if (r > 0) {
+		s->derived &= ~SQL_D_EVENTS;
+		s->events_virtual = true;
+		return 0;
+	}
+	return tm_sql_vevents_swap(s, false);
 }
 
 /*
@@ -325,12 +401,17 @@ static int want_tables(struct tm_sql *s, const char *const *queries, bool all)
 			sqlite3_finalize(st);
 			if (!st && tail == sql)
 				break;
+			if (st) {
+				sqlite3_set_authorizer(s->db, NULL, NULL);
+				r = note_opened(s, sql, (int)(tail - sql));
+				sqlite3_set_authorizer(s->db, note_read, s);
+			}
 		}
 	}
 	sqlite3_set_authorizer(s->db, NULL, NULL);
 	if (all)
 		want_all(s);
-	return r;
+	return r ?: want_virtual(s, queries);
 }
 
 /* ---- the whole load ---- */
@@ -359,7 +440,7 @@ static int derived_buffer(struct tm_dat *dat)
 }
 
 static int load_machine(struct tm_sql *s, struct tm_dat *const *dats, int n, int m,
-			int machines, struct tm_events *ev, struct tm_sql_load_opts *o)
+			int machines, struct tep_handle *tep, struct tm_sql_load_opts *o)
 {
 	struct sql_load *l = calloc(1, sizeof(*l));
 	uint64_t skipped = 0;
@@ -373,7 +454,7 @@ static int load_machine(struct tm_sql *s, struct tm_dat *const *dats, int n, int
 		return tm_fail(ENOMEM, "sql load");
 	l->base.ops = &load_ops;
 	l->s = s;
-	l->tep = tm_events_tep(ev);
+	l->tep = tep;
 	l->machine = m;
 	l->dbuf = derived_buffer(dats[0]);
 	r = tm_evout_run_dats(&l->base, dats, n, l->tep, &run);
@@ -381,6 +462,12 @@ static int load_machine(struct tm_sql *s, struct tm_dat *const *dats, int n, int
 	s->ucpu_base += l->slots;
 	tm_evout_free(&l->base);
 	return r;
+}
+
+/* Machine m's decoding: ours, or the virtual events' once it holds them. */
+static struct tep_handle *tep_of(struct tm_sql *s, struct tm_events **ev, int m)
+{
+	return ev ? tm_events_tep(ev[m]) : tm_sql_vevents_tep(s->vev, m);
 }
 
 static bool several_buffers(struct tm_dat *const *dats, int n)
@@ -421,15 +508,25 @@ int tm_sql_load(struct tm_sql *s, struct tm_dat *const *dats, int n, const int *
 	}
 	if (tm_sql_exec(s, "BEGIN") || tm_sql_schema_create(s))
 		goto out;
+	if (o->queries && !o->fill_all) {
+		/* the virtual events' files and decoding, kept until tm_sql_close() */
+		s->vev = tm_sql_vevents_new(s, dats, n, machine, machines, ev);
+		ev = NULL;
+		if (!s->vev)
+			goto out;
+	}
 	if (want_tables(s, o->queries, o->fill_all))
 		goto out;
 	o->skipped = 0;
 	/* utid 0 and upid 0: the first machine's idle task, as in Perfetto */
 	if (tm_sql_utid(s, 0, 0, 0) < 0)
 		goto out;
-	for (m = 0; m < machines; m++) {
+	/* only events is read: its scans read the files, the first one warns */
+	if (s->events_virtual && !s->load_needed)
+		tm_sql_vevents_warn(s->vev, o->warn, o->warn_ctx);
+	for (m = 0; m < machines && (s->load_needed || !s->events_virtual); m++) {
 		k = machine_files(dats, n, machine, m, files);
-		if (load_machine(s, files, k, m, machines, ev[m], o))
+		if (load_machine(s, files, k, m, machines, tep_of(s, ev, m), o))
 			goto out;
 	}
 	r = tm_sql_tasks_write(s);
@@ -438,7 +535,7 @@ int tm_sql_load(struct tm_sql *s, struct tm_dat *const *dats, int n, const int *
 out:
 	tm_sql_tasks_free(s->tasks);
 	s->tasks = NULL;
-	for (m = 0; m < machines; m++)
+	for (m = 0; ev && m < machines; m++)
 		tm_events_free(ev[m]);
 	free(ev);
 	return r;

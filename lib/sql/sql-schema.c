@@ -244,6 +244,26 @@ static int create_event_table(struct tm_sql *s, const struct sql_evtable *t, str
 	return tm_sql_exec(s, b->s);
 }
 
+/* derived[i]'s CREATE TABLE under the name as into b (emptied first). */
+static int derived_sql(const struct tm_sql *s, size_t i, const char *as, struct sql_buf *b)
+{
+	b->len = 0;
+	return tm_sql_buf_printf(b, "CREATE TABLE \"%s\" (%s%s%s)", as, derived[i].cols,
+				 s->multi ? ", machine INTEGER" : "",
+				 s->buffers && (derived[i].bit & (SQL_D_EVENTS | SQL_D_LOST)) ?
+				 ", buffer TEXT" : "");
+}
+
+int tm_sql_table_sql(const struct tm_sql *s, const char *name, const char *as, struct sql_buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < NDERIVED; i++)
+		if (derived[i].cols && !strcmp(derived[i].name, name))
+			return derived_sql(s, i, as, b);
+	return tm_failx(EINVAL, "sql schema: no table %s", name);
+}
+
 int tm_sql_schema_create(struct tm_sql *s)
 {
 	struct sql_buf b = { 0 };
@@ -253,14 +273,9 @@ int tm_sql_schema_create(struct tm_sql *s)
 	for (t = 0; t < s->ntabs && !r; t++)
 		r = create_event_table(s, &s->tabs[t], &b);
 	for (i = 0; i < NDERIVED && !r; i++) {
-		b.len = 0;
 		if (!derived[i].cols)
 			continue;
-		r = tm_sql_buf_printf(&b, "CREATE TABLE \"%s\" (%s%s%s)", derived[i].name,
-				      derived[i].cols, s->multi ? ", machine INTEGER" : "",
-				      s->buffers && (derived[i].bit & (SQL_D_EVENTS | SQL_D_LOST)) ?
-				      ", buffer TEXT" : "");
-		r = r ?: tm_sql_exec(s, b.s);
+		r = derived_sql(s, i, derived[i].name, &b) ?: tm_sql_exec(s, b.s);
 	}
 	if (!r)
 		r = tm_sql_exec(s, "CREATE VIEW sched AS SELECT *, ts + dur AS ts_end FROM sched_slice");

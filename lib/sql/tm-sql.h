@@ -53,9 +53,18 @@ struct tm_sql_load_opts {
  * Load n files (machine[i] of dats[i], machines of them, as from
  * tm_dat_machines()) into s in one transaction: the schema first, then
  * every record in time order. -1 + message (SQLite's, or the reader's).
+ * With queries and no fill_all, events may be a virtual table that reads
+ * dats while the queries run: they stay open until tm_sql_close(s).
  */
 int tm_sql_load(struct tm_sql *s, struct tm_dat *const *dats, int n, const int *machine,
 		int machines, struct tm_sql_load_opts *o);
+
+/*
+ * Records skipped as damaged by the queries' scans of the files (a query
+ * of events alone loads nothing: its first scan warns instead of the
+ * load, through the load's warn); 0 when the load read them (o->skipped).
+ */
+uint64_t tm_sql_skipped(const struct tm_sql *s);
 
 enum tm_sql_format {
 	TM_SQL_COLUMNS,		/* aligned columns with a header */
