@@ -237,7 +237,6 @@ int tm_sql_close(struct tm_sql *s, bool ok)
 		r = tm_fail(errno, "rename %s to %s", s->tmp, s->path);
 	if (s->tmp && (!ok || r))
 		unlink(s->tmp);
-	tm_sql_vevents_free(s->vev);
 	tabs_free(s);
 	free(s->scratch.s);
 	free(s->path);

@@ -114,13 +114,13 @@ struct sql_vevents;
 /*
  * The module behind a virtual events table over n files (machine[i] of
  * dats[i]), decoded with ev[m] per machine (the array and each ev now the
- * module's, freed even on failure), registered on s's database. The files
- * must stay open until tm_sql_close(s). NULL + message.
+ * module's, freed even on failure), registered on s's database, which frees
+ * it when it closes. The files must stay open until tm_sql_close(s). NULL +
+ * message.
  */
 TM_HIDDEN struct sql_vevents *tm_sql_vevents_new(struct tm_sql *s, struct tm_dat *const *dats,
 						 int n, const int *machine, int machines,
 						 struct tm_events **ev);
-TM_HIDDEN void tm_sql_vevents_free(struct sql_vevents *v);
 /*
  * The first scan of each machine's files warns through warn (damaged
  * records), the load having read nothing; later ones are silent.

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit/emit-internal.h"
 #include "emit/tm-evout.h"
 #include "events/field.h"
 #include "events/tm-events.h"
@@ -333,8 +334,10 @@ static int machine_init(struct vev_machine *vm, struct tm_dat *const *dats, int 
 	return 0;
 }
 
-void tm_sql_vevents_free(struct sql_vevents *v)
+/* The module's client data, freed by SQLite when the connection closes. */
+static void vevents_free(void *data)
 {
+	struct sql_vevents *v = data;
 	int m, i;
 
 	if (!v)
@@ -376,14 +379,15 @@ struct sql_vevents *tm_sql_vevents_new(struct tm_sql *s, struct tm_dat *const *d
 			goto nomem;
 	if (v->rows < 1)
 		v->rows = 1;
-	if (sqlite3_create_module(s->db, VEV_MODULE, &vev_module, v) != SQLITE_OK) {
+	/* SQLite frees v with the connection, or now if it refuses the module */
+	if (sqlite3_create_module_v2(s->db, VEV_MODULE, &vev_module, v, vevents_free) !=
+	    SQLITE_OK) {
 		tm_sql_fail(s, "sql events");
-		tm_sql_vevents_free(v);
 		return NULL;
 	}
 	return v;
 nomem:
-	tm_sql_vevents_free(v);
+	vevents_free(v);
 	tm_fail(ENOMEM, "sql events");
 	return NULL;
 }
