@@ -106,7 +106,7 @@ inst_digest() {
 	# the kernel records with them: a stack after a switch, no switch away from pid 0
 	tm_wait 10 "a sched_switch with its stack" grep -q -A1 'sched_switch:' "$ARM_DIR/trace"
 	grep -A1 'sched_switch:' "$ARM_DIR/trace" | grep -q '<stack trace>'
-	! grep 'sched_switch: prev_comm=[^ ]* prev_pid=0 ' "$ARM_DIR/trace"
+	! grep 'sched_switch: prev_comm=[^ ]* prev_pid=0 ' "$ARM_DIR/trace" || return 1
 	[ "$(inst_digest "$OTHER_DIR")" = "$other" ]
 	echo 0 >"$ARM_DIR/tracing_on"
 	echo 0 >"$ARM_DIR/events/enable"

@@ -9,6 +9,7 @@
 
 #include "emit/tm-evout.h"
 #include "trace/tm-trace.h"
+#include "util/internal.h"
 
 struct tm_live;
 struct tm_names;
@@ -49,5 +50,26 @@ TM_HIDDEN void tm_live_get_stats(struct tm_live *lv, int cpu, struct tm_live_cpu
  * is a quiet event (not to be printed), 0 otherwise, -1 with ENOMEM.
  */
 TM_HIDDEN int tm_names_see(struct tm_names *n, const struct tm_event_rec *rec);
+
+/* ---- out-run.c, for lib/ only ---- */
+
+/*
+ * The same records pulled one at a time, for a reader that is no output
+ * (lib/sql's generic table, a virtual table read on demand): what
+ * tm_evout_run_dats() hands to an output's event(), through the same merge,
+ * check, dedup, filter and meter. NULL + message.
+ */
+struct tm_evrun;
+TM_HIDDEN struct tm_evrun *tm_evrun_open(struct tm_dat *const *dats, int n,
+					 struct tep_handle *tep, const struct tm_run_opts *opts);
+/* What the files are (begin()'s info), valid while the run lives. */
+TM_HIDDEN const struct tm_evout_info *tm_evrun_info(const struct tm_evrun *r);
+/*
+ * The next record: 1 with *rec filled (valid until the next call), 0 at the
+ * end (opts->skipped set then), -1 on a bad page (message set).
+ */
+TM_HIDDEN int tm_evrun_next(struct tm_evrun *r, struct tm_event_rec *rec);
+/* Free the run: NULL is fine. */
+TM_HIDDEN void tm_evrun_free(struct tm_evrun *r);
 
 #endif /* TM_OUT_INTERNAL_H */

@@ -148,23 +148,4 @@ int tm_evout_run_dat(struct tm_evout *out, struct tm_dat *dat, struct tep_handle
 int tm_evout_run_dats(struct tm_evout *out, struct tm_dat *const *dats, int n,
 		      struct tep_handle *tep, const struct tm_run_opts *opts);
 
-/*
- * The same records pulled one at a time, for a reader that is no output
- * (lib/sql's generic table, a virtual table read on demand): what
- * tm_evout_run_dats() hands to an output's event(), through the same merge,
- * check, dedup, filter and meter. NULL + message.
- */
-struct tm_evrun;
-struct tm_evrun *tm_evrun_open(struct tm_dat *const *dats, int n, struct tep_handle *tep,
-			       const struct tm_run_opts *opts);
-/* What the files are (begin()'s info), valid while the run lives. */
-const struct tm_evout_info *tm_evrun_info(const struct tm_evrun *r);
-/*
- * The next record: 1 with *rec filled (valid until the next call), 0 at the
- * end (opts->skipped set then), -1 on a bad page (message set).
- */
-int tm_evrun_next(struct tm_evrun *r, struct tm_event_rec *rec);
-/* NULL is fine. */
-void tm_evrun_free(struct tm_evrun *r);
-
 #endif /* TM_EVOUT_H */

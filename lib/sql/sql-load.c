@@ -465,7 +465,7 @@ static int load_machine(struct tm_sql *s, struct tm_dat *const *dats, int n, int
 }
 
 /* Machine m's decoding: ours, or the virtual events' once it holds them. */
-static struct tep_handle *tep_of(struct tm_sql *s, struct tm_events **ev, int m)
+static struct tep_handle *machine_tep(struct tm_sql *s, struct tm_events **ev, int m)
 {
 	return ev ? tm_events_tep(ev[m]) : tm_sql_vevents_tep(s->vev, m);
 }
@@ -526,7 +526,7 @@ int tm_sql_load(struct tm_sql *s, struct tm_dat *const *dats, int n, const int *
 		tm_sql_vevents_warn(s->vev, o->warn, o->warn_ctx);
 	for (m = 0; m < machines && (s->load_needed || !s->events_virtual); m++) {
 		k = machine_files(dats, n, machine, m, files);
-		if (load_machine(s, files, k, m, machines, tep_of(s, ev, m), o))
+		if (load_machine(s, files, k, m, machines, machine_tep(s, ev, m), o))
 			goto out;
 	}
 	r = tm_sql_tasks_write(s);
