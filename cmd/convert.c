@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,28 +262,6 @@ struct out_file {
 	FILE			*gz;		/* NULL, or gzip/zstd into f: what the output writes */
 };
 
-/* The temporary a stop signal removes (the one process-wide state of convert). */
-static char *volatile signal_unlink;
-
-static void on_stop_signal(int sig)
-{
-	if (signal_unlink)
-		unlink(signal_unlink);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void catch_stop_signals(char *tmp)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = on_stop_signal };
-	size_t i;
-
-	signal_unlink = tmp;
-	for (i = 0; tmp && i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 static int out_close(struct out_file *of, const char *path, bool ok);
 
 /* OUT.gz, OUT.zst: the outputs write into a compressed stream on the file. */
@@ -314,7 +291,6 @@ static int out_open(struct out_file *of, const char *path, enum out_codec codec)
 		of->f = stdout;
 		return out_compress(of, path, codec);
 	}
-	catch_stop_signals(of->out.tmp[0] ? of->out.tmp : NULL);
 	/* the FILE has a descriptor of its own: fclose() leaves tm_outfile's to close */
 	fd = fcntl(of->out.fd, F_DUPFD_CLOEXEC, 0);
 	of->f = fd < 0 ? NULL : fdopen(fd, "w");
@@ -322,7 +298,6 @@ static int out_open(struct out_file *of, const char *path, enum out_codec codec)
 		cmd_err("convert", "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		signal_unlink = NULL;
 		tm_outfile_close(&of->out, false);
 		return -1;
 	}
@@ -349,7 +324,6 @@ static int out_close(struct out_file *of, const char *path, bool ok)
 		cmd_fail("convert");
 		ok = false;
 	}
-	signal_unlink = NULL;
 	return ok ? 0 : -1;
 }
 

@@ -1,31 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* tracemap.c - the tracemap command: global options and subcommand dispatch. */
 #include <argp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "tracemap.h"
 
 const char *argp_program_version = "tracemap " TM_VERSION;
 
 struct subcommand {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	/*
+	 * Its outputs can be made again from its inputs: a stop signal removes
+	 * the hidden temporaries it writes (tm-cleanup.h). Not extract (what it
+	 * read is gone from the kernel) nor record and stream (their own handlers).
+	 */
+	bool remade;
 };
 
 static const struct subcommand subcommands[] = {
-	{ "record", cmd_record },
-	{ "report", cmd_report },
-	{ "convert", cmd_convert },
-	{ "sql",    cmd_sql },
-	{ "stream", cmd_stream },
-	{ "list",   cmd_list },
-	{ "reset",  cmd_reset },
-	{ "extract", cmd_extract },
-	{ "arm", cmd_arm },
-	{ "recover", cmd_recover },
-	{ "fleet", cmd_fleet },
+	{ "record", cmd_record, false },
+	{ "report", cmd_report, true },
+	{ "convert", cmd_convert, true },
+	{ "sql",    cmd_sql, true },
+	{ "stream", cmd_stream, false },
+	{ "list",   cmd_list, false },
+	{ "reset",  cmd_reset, false },
+	{ "extract", cmd_extract, false },
+	{ "arm", cmd_arm, false },
+	{ "recover", cmd_recover, true },
+	{ "fleet", cmd_fleet, false },
 };
 
 static const char doc[] =
@@ -103,6 +111,8 @@ static int run_subcommand(const struct subcommand *sub, int argc, char **argv)
 
 	snprintf(name, sizeof(name), "tracemap %s", sub->name);
 	argv[0] = name;
+	if (sub->remade)
+		tm_cleanup_on_stop_signals();
 	ret = sub->run(argc, argv);
 	fflush(stdout);
 	return ret;

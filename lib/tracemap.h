@@ -16,6 +16,7 @@
 
 #include "util/tm-error.h"
 #include "util/tm-outfile.h"
+#include "util/tm-cleanup.h"
 #include "util/tm-fit.h"
 #include "trace/tm-trace.h"
 #include "tracefs/tm-tracefs.h"

@@ -836,3 +836,35 @@ PY
 	[ ! -e "$TM_TMP/x.pftrace" ]
 	[ -z "$(ls -A "$TM_TMP" | grep -v '^other.dat$')" ]
 }
+
+# stop_midway DIR CMD...: CMD in the background until a hidden temporary appears in
+# DIR, then SIGTERM; its exit status in STOP_RC.
+stop_midway() {
+	local dir=$1 pid i
+	shift
+	"$@" 2>"$TM_TMP/stop.err" &
+	pid=$!
+	for ((i = 0; i < 400; i++)); do
+		ls -A "$dir" | grep -q '^\.' && break
+		sleep 0.01
+	done
+	ls -A "$dir" | grep -q '^\.' || { kill -KILL "$pid"; echo "no temporary in $dir" >&2; return 1; }
+	kill -TERM "$pid"
+	STOP_RC=0
+	wait "$pid" || STOP_RC=$?
+}
+
+@test "convert, sql -o: a stop signal leaves no hidden temporary, and the old file as it was" {
+	local out=$TM_TMP/out f
+	tm_big_file "$TM_TMP/big.dat" 3000
+	mkdir "$out"
+	for f in t.pftrace t.json t.sqlite; do echo before >"$out/$f"; done
+	stop_midway "$out" "$TRACEMAP" convert -q "$TM_TMP/big.dat" -o "$out/t.pftrace"
+	[ "$STOP_RC" -eq 143 ] || { cat "$TM_TMP/stop.err" >&2; return 1; }
+	stop_midway "$out" "$TRACEMAP" convert -q "$TM_TMP/big.dat" -o "$out/t.json"
+	[ "$STOP_RC" -eq 143 ]
+	stop_midway "$out" "$TRACEMAP" sql "$TM_TMP/big.dat" -o "$out/t.sqlite"
+	[ "$STOP_RC" -eq 143 ]
+	[ "$(ls -A "$out" | tr '\n' ' ')" = "t.json t.pftrace t.sqlite " ] || { ls -A "$out" >&2; return 1; }
+	for f in t.pftrace t.json t.sqlite; do [ "$(cat "$out/$f")" = before ]; done
+}

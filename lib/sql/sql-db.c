@@ -175,6 +175,7 @@ struct tm_sql *tm_sql_new(const char *path)
 			goto fail;
 		}
 		unlink(s->tmp);
+		tm_cleanup_add(s->tmp);
 		file = s->tmp;
 	}
 	if (sqlite3_open_v2(file, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
@@ -237,6 +238,8 @@ int tm_sql_close(struct tm_sql *s, bool ok)
 		r = tm_fail(errno, "rename %s to %s", s->tmp, s->path);
 	if (s->tmp && (!ok || r))
 		unlink(s->tmp);
+	if (s->tmp)
+		tm_cleanup_remove(s->tmp);
 	tabs_free(s);
 	free(s->scratch.s);
 	free(s->path);

@@ -50,4 +50,9 @@ struct tm_outfile;
 /* outfile.c: empty a regular output file and rewind it; nothing for a stream. -1 + message. */
 TM_HIDDEN int tm_outfile_truncate(struct tm_outfile *out);
 
+/* cleanup.c: path is a temporary until tm_cleanup_remove(path) (best effort). */
+TM_HIDDEN void tm_cleanup_add(const char *path);
+/* path is no longer one (renamed into place or removed). */
+TM_HIDDEN void tm_cleanup_remove(const char *path);
+
 #endif /* TM_INTERNAL_H */

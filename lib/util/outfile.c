@@ -74,6 +74,7 @@ static int open_temporary(struct tm_outfile *out, const char *path)
 		out->tmp[0] = '\0';
 		return tm_fail(errno, "cannot write output %s", path);
 	}
+	tm_cleanup_add(out->tmp);
 	if (!stat(out->path, &st)) {
 		mode = st.st_mode & 07777;
 	} else {
@@ -176,8 +177,10 @@ static int finish(struct tm_outfile *out)
 	out->fd = -1;
 	if (!ret && out->tmp[0] && rename(out->tmp, out->path))
 		ret = tm_fail(errno, "rename %s to %s", out->tmp, out->path);
-	if (!ret)
+	if (!ret && out->tmp[0]) {
+		tm_cleanup_remove(out->tmp);
 		out->tmp[0] = '\0';
+	}
 	return ret;
 }
 
@@ -194,9 +197,10 @@ int tm_outfile_close(struct tm_outfile *out, bool ok)
 	if (out->fd >= 0)
 		close(out->fd);
 	out->fd = -1;
-	if (out->tmp[0])
+	if (out->tmp[0]) {
 		unlink(out->tmp);
-	else if ((!ok || ret) && out->owned && !out->stream)
+		tm_cleanup_remove(out->tmp);
+	} else if ((!ok || ret) && out->owned && !out->stream)
 		unlink(out->path);
 	out->tmp[0] = '\0';
 	return ret;
