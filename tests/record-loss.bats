@@ -129,6 +129,7 @@ busy_spells() {
 
 @test "record-loss: a busy CPU goes over to read() and back to its mapping; every line once" {
 	local spells
+	tm_need_ring_map
 	# 5 MB a CPU before and after the pause: busy (over 512 KiB/s) at any
 	# rate above 500 lines a second; a second after the last line, so that the
 	# window that saw the second burst ends before the stop

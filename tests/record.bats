@@ -216,14 +216,15 @@ reader_cpus() {
 }
 
 @test "record: each CPU's reader runs on that CPU at nice -10; --no-pin, --reader-nice, taskset" {
-	local n all cpus nices
+	local n all cpus nices path
 	n=$(nproc)
 	all=$(seq 0 $((n - 1)))
+	path=$(tm_default_path)
 	rec_start -e sched -o "$TM_TMP/p.dat"
 	cpus=$(reader_cpus)
 	nices=$(reader_nices | sort -u)
 	rec_stop INT
-	grep -q 'cpu0: mmap path, its reader on that CPU at nice -10$' "$REC_ERR"
+	grep -q "cpu0: $path.*, its reader on that CPU at nice -10$" "$REC_ERR"
 	[ "$cpus" = "$all" ] || { echo "reader CPUs: $cpus" >&2; return 1; }
 	[ "$nices" = -10 ] || { echo "reader nice values: $nices" >&2; return 1; }
 
@@ -231,7 +232,7 @@ reader_cpus() {
 	cpus=$(reader_cpus)
 	nices=$(reader_nices | sort -u)
 	rec_stop INT
-	grep -q 'cpu0: mmap path, its reader on any CPU at nice 3$' "$REC_ERR"
+	grep -q "cpu0: $path.*, its reader on any CPU at nice 3$" "$REC_ERR"
 	[ "$nices" = 3 ] || { echo "reader nice values: $nices" >&2; return 1; }
 	[ "$cpus" = "$(for c in $all; do echo "0-$((n - 1))"; done)" ] ||
 		{ echo "reader CPUs: $cpus" >&2; return 1; }
@@ -243,7 +244,7 @@ reader_cpus() {
 	taskset -pc "0-$((n - 1))" "$BASHPID" >/dev/null
 	cpus=$(reader_cpus)
 	rec_stop INT
-	grep -q 'cpu1: mmap path, its reader on any CPU' "$REC_ERR"
+	grep -q "cpu1: $path.*, its reader on any CPU" "$REC_ERR"
 	[ "$cpus" = "$(for c in $all; do echo 0; done)" ] ||
 		{ echo "reader CPUs: $cpus" >&2; return 1; }
 	readable_by_trace_cmd "$TM_TMP/t.dat"
