@@ -400,8 +400,10 @@ hold_instance() {
 	grep -qx "tracemap record: sh (pid [0-9]*) did not exit within 2 s of SIGTERM: sending SIGKILL" \
 		"$REC_ERR" || { cat "$REC_ERR" >&2; return 1; }
 	grep -q "sh killed by signal 9" "$REC_ERR"
-	# the grace was waited for, and it is short of the 4 s the command wanted
-	[ $(((t1 - t0) / 1000000)) -ge 1900 ] && [ $(((t1 - t0) / 1000000)) -lt 3900 ] ||
+	# the grace was waited for; that it ended before the command's 4 s is the status
+	# above (a command that ended on its own exits 0) and the file below, not the time
+	# tracemap took in all (5.2 s in a 7.3 guest under TCG, the file written after)
+	[ $(((t1 - t0) / 1000000)) -ge 1900 ] ||
 		{ echo "stopped after $(((t1 - t0) / 1000000)) ms" >&2; return 1; }
 	readable_by_trace_cmd "$TM_TMP/k.dat"
 	# past the 4 s after ready: a command still alive would have written f
