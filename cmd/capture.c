@@ -355,7 +355,17 @@ int capture_stop(struct capture *r)
 
 static bool cpu_lost(const struct tm_cpu_kstats *k, const struct tm_cpu_record_stats *st)
 {
-	return k->overrun || k->dropped || k->commit_overrun || st->lost_pages || st->corrupt_pages;
+	return k->overrun || k->dropped || k->commit_overrun || st->lost_pages ||
+	       st->corrupt_pages || st->subbufs_lost;
+}
+
+/* Where the kernel counts them (the meta page's pages_lost, 7.x), the sub-buffers lost. */
+static void say_subbufs_lost(const struct tm_cpu_record_stats *st)
+{
+	if (st->subbufs_lost_known)
+		fprintf(stderr, "; %llu sub-buffer%s overwritten unread (the kernel's pages_lost)",
+			(unsigned long long)st->subbufs_lost, st->subbufs_lost == 1 ? "" : "s");
+	fputc('\n', stderr);
 }
 
 bool capture_summary(struct capture *r, const struct capture_column *col)
@@ -390,14 +400,16 @@ bool capture_summary(struct capture *r, const struct capture_column *col)
 			fprintf(stderr, " %10.2f", col->value(col->ctx, cpu));
 		fprintf(stderr, " %12llu\n",
 			(unsigned long long)(klost > st.lost_stored ? klost : st.lost_stored));
-		if (cpu_lost(k, &st))
+		if (cpu_lost(k, &st)) {
 			fprintf(stderr, "    cpu%d lost: overrun %llu, dropped %llu, commit overrun %llu; "
-				"%llu pages flagged (%llu events counted on them%s)\n", cpu,
+				"%llu pages flagged (%llu events counted on them%s)", cpu,
 				(unsigned long long)k->overrun, (unsigned long long)k->dropped,
 				(unsigned long long)k->commit_overrun,
 				(unsigned long long)st.lost_pages,
 				(unsigned long long)st.lost_stored,
 				st.lost_unknown ? ", some without a count" : "");
+			say_subbufs_lost(&st);
+		}
 		if (st.corrupt_pages)
 			fprintf(stderr, "    cpu%d corrupt: %llu pages dropped (commit word or record "
 				"lengths impossible)\n", cpu, (unsigned long long)st.corrupt_pages);

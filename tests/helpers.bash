@@ -175,6 +175,45 @@ tm_need_subbuf_size() {
 	tm_need "buffer_subbuf_size_kb (Linux >= 6.8)" test -e "$TRACEFS/buffer_subbuf_size_kb"
 }
 
+# tm_meta_word PATH OFFSET: the 64-bit word at OFFSET of the meta page of a mapped
+# trace_pipe_raw PATH after one GET_READER, which updates the page and consumes the
+# reader sub-buffer: for a scratch instance (ctypes: Python's mmap module refuses a
+# file of size 0). Fails where the kernel cannot map it.
+tm_meta_word() {
+	python3 -c 'import ctypes, fcntl, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+		      ctypes.c_int, ctypes.c_long]
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+p = libc.mmap(None, os.sysconf("SC_PAGESIZE"), 1, 1, fd, 0)  # PROT_READ, MAP_SHARED
+if p is None or p == ctypes.c_void_p(-1).value:
+    sys.exit(1)
+fcntl.ioctl(fd, 0x5220)  # TRACE_MMAP_IOCTL_GET_READER
+print(ctypes.c_uint64.from_address(p + int(sys.argv[2])).value)' "$1" "$2"
+}
+
+# Whether this kernel maps a CPU's ring buffer (mmap of trace_pipe_raw, Linux >= 6.10;
+# the 6.1 guest's cannot): a scratch instance's cpu0 mapped and let go.
+tm_ring_maps() {
+	local inst=$TRACEFS/instances/tm-map-probe-$$ rc=0
+	mkdir "$inst" || return 1
+	tm_meta_word "$inst/per_cpu/cpu0/trace_pipe_raw" 0 >/dev/null 2>&1 || rc=1
+	rmdir "$inst"
+	return "$rc"
+}
+
+# A test of the mapping itself skips where the kernel has none.
+tm_need_ring_map() {
+	tm_need "ring-buffer mapping (mmap of trace_pipe_raw, Linux >= 6.10)" tm_ring_maps
+}
+
+# The path record -v names for a CPU by default: "mmap path", or on a kernel without
+# the mapping "read() path" (followed by "(mmap: No such device)").
+tm_default_path() {
+	if tm_ring_maps; then echo "mmap path"; else echo "read() path"; fi
+}
+
 # tm_big_file OUT [N]: sched-v6.dat's 821 events repeated N (1000) times, later each
 # time (tests/repeat-pages.pl): 41 MB for 1000, a second of report.
 tm_big_file() {

@@ -216,14 +216,15 @@ reader_cpus() {
 }
 
 @test "record: each CPU's reader runs on that CPU at nice -10; --no-pin, --reader-nice, taskset" {
-	local n all cpus nices
+	local n all cpus nices path
 	n=$(nproc)
 	all=$(seq 0 $((n - 1)))
+	path=$(tm_default_path)
 	rec_start -e sched -o "$TM_TMP/p.dat"
 	cpus=$(reader_cpus)
 	nices=$(reader_nices | sort -u)
 	rec_stop INT
-	grep -q 'cpu0: mmap path, its reader on that CPU at nice -10$' "$REC_ERR"
+	grep -q "cpu0: $path.*, its reader on that CPU at nice -10$" "$REC_ERR"
 	[ "$cpus" = "$all" ] || { echo "reader CPUs: $cpus" >&2; return 1; }
 	[ "$nices" = -10 ] || { echo "reader nice values: $nices" >&2; return 1; }
 
@@ -231,7 +232,7 @@ reader_cpus() {
 	cpus=$(reader_cpus)
 	nices=$(reader_nices | sort -u)
 	rec_stop INT
-	grep -q 'cpu0: mmap path, its reader on any CPU at nice 3$' "$REC_ERR"
+	grep -q "cpu0: $path.*, its reader on any CPU at nice 3$" "$REC_ERR"
 	[ "$nices" = 3 ] || { echo "reader nice values: $nices" >&2; return 1; }
 	[ "$cpus" = "$(for c in $all; do echo "0-$((n - 1))"; done)" ] ||
 		{ echo "reader CPUs: $cpus" >&2; return 1; }
@@ -243,7 +244,7 @@ reader_cpus() {
 	taskset -pc "0-$((n - 1))" "$BASHPID" >/dev/null
 	cpus=$(reader_cpus)
 	rec_stop INT
-	grep -q 'cpu1: mmap path, its reader on any CPU' "$REC_ERR"
+	grep -q "cpu1: $path.*, its reader on any CPU" "$REC_ERR"
 	[ "$cpus" = "$(for c in $all; do echo 0; done)" ] ||
 		{ echo "reader CPUs: $cpus" >&2; return 1; }
 	readable_by_trace_cmd "$TM_TMP/t.dat"
@@ -387,9 +388,11 @@ hold_instance() {
 # Issue 44: a COMMAND ignoring SIGTERM outlived tracemap (exit 0, no word).
 @test "record: COMMAND ignoring the forwarded SIGTERM gets SIGKILL 2 s later, said in one line" {
 	local t0 t1
+	# the command says when it ignores the signals: under a slow guest (QEMU/TCG) a
+	# fixed pause before the TERM left too little of its 4 s for the 2 s grace
 	rec_start -e sched:sched_process_exit -o "$TM_TMP/k.dat" -- \
-		sh -c "trap '' INT TERM; sleep 3; echo survived > $TM_TMP/f"
-	sleep 0.3
+		sh -c "trap '' INT TERM; : >$TM_TMP/ready; sleep 4; echo survived > $TM_TMP/f"
+	tm_wait 30 "the command to ignore SIGTERM" test -e "$TM_TMP/ready"
 	t0=$(date +%s%N)
 	rec_stop TERM
 	t1=$(date +%s%N)
@@ -397,11 +400,14 @@ hold_instance() {
 	grep -qx "tracemap record: sh (pid [0-9]*) did not exit within 2 s of SIGTERM: sending SIGKILL" \
 		"$REC_ERR" || { cat "$REC_ERR" >&2; return 1; }
 	grep -q "sh killed by signal 9" "$REC_ERR"
-	# the grace was waited for, and it is short of the 3 s the command wanted
-	[ $(((t1 - t0) / 1000000)) -ge 1900 ] && [ $(((t1 - t0) / 1000000)) -lt 2900 ] ||
+	# the grace was waited for; that it ended before the command's 4 s is the status
+	# above (a command that ended on its own exits 0) and the file below, not the time
+	# tracemap took in all (5.2 s in a 7.3 guest under TCG, the file written after)
+	[ $(((t1 - t0) / 1000000)) -ge 1900 ] ||
 		{ echo "stopped after $(((t1 - t0) / 1000000)) ms" >&2; return 1; }
 	readable_by_trace_cmd "$TM_TMP/k.dat"
-	sleep 1.5
+	# past the 4 s after ready: a command still alive would have written f
+	sleep 2
 	[ ! -e "$TM_TMP/f" ]
 	no_spools
 }

@@ -53,6 +53,7 @@ markers_are_a_prefix() {
 
 # killed_recording OUTPUT: record CPU 0 into OUTPUT, markers until its spool holds
 # finished chunks, then SIGKILL the recorder (its instance stays: LEFT_INST).
+# WRITTEN: how many markers were written.
 killed_recording() {
 	local i spool=$1.cpu0.spool
 	tm_record_bg 60 -M 1 -e sched:sched_process_exec -o "$1"
@@ -63,6 +64,7 @@ killed_recording() {
 		[ "$(stat -c %s "$spool")" -gt 0 ] && break
 	done
 	[ "$(stat -c %s "$spool")" -gt 0 ]
+	WRITTEN=$((i * 500 + 500))
 	# past --flush-interval (1 s): whatever the recorder read is in its spool
 	sleep 1.5
 	kill -KILL "$REC_PID"
@@ -96,7 +98,7 @@ reset_keeps_ring() {
 	# the spools and the ring together: every marker written, each once
 	n=$(markers_are_a_prefix "$TM_TMP/k.dat")
 	echo "# recovered $n markers" >&3
-	[ "$n" -eq $((i * 500 + 500)) ]
+	[ "$n" -eq "$WRITTEN" ] || { echo "$n of $WRITTEN markers recovered" >&2; return 1; }
 	trace-cmd dump --options -i "$TM_TMP/k.dat" 2>/dev/null | grep -A1 'Option VERSION' |
 		grep -q 'recovered'
 	# the spools and their note are consumed, and tracemap report agrees with trace-cmd

@@ -113,14 +113,14 @@ done
 # Phase 3: the recorder on a kernel other than the host's, in a QEMU guest (Debian's
 # 7.3 under TCG, tests/vm/run.sh): the mapping with each sub-buffer size and a
 # persistent instance, loss accounting of an overwritten ring, a SIGKILLed recorder's
-# ring recovered, a --flight window written on SIGUSR2, and the crash test of
-# tests/vm/crash.sh (make check-vm runs every case on 6.1, 6.12 and 7.3). Their ok/not
-# ok lines count like the bats files'; TM_CI_GUEST=0 leaves them out.
+# ring and spools recovered, a --flight window written on SIGUSR2, and the crash test
+# of tests/vm/crash.sh (make check-vm runs every case on 6.1, 6.12 and 7.3). Their
+# ok/not ok lines count like the bats files'; TM_CI_GUEST=0 leaves them out.
 if [ "${TM_CI_GUEST:-1}" != 0 ]; then
 	run_tap "guest: the recorder on Linux 7.3 (tests/vm, ${GUEST_SECONDS:-720} s at most)" \
 		env TM_VM_KERNEL=7.3 TM_VM_ONLY=record_on TM_VM_TIMEOUT="${GUEST_SECONDS:-720}" \
 		TM_VM_BATS="record-loss:stalled_reader_reports recover:dead_recorder
-			record-long:flight:_SIGUSR2" \
+			recover:SIGKILLed_recording_become record-long:flight:_SIGUSR2" \
 		bash tests/vm/run.sh
 	# the trace that survives a crash: boot_map armed, 500 markers, a panic, the
 	# second boot's extract checked against the first boot's notes (about 60 s)

@@ -516,8 +516,11 @@ void tm_recorder_get_stats(const struct tm_recorder *rec, int cpu,
 	memset(st, 0, sizeof(*st));
 	if (cpu >= 0 && cpu < rec->ncpus) {
 		*st = rec->cpus[cpu].st;
-		if (rec->cpus[cpu].ring)
+		if (rec->cpus[cpu].ring) {
 			st->corrupt_pages += tm_ring_corrupt_pages(rec->cpus[cpu].ring);
+			st->subbufs_lost_known = tm_ring_subbufs_lost(rec->cpus[cpu].ring,
+								      &st->subbufs_lost);
+		}
 	}
 }
 

@@ -51,6 +51,10 @@ struct tm_ring {
 	char				path[PATH_MAX];	/* trace_pipe_raw, to map it again */
 	bool				can_map;	/* mapped once: tm_ring_unmap() may switch */
 	uint32_t			nr_subbufs;	/* as the meta page said */
+	uint64_t			subbufs_lost_base; /* meta pages_lost when first mapped */
+	uint64_t			subbufs_lost;	/* pages_lost since, at the last GET_READER */
+	bool				subbufs_lost_known; /* the kernel fills pages_lost */
+	bool				subbufs_lost_based;
 	struct tm_ring_stats		stats;		/* the read() path's fill, once mapped */
 	tm_ring_slot_fn			slot;		/* where read() reads (tm_ring_lend()) */
 	void				*slot_ctx;
@@ -107,6 +111,10 @@ static int ring_map(struct tm_ring *r, const char *path)
 	 */
 	r->start_id = r->meta->reader.id;
 	r->start_read = r->meta->reader.read;
+	if (!r->subbufs_lost_based) {
+		r->subbufs_lost_base = r->meta->pages_lost;
+		r->subbufs_lost_based = true;
+	}
 	return 1;
 fail:
 	if (!mmap_unsupported(errno))
@@ -222,6 +230,30 @@ bool tm_ring_mapped(const struct tm_ring *r)
 const char *tm_ring_fallback_reason(const struct tm_ring *r)
 {
 	return r->mapped ? NULL : r->reason;
+}
+
+/*
+ * The meta page's pages_lost, as of the last GET_READER (the kernel updates
+ * the meta page there). Kernels with the pKVM remotes series' names fill it
+ * and pages_touched (7.3: the sub-buffers the writer went past unread, and
+ * those it wrote to); 6.10-6.18 leave both 0. A kernel that fills them has
+ * touched a page once anything was written: until then, unknown.
+ */
+static void ring_note_subbufs_lost(struct tm_ring *r)
+{
+	uint64_t lost = __atomic_load_n(&r->meta->pages_lost, __ATOMIC_RELAXED);
+
+	if (__atomic_load_n(&r->meta->pages_touched, __ATOMIC_RELAXED))
+		r->subbufs_lost_known = true;
+	if (lost < r->subbufs_lost_base)	/* the buffer was reset */
+		r->subbufs_lost_base = lost;
+	r->subbufs_lost = lost - r->subbufs_lost_base;
+}
+
+bool tm_ring_subbufs_lost(const struct tm_ring *r, uint64_t *n)
+{
+	*n = r->subbufs_lost;
+	return r->subbufs_lost_known;
 }
 
 uint64_t tm_ring_corrupt_pages(const struct tm_ring *r)
@@ -501,6 +533,7 @@ static int ring_get_reader(struct tm_ring *r, uint32_t *id, int *pages,
 		if (errno != EINTR)
 			return tm_fail(errno, "cpu%d: GET_READER ioctl", r->cpu);
 	*id = __atomic_load_n(&r->meta->reader.id, __ATOMIC_ACQUIRE);
+	ring_note_subbufs_lost(r);
 	if (*id >= r->meta->nr_subbufs)
 		return tm_failx(EIO, "cpu%d: reader sub-buffer %u out of range", r->cpu, *id);
 	if (!r->staged || *id == r->stage_id)

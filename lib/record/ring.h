@@ -50,6 +50,11 @@ TM_HIDDEN void tm_ring_close(struct tm_ring *r);
  */
 TM_HIDDEN uint64_t tm_ring_corrupt_pages(const struct tm_ring *r);
 /*
+ * Sub-buffers the kernel overwrote unread since the ring was first mapped (the
+ * meta page's pages_lost, Linux 7.x); false where the kernel does not fill it.
+ */
+TM_HIDDEN bool tm_ring_subbufs_lost(const struct tm_ring *r, uint64_t *n);
+/*
  * Hand every finished page to emit, until the buffer is empty. With final
  * (at stop, after tracing is off) the partial page being filled is emitted
  * too. Returns the number of pages emitted, or -1 + message (a failed

@@ -87,6 +87,9 @@ struct tm_cpu_record_stats {
 	uint64_t	lost_pages;	/* pages flagged MISSED_EVENTS */
 	uint64_t	lost_stored;	/* sum of the counts stored on them */
 	uint64_t	lost_unknown;	/* flagged pages without a stored count */
+	/* sub-buffers the kernel overwrote unread (meta page pages_lost, Linux 7.x) */
+	uint64_t	subbufs_lost;
+	bool		subbufs_lost_known;	/* the kernel fills pages_lost */
 	/* pages dropped: commit word or a record length impossible (kernel bug, racing writer) */
 	uint64_t	corrupt_pages;
 	int		error;		/* errno of a thread failure, 0 if none */

@@ -27,7 +27,7 @@ struct tm_trace_buffer_meta {
 	/*
 	 * reserved1/reserved2 in 6.10's uapi; the pKVM remotes series names them, and 7.3
 	 * fills them (6.12 leaves 0): sub-buffers overwritten unread, and written to.
-	 * Not read: loss comes from the pages' flags and reader.lost_events.
+	 * pages_lost is the summary's count of sub-buffers lost (tm_ring_subbufs_lost()).
 	 */
 	uint64_t	pages_lost;
 	uint64_t	pages_touched;

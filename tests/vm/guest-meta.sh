@@ -8,6 +8,16 @@
 # not a test.
 T=/sys/kernel/tracing
 I=$T/instances/meta
+# what the kernel offers beside the meta page (the DESIGN.md table of kernels)
+echo "TMVM: # tracers: $(cat $T/available_tracers)"
+grep -qw hist $T/events/sched/sched_switch/trigger && hist=yes || hist=no
+echo "TMVM: # hist triggers: $hist"
+if echo 'p:tmmeta/open do_sys_openat2 dfd=%di' >>$T/kprobe_events 2>/dev/null; then
+	echo "TMVM: # kprobe_events: $(cat $T/kprobe_events)"
+	echo '-:tmmeta/open' >>$T/kprobe_events
+else
+	echo "TMVM: # kprobe_events: refused"
+fi
 cc -O2 -Wall -o /tmp/meta-probe "$(dirname "$0")/meta-probe.c" || exit 1
 for kb in 4 8 64; do
 	mkdir $I
