@@ -14,7 +14,7 @@ case_path() {
 	cat /tmp/err
 	grep -q "cpu0: $PATH_WORD" /tmp/err
 	grep -q "cpu1: $PATH_WORD" /tmp/err
-	! grep -q "$OTHER_PATH_WORD" /tmp/err
+	! grep -q "$OTHER_PATH_WORD" /tmp/err || return 1
 	tracemap report /tmp/sched.dat >/tmp/r.txt
 	grep -q 'sched_switch:' /tmp/r.txt
 	same_top /tmp/top.before
@@ -86,8 +86,8 @@ case_function() {
 	functions_of /tmp/func.dat
 	sort /tmp/funcs | uniq -c
 	grep -qx vfs_open /tmp/funcs
-	! grep -v '^vfs_' /tmp/funcs
-	! grep -qx vfs_read /tmp/funcs
+	! grep -v '^vfs_' /tmp/funcs || return 1
+	! grep -qx vfs_read /tmp/funcs || return 1
 	same_top /tmp/top.before
 }
 
@@ -119,7 +119,7 @@ case_graph() {
 	grep -q 'sched_switch:' /tmp/r.txt
 	grep -q 'funcgraph_entry: *--> do_sys_openat2 (0)$' /tmp/r.txt
 	grep -q 'funcgraph_entry: *--> .* (1)$' /tmp/r.txt
-	! grep -E 'funcgraph_entry: *--> .* \(([2-9]|[0-9][0-9]+)\)$' /tmp/r.txt
+	! grep -E 'funcgraph_entry: *--> .* \(([2-9]|[0-9][0-9]+)\)$' /tmp/r.txt || return 1
 	same_top /tmp/top.before
 }
 
@@ -166,7 +166,7 @@ case_graph_stream() {
 	wait $bg
 	grep -q 'funcgraph_entry:.*do_sys_openat2' /tmp/s.txt
 	# an exit that is not a leaf is a bare "}" (6.12+ print no name after it)
-	! grep -v -e do_sys_openat2 -e getname -e 'funcgraph_exit: .*| *}$' /tmp/s.txt
+	! grep -v -e do_sys_openat2 -e getname -e 'funcgraph_exit: .*| *}$' /tmp/s.txt || return 1
 	same_top /tmp/top.before
 }
 
@@ -185,8 +185,8 @@ KP_LOOP="i=0; while [ \$i -lt $KP_N ]; do : </tmp/kp-target; i=\$((i + 1)); done
 kprobes_gone() {
 	cat $T/kprobe_events
 	[ ! -s $T/kprobe_events ]
-	! grep tracemap_ $T/dynamic_events
-	! ls -d $T/events/tracemap_* $T/instances/tracemap-* 2>/dev/null
+	! grep tracemap_ $T/dynamic_events || return 1
+	! ls -d $T/events/tracemap_* $T/instances/tracemap-* 2>/dev/null || return 1
 }
 
 # Until a tracemap-PID instance traces (tracemap in the background is ready), at
@@ -326,7 +326,7 @@ case_hist() {
 	grep -qx '# events/sched/sched_process_exec/hist' /tmp/err
 	grep -q '^# trigger info: hist:keys=filename:vals=hitcount' /tmp/err
 	grep -Eq '^\{ filename: /bin/true +\} hitcount: +7$' /tmp/err
-	! grep 'sched_switch/hist' /tmp/err
+	! grep 'sched_switch/hist' /tmp/err || return 1
 	timeout -s KILL 60 tracemap stream -e sched:sched_process_exec \
 		-R 'hist:keys=common_pid.execname' -- sh -c '/bin/true; /bin/true' >/dev/null 2>/tmp/err
 	cat /tmp/err
