@@ -16,7 +16,7 @@ VM=${VM_DIR:-build/vm}
 RUN=${1:-guest-tests.sh}
 [ "$RUN" = - ] && RUN=
 KERNELS=${TM_VM_KERNEL:-6.1 6.12 7.3}
-BATS=${TM_VM_BATS:-record record-loss record-long record-triggers record-instance stream
+BATS=${TM_VM_BATS:-record record-loss record-long record-triggers record-instance stream kprobe
 	extract recover reset status uprobe}
 [ "$BATS" = - ] && BATS=
 LIMIT=${TM_VM_TIMEOUT:-2400}	# seconds for one guest run, boot included
