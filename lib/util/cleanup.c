@@ -87,12 +87,7 @@ void tm_cleanup_on_stop_signals(void)
 	struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESETHAND };
 
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < TM_ARRAY_SIZE(stop_signals); i++) {
-		struct sigaction cur;
-
-		/* a signal the caller's parent ignores (a background job's SIGINT) stays ignored */
-		if (!sigaction(stop_signals[i], NULL, &cur) && cur.sa_handler == SIG_IGN)
-			continue;
+	/* even where ignored at exec (a script's background job): a kill asks for the stop */
+	for (size_t i = 0; i < TM_ARRAY_SIZE(stop_signals); i++)
 		sigaction(stop_signals[i], &sa, NULL);
-	}
 }

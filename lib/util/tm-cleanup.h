@@ -7,7 +7,7 @@
 #define TM_CLEANUP_H
 
 /*
- * SIGINT, SIGTERM and SIGHUP (unless ignored) unlink every temporary named,
+ * SIGINT, SIGTERM and SIGHUP unlink every temporary named,
  * then end the process by the signal. For commands whose outputs can be made
  * again from their inputs only.
  */
