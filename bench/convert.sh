@@ -24,7 +24,8 @@ die() { echo "bench/convert.sh: $*" >&2; exit 1; }
 [ -z "${BEFORE:-}" ] || [ -x "$BEFORE" ] || die "BEFORE=$BEFORE is not an executable"
 [ $# -ge 1 ] || die "usage: bench/convert.sh FILE.dat..."
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=lib.sh
+source bench/lib.sh
 
 # run NAME CMD...: one timed run, "seconds rss_kb" appended to $WORK/NAME
 run() {

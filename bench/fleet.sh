@@ -61,7 +61,8 @@ for f in "${dbs[@]}"; do
 done
 
 now() { date +%s.%N; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=lib.sh
+source bench/lib.sh
 worst() { sort -n | tail -1; }
 
 # The server's CPU so far (user + system), in clock ticks.

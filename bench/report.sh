@@ -30,7 +30,8 @@ if [ ${#FILES[@]} -eq 0 ]; then
 fi
 
 # Median of the numbers on stdin.
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=lib.sh
+source bench/lib.sh
 
 # The flags of MODE for tracemap and for trace-cmd.
 tm_flags() { [ "$1" = text ] || echo "$1"; }

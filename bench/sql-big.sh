@@ -34,7 +34,8 @@ perl tests/repeat-pages.pl "$WORK/v6.dat" "$copies" "$WORK/big.dat"
 rm -f "$WORK/v6.dat"
 echo "$WORK/big.dat: $(stat -c %s "$WORK/big.dat") bytes, $copies copies of $SRC's data"
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=lib.sh
+source bench/lib.sh
 
 # run NAME CMD...: one timed run, "seconds rss_kb" appended to $WORK/r.NAME
 run() {

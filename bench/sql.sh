@@ -25,7 +25,8 @@ die() { echo "bench/sql.sh: $*" >&2; exit 1; }
 command -v sqlite3 >/dev/null || die "no sqlite3 (apt-get install sqlite3)"
 [ $# -ge 1 ] || die "usage: bench/sql.sh FILE.dat..."
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=lib.sh
+source bench/lib.sh
 
 # run NAME CMD...: one timed run, "seconds rss_kb" appended to $WORK/NAME
 run() {
