@@ -73,6 +73,39 @@ fixtures() {
 	done
 }
 
+# SQLite groups by sorting every row; a grouping by columns of few values that reads
+# no other column gets its rows counted in the one pass and handed out grouped
+# (sql-vgroup.c): EXPLAIN QUERY PLAN shows the grouped scan (an index number other
+# than 0) and no sort for the GROUP BY, and the answers are those of -o's table.
+@test "sql: a grouping of events by name, system or cpu is counted, not sorted, same answers" {
+	local f q plan
+	for f in "$FIXTURES"/sched-v6.dat "$FIXTURES"/lost-v7-zstd.dat \
+		 "$FIXTURES"/upstream/tc34-two-buffers.dat; do
+		"$TRACEMAP" sql "$f" -o "$TM_TMP/t.sqlite" </dev/null
+		for q in 'SELECT name, count(*) FROM events GROUP BY name ORDER BY 2 DESC, 1' \
+			 'SELECT cpu, system, count(*) FROM events GROUP BY cpu, system ORDER BY 1, 2' \
+			 'SELECT cpu, system, count(*) FROM events GROUP BY 1, 2 ORDER BY 1 DESC, 2' \
+			 'SELECT DISTINCT name FROM events ORDER BY name DESC' \
+			 'SELECT count(*) FROM (SELECT DISTINCT cpu, name FROM events)' \
+			 'SELECT name, count(*) n FROM events WHERE cpu = 1 GROUP BY 1 HAVING n > 2 ORDER BY 1' \
+			 'SELECT name, max(ts) FROM events GROUP BY name ORDER BY 1' \
+			 'SELECT name, max(rowid) FROM events GROUP BY name ORDER BY 1'; do
+			plan=$("$TRACEMAP" sql "$f" --format tsv "EXPLAIN QUERY PLAN $q" | cut -f 4)
+			case $q in
+			*"max(ts)"*|*rowid*) grep -q 'VIRTUAL TABLE INDEX 0:' <<<"$plan" ;;
+			*) grep -q 'VIRTUAL TABLE INDEX [1-9][0-9]*:' <<<"$plan" ||
+				{ echo "$q: $plan" >&2; return 1; }
+			   if grep -q 'FOR GROUP BY' <<<"$plan"; then echo "$q: $plan" >&2; return 1; fi ;;
+			esac
+			"$TRACEMAP" sql "$f" --format tsv "$q" | tail -n +2 >"$TM_TMP/got"
+			sqlite3 -tabs "$TM_TMP/t.sqlite" "$q" >"$TM_TMP/want"
+			[ -s "$TM_TMP/want" ]
+			diff -u "$TM_TMP/want" "$TM_TMP/got" >&2 || { echo "$f: $q" >&2; return 1; }
+		done
+		rm "$TM_TMP/t.sqlite"
+	done
+}
+
 @test "sql: a query of events alone warns of damaged records, then their count, as a load does" {
 	local at q
 	# sched-v7.dat with sched_switch's next_comm moved past its records (report-hostile.bats)

@@ -136,6 +136,62 @@ TM_HIDDEN int tm_sql_vevents_swap(struct tm_sql *s, bool virt);
  */
 TM_HIDDEN int tm_sql_vevents_once(struct tm_sql *s, const char *sql);
 
+/* ---- sql-vgroup.c: the generic table's rows counted, handed out grouped ---- */
+
+/*
+ * A grouped scan's order: up to TM_VG_TERMS terms of TM_VG_ORDER_BITS, the
+ * first in the lowest bits, each a column and TM_VG_DESC; 0 ends it.
+ */
+enum {
+	TM_VG_MACHINE	= 1,
+	TM_VG_CPU	= 2,
+	TM_VG_SYSTEM	= 3,
+	TM_VG_NAME	= 4,
+	TM_VG_COLUMN	= 7,		/* a term's column */
+	TM_VG_DESC	= 8,
+	TM_VG_ORDER_BITS = 4,
+	TM_VG_TERMS	= 7,		/* 28 bits: idxNum stays positive */
+};
+
+/* The records of one (machine, cpu, event type); system and name the caller's. */
+struct tm_vgroup_row {
+	int		machine, cpu, type;
+	const char	*system, *name;		/* NULL: an unknown type */
+	uint64_t	count;
+};
+
+struct tm_vgroup {
+	struct tm_vgroup_row	*rows, *last;
+	size_t			n, cap;
+	uint32_t		*slots;		/* open addressing: row index, ~0 empty */
+	size_t			nslots;
+	size_t			at;		/* handing out rows[at] ... */
+	uint64_t		left;		/* ... this many times more */
+};
+
+/*
+ * Count one record: its row, *created when new (the caller sets its names),
+ * or NULL + message.
+ */
+TM_HIDDEN struct tm_vgroup_row *tm_vgroup_count(struct tm_vgroup *g, int machine, int cpu,
+						int type, bool *created);
+/* Counting done: sort the rows in that order (TM_VG_*); false when there are none. */
+TM_HIDDEN bool tm_vgroup_start(struct tm_vgroup *g, unsigned int order);
+/* The next row handed out (a row counted n times comes n times); false at the end. */
+TM_HIDDEN bool tm_vgroup_next(struct tm_vgroup *g);
+TM_HIDDEN const struct tm_vgroup_row *tm_vgroup_row(const struct tm_vgroup *g);
+TM_HIDDEN void tm_vgroup_free(struct tm_vgroup *g);
+/*
+ * xBestIndex's question: the order (TM_VG_*) of the plan's ORDER BY, whether
+ * SQLite asks for it to group or to sort, the table's columns mapped by
+ * col[] (ncol of them, 0: a column of many values); 0 when the query needs
+ * the plain scan (no order, or it reads a column of many values).
+ */
+TM_HIDDEN unsigned int tm_vgroup_plan(sqlite3_index_info *info, const unsigned int *col,
+				      int ncol);
+/* Does sql name a rowid? The grouped scan's rowids are not the scan's. */
+TM_HIDDEN bool tm_vgroup_rowid_named(const char *sql);
+
 /* ---- sql-query.c ---- */
 
 /*

@@ -7,8 +7,11 @@
  * so a query of every event costs one read of the files plus its own work
  * (docs/PERFORMANCE.md, "sql"). Used only when every statement reads it
  * once as its plan's first loop (tm_sql_vevents_once()); otherwise, and
- * for -o, events is a plain table filled by the load.
+ * for -o, events is a plain table filled by the load. A query that only
+ * groups it by a few columns gets its rows counted and grouped instead
+ * (sql-vgroup.c).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +52,7 @@ struct sql_vevents {
 	double			rows;		/* the planner's estimate */
 	tm_warn_fn		warn;		/* NULL: every scan silent */
 	void			*warn_ctx;
+	bool			no_grouping;	/* a query names a rowid: plain scans */
 };
 
 struct vev_table {
@@ -66,6 +70,8 @@ struct vev_cursor {
 	sqlite3_int64		rowid;
 	bool			eof;
 	struct tm_buf		json;
+	unsigned int		grouped;	/* a grouped scan's order (TM_VG_*), else 0 */
+	struct tm_vgroup	group;
 };
 
 /* Columns after the six of every row (sql-schema.c's events). */
@@ -106,13 +112,19 @@ static int vev_disconnect(sqlite3_vtab *vt)
 
 /*
  * Every plan is a full pass (constraints are SQLite's to check), priced
- * high so that the planner reads the files in its outermost loop.
+ * high so that the planner reads the files in its outermost loop; its
+ * idxNum the order of a grouped scan (TM_VG_*), else 0.
  */
 static int vev_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
 	struct sql_vevents *v = ((struct vev_table *)vt)->v;
+	unsigned int col[VEV_MORE + 1] = {
+		[VEV_CPU] = TM_VG_CPU, [VEV_SYSTEM] = TM_VG_SYSTEM, [VEV_NAME] = TM_VG_NAME,
+		[VEV_MORE] = v->s->multi ? TM_VG_MACHINE : 0,
+	};
 
-	info->idxNum = 0;
+	info->idxNum = v->no_grouping ? 0 : (int)tm_vgroup_plan(info, col, VEV_MORE + 1);
+	info->orderByConsumed = info->idxNum != 0;
 	info->idxStr = (char *)VEV_MARK;
 	info->needToFreeIdxStr = 0;
 	info->estimatedRows = (sqlite3_int64)v->rows;
@@ -138,6 +150,7 @@ static int vev_close(sqlite3_vtab_cursor *cur)
 
 	tm_evrun_free(c->run);
 	tm_buf_free(&c->json);
+	tm_vgroup_free(&c->group);
 	free(c);
 	return SQLITE_OK;
 }
@@ -151,9 +164,8 @@ static int vev_error(struct vev_cursor *c)
 }
 
 /* The next record, from the next machine's files once a machine's end. */
-static int vev_next(sqlite3_vtab_cursor *cur)
+static int vev_scan(struct vev_cursor *c)
 {
-	struct vev_cursor *c = (struct vev_cursor *)cur;
 	struct tm_run_opts o = { 0 };
 	struct vev_machine *vm;
 	int r;
@@ -192,6 +204,47 @@ static int vev_next(sqlite3_vtab_cursor *cur)
 	return SQLITE_OK;
 }
 
+static int vev_next(sqlite3_vtab_cursor *cur)
+{
+	struct vev_cursor *c = (struct vev_cursor *)cur;
+
+	if (!c->grouped)
+		return vev_scan(c);
+	c->eof = !tm_vgroup_next(&c->group);
+	c->rowid++;
+	return SQLITE_OK;
+}
+
+static struct tep_event *vev_event(const struct vev_machine *vm, int type)
+{
+	return type >= 0 && type < vm->nids ? vm->byid[type] : NULL;
+}
+
+/* A grouped scan: the whole pass counted, then its first row. */
+static int vev_count(struct vev_cursor *c)
+{
+	struct tm_vgroup_row *r;
+	struct tep_event *ev;
+	bool created;
+	int rc;
+
+	tm_vgroup_free(&c->group);
+	for (rc = vev_scan(c); rc == SQLITE_OK && !c->eof; rc = vev_scan(c)) {
+		r = tm_vgroup_count(&c->group, c->m, c->rec.cpu, c->type, &created);
+		if (!r)
+			return vev_error(c);
+		if (created && (ev = vev_event(&c->v->m[c->m], c->type))) {
+			r->system = ev->system;
+			r->name = ev->name;
+		}
+	}
+	if (rc != SQLITE_OK)
+		return rc;
+	c->eof = !tm_vgroup_start(&c->group, c->grouped);
+	c->rowid = 1;
+	return SQLITE_OK;
+}
+
 static int vev_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int argc,
 		      sqlite3_value **argv)
 {
@@ -203,17 +256,13 @@ static int vev_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int ar
 	c->m = 0;
 	c->rowid = 0;
 	c->eof = false;
-	return vev_next(cur);
+	c->grouped = (unsigned int)num;
+	return c->grouped ? vev_count(c) : vev_scan(c);
 }
 
 static int vev_eof(sqlite3_vtab_cursor *cur)
 {
 	return ((struct vev_cursor *)cur)->eof;
-}
-
-static struct tep_event *vev_event(const struct vev_machine *vm, int type)
-{
-	return type >= 0 && type < vm->nids ? vm->byid[type] : NULL;
 }
 
 /* The fields' JSON of the cursor's record ({} when its event has none). */
@@ -235,14 +284,38 @@ static int vev_fields(struct vev_cursor *c, sqlite3_context *ctx)
 	return SQLITE_OK;
 }
 
+/* A grouped scan's columns: only those tm_vgroup_plan() allows are read. */
+static int vev_group_column(const struct vev_cursor *c, sqlite3_context *ctx, int col)
+{
+	const struct tm_vgroup_row *r = tm_vgroup_row(&c->group);
+	const char *text;
+
+	if (!r)
+		return SQLITE_ERROR;
+	if (col == VEV_CPU || col == VEV_MORE) {
+		sqlite3_result_int64(ctx, col == VEV_CPU ? r->cpu : r->machine);
+		return SQLITE_OK;
+	}
+	text = col == VEV_NAME ? r->name : col == VEV_SYSTEM ? r->system : NULL;
+	if (text)
+		sqlite3_result_text(ctx, text, -1, SQLITE_STATIC);
+	else
+		sqlite3_result_null(ctx);
+	return SQLITE_OK;
+}
+
 static int vev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct vev_cursor *c = (struct vev_cursor *)cur;
-	struct vev_machine *vm = &c->v->m[c->m];
-	const struct tep_event *ev = vev_event(vm, c->type);
+	struct vev_machine *vm;
+	const struct tep_event *ev;
 	const struct tm_evout_info *info;
 	const char *buf;
 
+	if (c->grouped)
+		return vev_group_column(c, ctx, col);
+	vm = &c->v->m[c->m];
+	ev = vev_event(vm, c->type);
 	switch (col) {
 	case VEV_TS:
 		sqlite3_result_int64(ctx, (sqlite3_int64)c->rec.ts);
@@ -494,7 +567,8 @@ static int statement_once(struct tm_sql *s, const char *text, int len)
 		rows[n].parent = sqlite3_column_int(st, 1);
 		rows[n].loop = !strncmp(detail, "SCAN ", 5) || !strncmp(detail, "SEARCH ", 7);
 		rows[n].once = !strstr(detail, "CORRELATED");
-		ours[n] = strstr(detail, "VIRTUAL TABLE INDEX 0:" VEV_MARK) != NULL;
+		ours[n] = strstr(detail, "VIRTUAL TABLE INDEX ") &&
+			  strstr(detail, ":" VEV_MARK);
 		n++;
 	}
 	sqlite3_finalize(st);
@@ -504,23 +578,55 @@ static int statement_once(struct tm_sql *s, const char *text, int len)
 	return ok;
 }
 
+/* Past the word w and the blanks after it, or NULL when p does not start with it. */
+static const char *skip_word(const char *p, const char *w)
+{
+	size_t n = strlen(w);
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (strncasecmp(p, w, n) || !isspace((unsigned char)p[n]))
+		return NULL;
+	return p + n;
+}
+
+/*
+ * The statement an EXPLAIN [QUERY PLAN] shows (its plan is the one the
+ * statement gets, so that the user sees the table it really reads); NULL
+ * when there is none to be found.
+ */
+static const char *explained(const char *text)
+{
+	const char *p = skip_word(text, "explain"), *q;
+
+	if (!p)
+		return NULL;
+	q = skip_word(p, "query");
+	return q && (q = skip_word(q, "plan")) ? q : p;
+}
+
 int tm_sql_vevents_once(struct tm_sql *s, const char *sql)
 {
-	const char *tail;
+	const char *tail, *text;
 	sqlite3_stmt *st;
 	int r;
 
+	if (tm_vgroup_rowid_named(sql))
+		s->vev->no_grouping = true;
 	for (; sql && *sql; sql = tail) {
 		st = NULL;
 		if (sqlite3_prepare_v2(s->db, sql, -1, &st, &tail) != SQLITE_OK)
 			return 0;
+		text = st && sqlite3_stmt_isexplain(st) ? explained(sql) : sql;
 		sqlite3_finalize(st);
 		if (!st) {
 			if (tail == sql)
 				break;
 			continue;
 		}
-		r = statement_once(s, sql, (int)(tail - sql));
+		if (!text)
+			return 0;
+		r = statement_once(s, text, (int)(tail - text));
 		if (r <= 0)
 			return r;
 	}
