@@ -142,9 +142,12 @@ check: deps
 # read-only as the guest's: tests/vm/guest-tests.sh and the kernel bats files run there;
 # installs QEMU and busybox-static, downloads each kernel once into build/vm.
 # Then the crash test (tests/vm/crash.sh): 6.12 and 7.3 panic with a persistent
-# instance armed, and the next boot extracts it.
+# instance armed, and the next boot extracts it. The guests run the plain build
+# (TRACEMAP=... another): they are there for the kernels, the host's suite runs the
+# same bats files under ASan, slower still under TCG.
 check-vm: all asan $(BUILD)/tm-zombie
-	@rc=0; bash tests/vm/run.sh || rc=1; bash tests/vm/crash.sh || rc=1; exit $$rc
+	@rc=0; TRACEMAP=$${TRACEMAP:-$(CURDIR)/tracemap} bash tests/vm/run.sh || rc=1; \
+		bash tests/vm/crash.sh || rc=1; exit $$rc
 
 # libFuzzer targets (clang): fuzz-reader (the trace.dat reader), fuzz-report
 # (the whole report path), seeded with the fixtures and tests/regress/, and the
