@@ -14,6 +14,7 @@ setup() {
 }
 
 teardown() {
+	[ -n "${SMALL_FS:-}" ] && mountpoint -q "$SMALL_FS" && umount "$SMALL_FS"
 	long_cleanup
 	tm_kernel_teardown
 }
@@ -298,6 +299,53 @@ wait_done() {
 	[[ $stderr == *"r.0007.dat.spool-info: what a killed recording"*"tracemap recover $TM_TMP/r.0007.dat"* ]] ||
 		{ echo "$stderr" >&2; return 1; }
 	[ ! -e "$TM_TMP/r.0001.dat.spool-info" ]
+}
+
+# A numbered file the disk cannot hold (its ~1 MB of metadata on a 512 KiB tmpfs,
+# where the spools fit) had its spools removed with it. Now the rotation stops with
+# exit 1 and one line naming what it kept: that number's spools and the next one's,
+# each recovered whole elsewhere.
+@test "record --switch-output: a numbered file the disk cannot hold keeps its spools" {
+	local n1 n2 n w
+	SMALL_FS=$TM_TMP/small
+	mkdir "$SMALL_FS"
+	mount -t tmpfs -o size=512k tmpfs "$SMALL_FS"
+	long_start 60 --switch-output signal -e sched:sched_process_exec -o "$SMALL_FS/r.dat"
+	marks 1 300
+	# and on through the cut and the stop, about 5,000 a second
+	(
+		exec {fd}>"$LONG_DIR/trace_marker"
+		for ((i = 301; i <= 100000; i++)); do
+			echo "mark $i" >&"$fd"
+			((i % 50)) || sleep 0.01
+		done
+	) &
+	w=$!
+	sleep 0.3
+	kill -USR2 "$LONG_PID"
+	long_wait
+	kill "$w" && wait "$w" || true
+	[ "$LONG_STATUS" -eq 1 ] || { cat "$TM_TMP/rec.err" >&2; return 1; }
+	n1=$SMALL_FS/r.0001.dat n2=$SMALL_FS/r.0002.dat
+	grep -qF "write $n1: " "$TM_TMP/rec.err" && grep -qF "No space left on device; the recorded data is kept in $n1.cpu*.spool and, from the cut on, in $n2.cpu*.spool: free space, then run 'tracemap recover' on $n1 and $n2" "$TM_TMP/rec.err" ||
+		{ cat "$TM_TMP/rec.err" >&2; return 1; }
+	[ ! -e "$n1" ] && [ -e "$n1.spool-info" ] && [ -e "$n2.spool-info" ]
+	mkdir "$TM_TMP/big"
+	cp "$SMALL_FS"/r.* "$TM_TMP/big/"
+	umount "$SMALL_FS"
+	# every marker up to the last recorded, once, none lost at the cut
+	for n in 0001 0002; do
+		run --separate-stderr timeout -s KILL 60 "$TRACEMAP" recover "$TM_TMP/big/r.$n.dat"
+		[ "$status" = 0 ] || { echo "$stderr" >&2; return 1; }
+		same_report "$TM_TMP/big/r.$n.dat"
+		marks_reported >"$TM_TMP/marks.$n"
+		[ -s "$TM_TMP/marks.$n" ]
+	done
+	[ "$(head -n 300 "$TM_TMP/marks.0001" | tr '\n' ' ')" = "$(seq -s ' ' 1 300) " ]
+	cat "$TM_TMP/marks.0001" "$TM_TMP/marks.0002" >"$TM_TMP/marks"
+	seq 1 "$(wc -l <"$TM_TMP/marks")" | diff - "$TM_TMP/marks" | head -n 5 >&2
+	[ "$(seq 1 "$(wc -l <"$TM_TMP/marks")" | md5sum)" = "$(md5sum <"$TM_TMP/marks")" ]
+	! ls "$TM_TMP"/big/*.spool* 2>/dev/null || return 1
 }
 
 # --switch-output SIZE counts event data, not the ~1 MB of metadata every file has.

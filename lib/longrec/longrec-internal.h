@@ -92,9 +92,13 @@ TM_HIDDEN uint64_t tm_rotor_bytes(struct tm_rotor *r);
  * The caller writes them, then calls tm_rotor_release(). -1 + message.
  */
 TM_HIDDEN int tm_rotor_take(struct tm_rotor *r, bool final, struct tm_spool ***spools);
-/* Remove the spools tm_rotor_take() handed out. */
-TM_HIDDEN void tm_rotor_release(struct tm_rotor *r);
-/* Remove every spool and free (NULL is fine). */
+/*
+ * Close the finished spools, removing them when their file was written
+ * (written); otherwise they stay for `tracemap recover`, and so do the
+ * current ones when the rotor is freed.
+ */
+TM_HIDDEN void tm_rotor_release(struct tm_rotor *r, bool written);
+/* Remove every spool, unless a file failed (tm_rotor_release()), and free (NULL is fine). */
 TM_HIDDEN void tm_rotor_free(struct tm_rotor *r);
 
 #endif /* TM_LONGREC_INTERNAL_H */

@@ -20,6 +20,7 @@
 #include "record/record-internal.h"
 #include "record/spool.h"
 #include "tracefs/tracefs-internal.h"
+#include "util/tm-error.h"
 #include "util/tm-outfile.h"
 #include "tracefs/tm-session.h"
 #include "dat/tm-write.h"
@@ -37,6 +38,7 @@ struct tm_longrec {
 	uint64_t		trace_id;	/* every file's TRACEID: one recording */
 	bool			noted;		/* a flight recording's OUTPUT.spool-info */
 	unsigned int		noted_upto;	/* rotation: notes up to this number */
+	bool			kept;		/* a file failed: its spools stay, noted */
 	struct timespec		opened;		/* wall clock: files older are not ours */
 };
 
@@ -281,7 +283,6 @@ static int longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, boo
 {
 	struct tm_write_opts wo = tm_recfile_write_opts(&lr->opts.out);
 	struct tm_spool **spools;
-	int ret;
 
 	wo.trace_id = lr->trace_id;
 	if (lr->flight) {
@@ -290,9 +291,31 @@ static int longrec_data(struct tm_longrec *lr, int fd, struct tm_meta *meta, boo
 	}
 	if (tm_rotor_take(lr->rotor, final, &spools))
 		return -1;
-	ret = tm_spools_write_dat(fd, meta, spools, lr->opts.out.ncpus, &wo);
-	tm_rotor_release(lr->rotor);
-	return ret;
+	return tm_spools_write_dat(fd, meta, spools, lr->opts.out.ncpus, &wo);
+}
+
+/*
+ * A numbered file's spools go once it is written. When it failed they stay
+ * with their note for `tracemap recover`, and so do the next number's,
+ * which hold what came after the cut (the recording stops): the message
+ * says where. The failed file itself is gone (its space back).
+ */
+static int longrec_release(struct tm_longrec *lr, bool final, const char *path, int ret,
+			   int err)
+{
+	char why[PATH_MAX + 256], next[PATH_MAX];
+
+	tm_rotor_release(lr->rotor, !ret);
+	if (!ret)
+		return 0;
+	lr->kept = true;
+	snprintf(why, sizeof(why), "%s", tm_last_error());
+	if (final || tm_longrec_name(next, sizeof(next), lr->path, lr->written + 2))
+		return tm_failx(err, "%s; the recorded data is kept in %s.cpu*.spool: "
+				"free space, then run 'tracemap recover %s'", why, path, path);
+	return tm_failx(err, "%s; the recorded data is kept in %s.cpu*.spool and, from "
+			"the cut on, in %s.cpu*.spool: free space, then run 'tracemap recover' "
+			"on %s and %s", why, path, next, path, next);
 }
 
 /* Write the next numbered file: metadata as of now, then the data. */
@@ -301,14 +324,14 @@ static int longrec_write_file(struct tm_longrec *lr, bool final, struct tm_longr
 	struct tm_outfile out = { .fd = -1 };
 	struct tm_meta *meta;
 	struct stat st;
-	int ret = -1;
+	int ret = -1, err;
 
 	memset(file, 0, sizeof(*file));
 	if (tm_longrec_name(file->path, sizeof(file->path), lr->path, lr->written + 1))
 		return -1;
 	meta = longrec_meta(lr);
 	if (!meta)
-		return -1;
+		goto out;
 	if (tm_meta_warning(meta))
 		snprintf(file->warning, sizeof(file->warning), "%s", tm_meta_warning(meta));
 	if (tm_outfile_open(&out, file->path, TM_OUTFILE_TRUNCATE))
@@ -328,9 +351,12 @@ static int longrec_write_file(struct tm_longrec *lr, bool final, struct tm_longr
 		longrec_remove_stale(lr, file);
 	ret = 0;
 out:
+	err = errno;
 	/* a failed file is removed (nothing else: a device stays) */
 	tm_outfile_close(&out, !ret);
 	tm_meta_free(meta);
+	if (lr->rotor)
+		ret = longrec_release(lr, final, file->path, ret, err);
 	return ret;
 }
 
@@ -346,7 +372,7 @@ int tm_longrec_write(struct tm_longrec *lr, struct tm_recorder *rec,
 	if (tm_recorder_cut(rec))
 		return -1;
 	ret = longrec_write_file(lr, false, file);
-	if (lr->rotor)
+	if (lr->rotor && !lr->kept)
 		longrec_unnote_number(lr, n);
 	return ret;
 }
@@ -359,7 +385,7 @@ int tm_longrec_finish(struct tm_longrec *lr, struct tm_longrec_file *file)
 	if (lr->flight && tm_flight_flush(lr->flight))
 		return -1;
 	ret = longrec_write_file(lr, true, file);
-	if (lr->rotor)
+	if (lr->rotor && !lr->kept)
 		longrec_unnote_number(lr, n);
 	return ret;
 }
@@ -372,8 +398,8 @@ void tm_longrec_close(struct tm_longrec *lr)
 	tm_rotor_free(lr->rotor);
 	if (lr->noted)
 		tm_spool_info_remove(lr->path);
-	/* the spools went with the rotor: their notes go too */
-	for (unsigned int n = lr->written + 1; n <= lr->noted_upto; n++)
+	/* the spools went with the rotor: their notes go too (kept: both stay) */
+	for (unsigned int n = lr->written + 1; !lr->kept && n <= lr->noted_upto; n++)
 		longrec_unnote_number(lr, n);
 	free(lr->path);
 	free(lr);

@@ -23,6 +23,7 @@ struct tm_rotor {
 	struct tm_spool		**cur;		/* the recorder threads' */
 	struct tm_spool		**done;		/* finished at the last cut, or taken */
 	_Atomic uint64_t	*bytes;		/* of the current spools */
+	bool			keep;		/* a file failed: every spool stays */
 };
 
 static struct tm_spool *rotor_spool(struct tm_rotor *r, unsigned int number, int cpu)
@@ -155,10 +156,12 @@ int tm_rotor_take(struct tm_rotor *r, bool final, struct tm_spool ***spools)
 	return 0;
 }
 
-void tm_rotor_release(struct tm_rotor *r)
+void tm_rotor_release(struct tm_rotor *r, bool written)
 {
+	if (!written)
+		r->keep = true;
 	for (int cpu = 0; cpu < r->ncpus; cpu++) {
-		tm_spool_destroy(r->done[cpu], true);
+		tm_spool_destroy(r->done[cpu], !r->keep);
 		r->done[cpu] = NULL;
 	}
 }
@@ -167,10 +170,14 @@ void tm_rotor_free(struct tm_rotor *r)
 {
 	if (!r)
 		return;
-	for (int cpu = 0; r->cur && cpu < r->ncpus; cpu++)
-		tm_spool_destroy(r->cur[cpu], true);
+	for (int cpu = 0; r->cur && cpu < r->ncpus; cpu++) {
+		/* kept for recover: the pages of a partial chunk too (best effort) */
+		if (r->keep && r->cur[cpu] && !tm_spool_finished(r->cur[cpu]))
+			(void)tm_spool_finish(r->cur[cpu]);
+		tm_spool_destroy(r->cur[cpu], !r->keep);
+	}
 	if (r->done)
-		tm_rotor_release(r);
+		tm_rotor_release(r, !r->keep);
 	free(r->cur);
 	free(r->done);
 	free(r->bytes);

@@ -352,7 +352,7 @@ static int rotor_file(struct tm_rotor *r, bool final, struct tm_meta *meta, cons
 		ret = tm_spools_write_dat(fd, meta, spools, NCPUS, &wo);
 		close(fd);
 	}
-	tm_rotor_release(r);
+	tm_rotor_release(r, ret == 0);
 	return ret;
 }
 
@@ -383,34 +383,52 @@ TM_TEST(numbered_names_keep_the_dat_extension_last)
 	TM_CHECK_INT(errno, ENAMETOOLONG);
 }
 
-TM_TEST(rotor_splits_pages_between_files_without_gap_or_repeat)
+/*
+ * A rotor for dir/out.dat fed fixture A's pages of each CPU, at most pages of
+ * them (0: all), with a cut after the third: NULL on failure (checked in t).
+ */
+static struct tm_rotor *rotor_fed(struct tm_test *t, const char *dir, size_t pages)
 {
 	const bool cpus[NCPUS] = { true, true };
 	struct tm_spool_opts so = { .compression = TM_COMPRESS_ZSTD, .level = 1,
 				    .page_size = PAGE, .chunk_pages = 2 };
-	struct tm_meta *meta = tm_fixture_meta(t, 'A');
-	char *dir = tm_scratch_dir(), base[4200], f1[4300], f2[4300];
+	char base[4200];
 	struct tm_rotor *r;
 	struct tm_page_sink sink;
 
-	TM_REQUIRE(meta && dir);
 	snprintf(base, sizeof(base), "%s/out.dat", dir);
 	r = tm_rotor_new(base, &so, NCPUS, cpus);
-	TM_REQUIRE(r);
+	if (!r)
+		return NULL;
 	TM_CHECK_INT(spools_in(dir), NCPUS);
 	sink = tm_rotor_sink(r);
 	for (int cpu = 0; cpu < NCPUS; cpu++) {
 		size_t len;
 		char *raw = raw_pages('A', cpu, &len);
 
-		TM_REQUIRE(raw);
-		for (size_t off = 0; off + PAGE <= len; off += PAGE) {
+		if (!raw)
+			continue;
+		for (size_t off = 0; off + PAGE <= len && (!pages || off < pages * PAGE);
+		     off += PAGE) {
 			TM_CHECK_INT(sink.page(sink.ctx, cpu, raw + off, PAGE), 0);
 			if (off == 2 * PAGE)	/* the cut: three pages in file 1 */
 				TM_CHECK_INT(sink.cut(sink.ctx, cpu), 0);
 		}
 		free(raw);
 	}
+	return r;
+}
+
+TM_TEST(rotor_splits_pages_between_files_without_gap_or_repeat)
+{
+	struct tm_meta *meta = tm_fixture_meta(t, 'A');
+	char *dir = tm_scratch_dir(), base[4200], f1[4300], f2[4300];
+	struct tm_rotor *r;
+
+	TM_REQUIRE(meta && dir);
+	snprintf(base, sizeof(base), "%s/out.dat", dir);
+	r = rotor_fed(t, dir, 0);
+	TM_REQUIRE(r);
 	TM_CHECK(tm_rotor_bytes(r) > 0);
 	TM_REQUIRE(!tm_longrec_name(f1, sizeof(f1), base, 1));
 	TM_REQUIRE(!tm_longrec_name(f2, sizeof(f2), base, 2));
@@ -430,6 +448,53 @@ TM_TEST(rotor_splits_pages_between_files_without_gap_or_repeat)
 	trace_cmd_reads(t, f1);
 	trace_cmd_reads(t, f2);
 	tm_rotor_free(r);
+	tm_scratch_remove(dir);
+	free(dir);
+	tm_meta_free(meta);
+}
+
+/* Bytes of the regular files matching dir/pattern. */
+static off_t bytes_in(const char *dir, const char *pattern)
+{
+	char pat[4300];
+	struct stat st;
+	glob_t g;
+	off_t n = 0;
+
+	snprintf(pat, sizeof(pat), "%s/%s", dir, pattern);
+	if (glob(pat, 0, NULL, &g))
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		if (!stat(g.gl_pathv[i], &st))
+			n += st.st_size;
+	globfree(&g);
+	return n;
+}
+
+/*
+ * A numbered file that cannot be written (/dev/full: ENOSPC) keeps its spools
+ * and, once the rotor is freed, the next number's, the pages after the cut
+ * written out: nothing recorded is lost.
+ */
+TM_TEST(rotor_keeps_every_spool_when_a_file_fails)
+{
+	struct tm_meta *meta = tm_fixture_meta(t, 'A');
+	char *dir = tm_scratch_dir();
+	struct tm_rotor *r;
+
+	TM_REQUIRE(meta && dir);
+	/* three pages before the cut, the fourth after it */
+	r = rotor_fed(t, dir, 4);
+	TM_REQUIRE(r);
+	TM_CHECK_INT(rotor_file(r, false, meta, "/dev/full"), -1);
+	TM_CHECK_INT(errno, ENOSPC);
+	TM_CHECK_INT(spools_in(dir), 2 * NCPUS);
+	TM_CHECK(bytes_in(dir, "out.0001.dat.cpu*.spool") > 0);
+	/* the next number's single pages sit in a partial chunk until the free */
+	tm_rotor_free(r);
+	TM_CHECK_INT(spools_in(dir), 2 * NCPUS);
+	TM_CHECK(bytes_in(dir, "out.0002.dat.cpu0.spool") > 0);
+	TM_CHECK(bytes_in(dir, "out.0002.dat.cpu1.spool") > 0);
 	tm_scratch_remove(dir);
 	free(dir);
 	tm_meta_free(meta);
