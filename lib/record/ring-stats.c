@@ -26,6 +26,28 @@ void tm_ring_stats_open(struct tm_ring_stats *s, const char *dir, int cpu)
 	s->fd = tm_tfs_open_file(dir, rel, O_RDONLY | O_CLOEXEC);	/* without it: no fill */
 }
 
+unsigned int tm_ring_stats_subbufs(const char *dir, int cpu, size_t data_size)
+{
+	char rel[64], text[64];
+	unsigned long kb;
+	ssize_t n;
+	int fd;
+
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu);
+	fd = tm_tfs_open_file(dir, rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0 || !data_size)
+		return 0;
+	text[n] = '\0';
+	/* the kernel's size counts the data of each sub-buffer, not its header */
+	if (sscanf(text, "%lu", &kb) != 1 || !kb)
+		return 0;
+	return (unsigned int)(kb * 1024 / data_size) + 1;
+}
+
 void tm_ring_stats_close(struct tm_ring_stats *s)
 {
 	if (s->fd >= 0)

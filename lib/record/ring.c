@@ -50,7 +50,7 @@ struct tm_ring {
 	uint32_t			start_read;	/* its bytes an earlier reader consumed */
 	char				path[PATH_MAX];	/* trace_pipe_raw, to map it again */
 	bool				can_map;	/* mapped once: tm_ring_unmap() may switch */
-	uint32_t			nr_subbufs;	/* as the meta page said */
+	uint32_t			nr_subbufs;	/* as the meta page said (read(): sized) */
 	uint64_t			subbufs_lost_base; /* meta pages_lost when first mapped */
 	uint64_t			subbufs_lost;	/* pages_lost since, at the last GET_READER */
 	bool				subbufs_lost_known; /* the kernel fills pages_lost */
@@ -164,12 +164,14 @@ struct tm_ring *tm_ring_open(const char *dir, int cpu, size_t page_size, bool us
 		goto fail;
 	r->mapped = m == 1;
 	r->can_map = r->mapped;
-	if (r->can_map)
-		tm_ring_stats_open(&r->stats, dir, cpu);
 	if (r->page_size < TM_PAGE_HDR + 8) {
 		tm_failx(EINVAL, "%s: bad sub-buffer size %zu", path, r->page_size);
 		goto fail;
 	}
+	/* the fill on the read() path (adaptive levels): its stats and its size */
+	tm_ring_stats_open(&r->stats, dir, cpu);
+	if (!r->mapped)
+		r->nr_subbufs = tm_ring_stats_subbufs(dir, cpu, page_size - TM_PAGE_HDR);
 	r->stage = calloc(1, r->page_size);
 	if (r->mapped && r->stage)
 		r->tail = calloc(1, r->page_size);

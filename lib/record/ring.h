@@ -33,6 +33,12 @@ struct tm_ring_stats {
 /* Open per_cpu/cpu<cpu>/stats of instance directory dir; without it, s->fd is -1. */
 TM_HIDDEN void tm_ring_stats_open(struct tm_ring_stats *s, const char *dir, int cpu);
 TM_HIDDEN void tm_ring_stats_close(struct tm_ring_stats *s);
+/*
+ * The sub-buffers of the CPU's ring, the reader's included, as the meta
+ * page would count them, from its buffer_size_kb (which counts data_size
+ * bytes of each, their headers not); 0 when unknown.
+ */
+TM_HIDDEN unsigned int tm_ring_stats_subbufs(const char *dir, int cpu, size_t data_size);
 /* The counters, read again when a millisecond has passed; false: none known. */
 TM_HIDDEN bool tm_ring_stats_get(struct tm_ring_stats *s, uint64_t *written,
 				 uint64_t *overrun, uint64_t *read);
