@@ -107,8 +107,7 @@ summary_events() {
 	local read_before want got
 	mkdir "$LONG_DIR"
 	# one write, one event
-	local i
-	for i in $(seq 3000); do echo "earlier-$i" >"$LONG_DIR/trace_marker"; done
+	bash -c 'for i in $(seq 3000); do echo "earlier-$i" >"$1"; done' _ "$LONG_DIR/trace_marker"
 	# what an earlier reader took stays in the kernel's cumulative 'read events'
 	run "$TRACEMAP" extract -q -B "$LONG_INST" -o "$TM_TMP/x.dat"
 	tm_status 0

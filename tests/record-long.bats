@@ -174,18 +174,22 @@ count_reached() {
 # A writer of "mark 1".."mark N" that never passes the count in $TM_TMP/allow and
 # reports its progress in $TM_TMP/done. The test raises allow after a switch it
 # waits for (60 s at the most), so 120 s without a raise is a failed test.
+# (A shell of its own: see marks in long.bash.)
 throttled_writer() {
-	local n=$1 i fd
-	exec {fd}>"$LONG_DIR/trace_marker"
-	for ((i = 1; i <= n; i++)); do
-		if ((i % 100 == 1)); then
-			echo $((i - 1)) >"$TM_TMP/done"
-			tm_wait 120 "the test to allow mark $i" count_reached allow "$i" || return 1
-		fi
-		echo "mark $i" >&"$fd"
-	done
-	exec {fd}>&-
-	echo "$n" >"$TM_TMP/done"
+	bash -c 'exec 3>"$1"
+		for ((i = 1; i <= $2; i++)); do
+			if ((i % 100 == 1)); then
+				echo $((i - 1)) >"$3/done"
+				for ((w = 0; w < 1200; w++)); do
+					n=$(<"$3/allow")
+					((${n:-0} >= i)) && break
+					sleep 0.1
+				done
+				((w < 1200)) || { echo "no allow for mark $i in 120 s" >&2; exit 1; }
+			fi
+			echo "mark $i" >&3
+		done
+		echo "$2" >"$3/done"' _ "$LONG_DIR/trace_marker" "$1" "$TM_TMP"
 }
 
 wait_done() {
@@ -312,14 +316,12 @@ wait_done() {
 	mount -t tmpfs -o size=512k tmpfs "$SMALL_FS"
 	long_start 60 --switch-output signal -e sched:sched_process_exec -o "$SMALL_FS/r.dat"
 	marks 1 300
-	# and on through the cut and the stop, about 5,000 a second
-	(
-		exec {fd}>"$LONG_DIR/trace_marker"
+	# and on through the cut and the stop, about 5,000 a second (see marks)
+	bash -c 'exec 3>"$1"
 		for ((i = 301; i <= 100000; i++)); do
-			echo "mark $i" >&"$fd"
+			echo "mark $i" >&3
 			((i % 50)) || sleep 0.01
-		done
-	) &
+		done' _ "$LONG_DIR/trace_marker" &
 	w=$!
 	sleep 0.3
 	kill -USR2 "$LONG_PID"
