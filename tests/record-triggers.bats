@@ -107,7 +107,19 @@ one_line_error() {
 	[ "$(grep -c 'sched_process_fork:' <<<"$output")" -eq 1 ] || { echo "$output" >&2; return 1; }
 }
 
+# Whether the kernel puts the reason for a trigger filter it refuses in error_log
+# (6.1 does not), tried in a scratch instance: the reason tracemap can give.
+trigger_reason_logged() {
+	local d=$TRACEFS/instances/tm-trigger-probe-$$ r=1
+	mkdir "$d"
+	echo 'traceoff if nosuch == 1' 2>/dev/null >"$d/events/sched/sched_switch/trigger" || true
+	grep -q 'Field not found' "$d/error_log" && r=0
+	rmdir "$d"
+	return $r
+}
+
 @test "record -R: a trigger the kernel refuses is one line with its reason, nothing left" {
+	local why
 	# hist triggers are not built into every kernel (not into this VM's): say so plainly
 	if ! grep -qw hist "$TRACEFS/events/sched/sched_switch/trigger"; then
 		one_line_error record -e sched:sched_switch -R 'hist:keys=prev_pid' \
@@ -115,8 +127,10 @@ one_line_error() {
 		[[ $stderr == *"bad trigger 'hist:keys=prev_pid' for event 'sched:sched_switch': hist triggers are not built into this kernel (it has: "*"stacktrace"* ]] ||
 			{ echo "$stderr" >&2; return 1; }
 	fi
+	why="Invalid argument (no reason in error_log)"
+	if trigger_reason_logged; then why="Field not found"; fi
 	one_line_error record -e sched -R 'traceoff if nosuch == 1' -o "$TM_TMP/x.dat" --duration 1
-	[[ $stderr == *"bad trigger 'traceoff if nosuch == 1' for event 'sched:"*"': Field not found"* ]] ||
+	[[ $stderr == *"bad trigger 'traceoff if nosuch == 1' for event 'sched:"*"': $why"* ]] ||
 		{ echo "$stderr" >&2; return 1; }
 	run "$TRACEMAP" record -R stacktrace
 	tm_status 2
@@ -143,11 +157,14 @@ one_line_error() {
 }
 
 @test "record --trigger: a bad filter gives the kernel's reason as -f and -R do" {
+	local want
 	# the event enabled by -e: the trigger's own filter is refused
 	one_line_error record -e sched:sched_switch --trigger 'sched:sched_switch:prev_pidx == 1' \
 		-o "$TM_TMP/x.dat" --duration 1
-	[[ $stderr == "tracemap record: bad filter 'prev_pidx == 1' for event 'sched:sched_switch': Field not found (position 10: prev_pidx ^== 1)" ]] ||
-		{ echo "$stderr" >&2; return 1; }
+	want="tracemap record: bad filter 'prev_pidx == 1' for event 'sched:sched_switch': Field not found (position 10: prev_pidx ^== 1)"
+	trigger_reason_logged ||
+		want="tracemap record: the kernel refused trigger 'stacktrace:1 if prev_pidx == 1' on sched:sched_switch: Invalid argument (no reason in error_log)"
+	[ "$stderr" = "$want" ] || { echo "$stderr" >&2; return 1; }
 	# the event enabled by --trigger itself, with the filter
 	one_line_error record -e sched:sched_switch --trigger 'sched:sched_process_fork:bogus ==' \
 		-o "$TM_TMP/x.dat" --duration 1

@@ -107,9 +107,10 @@ static int latch_write(struct tm_latch *t, const char *cmd)
 	/* the kernel logs a reason for a filter it cannot parse */
 	if (errno == EINVAL && t->filter && *why)
 		return latch_bad_filter(t, why);
+	/* 6.1 logs no reason for a trigger's filter */
 	if (errno == EINVAL)
-		return tm_failx(EINVAL, "the kernel refused trigger '%s' on %s:%s", cmd,
-				t->system, t->event);
+		return tm_failx(EINVAL, "the kernel refused trigger '%s' on %s:%s: %s (no reason "
+				"in error_log)", cmd, t->system, t->event, strerror(EINVAL));
 	if (errno == EEXIST)
 		return tm_failx(EEXIST, "%s:%s has a stacktrace trigger already: --trigger needs "
 				"its own", t->system, t->event);

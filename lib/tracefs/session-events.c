@@ -182,8 +182,11 @@ static int ev_write(struct tm_ev_match *m, const char *sys, const char *ev, cons
 	tm_errlog_last(m->in, why, sizeof(why));
 	if (!*why && ev && !strcmp(file, "trigger"))
 		ev_trigger_why(m->in, sys, ev, text, why, sizeof(why));
-	return tm_failx(EINVAL, "bad %s '%s' for event '%s%s%s'%s%s", what, text, sys,
-			ev ? ":" : "", ev ? ev : "", *why ? ": " : "", why);
+	/* 6.1 logs no reason for a trigger's filter */
+	if (!*why)
+		snprintf(why, sizeof(why), "%s (no reason in error_log)", strerror(EINVAL));
+	return tm_failx(EINVAL, "bad %s '%s' for event '%s%s%s': %s", what, text, sys,
+			ev ? ":" : "", ev ? ev : "", why);
 }
 
 /*
