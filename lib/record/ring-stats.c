@@ -63,6 +63,32 @@ static uint64_t stats_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The counters as of now; false when the file cannot be read. */
+static bool stats_read(struct tm_ring_stats *s, struct tm_cpu_kstats *st)
+{
+	char text[512];
+	ssize_t n;
+
+	if (s->fd < 0)
+		return false;
+	n = pread(s->fd, text, sizeof(text) - 1, 0);
+	if (n <= 0)
+		return false;
+	text[n] = '\0';
+	tm_cpu_kstats_parse(text, st);
+	return true;
+}
+
+bool tm_ring_stats_unread(struct tm_ring_stats *s, uint64_t *bytes)
+{
+	struct tm_cpu_kstats st;
+
+	if (!stats_read(s, &st))
+		return false;
+	*bytes = st.bytes;
+	return true;
+}
+
 bool tm_ring_stats_get(struct tm_ring_stats *s, uint64_t *written, uint64_t *overrun,
 		       uint64_t *read)
 {
@@ -72,13 +98,9 @@ bool tm_ring_stats_get(struct tm_ring_stats *s, uint64_t *written, uint64_t *ove
 		return false;
 	if (!s->at_ns || now - s->at_ns >= TM_RING_STATS_NS) {
 		struct tm_cpu_kstats st;
-		char text[512];
-		ssize_t n = pread(s->fd, text, sizeof(text) - 1, 0);
 
-		if (n <= 0)
+		if (!stats_read(s, &st))
 			return s->at_ns != 0;
-		text[n] = '\0';
-		tm_cpu_kstats_parse(text, &st);
 		/* "entries" are the unread ones; the meta page counts all ever written */
 		s->written = st.entries + st.overrun + st.read;
 		s->overrun = st.overrun;

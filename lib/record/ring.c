@@ -590,13 +590,32 @@ static uint8_t *ring_read_buf(struct tm_ring *r)
 	return buf ?: r->stage;
 }
 
-static int ring_drain_read(struct tm_ring *r, tm_ring_emit_fn emit, void *ctx)
+/*
+ * How many pages a round may read(), -1 for no limit. A read() takes even the
+ * page the writer is still filling out of the kernel, and until its chunk is
+ * written that page lives only in our memory: a SIGKILL would lose what the
+ * ring had kept. So, as on the mapped path, a round takes whole pages only
+ * (as many as the unread bytes of the CPU's stats fill), unless it is the
+ * last or one that hands out the page in part (tm_ring_set_partial()).
+ */
+static long ring_read_budget(struct tm_ring *r, bool final)
 {
+	uint64_t bytes;
+
+	if (final || r->partial || !tm_ring_stats_unread(&r->stats, &bytes))
+		return -1;
+	return (long)(bytes / (r->page_size - TM_PAGE_HDR));
+}
+
+static int ring_drain_read(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx)
+{
+	long budget = ring_read_budget(r, final);	/* -1 counts down, never to 0 */
 	int pages = 0;
 	uint8_t *buf;
-	ssize_t n;
+	ssize_t n = 0;
 
-	while ((n = tm_ring_read_cpu(r->tcpu, buf = ring_read_buf(r), r->page_size)) > 0) {
+	while (budget-- &&
+	       (n = tm_ring_read_cpu(r->tcpu, buf = ring_read_buf(r), r->page_size)) > 0) {
 		unsigned long commit;
 
 		memcpy(&commit, buf + 8, TM_COMMIT_SIZE);
@@ -614,7 +633,7 @@ int tm_ring_drain(struct tm_ring *r, bool final, tm_ring_emit_fn emit, void *ctx
 {
 	if (r->mapped)
 		return ring_drain_mapped(r, final, emit, ctx);
-	return ring_drain_read(r, emit, ctx);
+	return ring_drain_read(r, final, emit, ctx);
 }
 
 /* Unmap meta page and sub-buffers: the kernel's buffer is no longer mapped. */

@@ -42,6 +42,8 @@ TM_HIDDEN unsigned int tm_ring_stats_subbufs(const char *dir, int cpu, size_t da
 /* The counters, read again when a millisecond has passed; false: none known. */
 TM_HIDDEN bool tm_ring_stats_get(struct tm_ring_stats *s, uint64_t *written,
 				 uint64_t *overrun, uint64_t *read);
+/* The bytes of events not yet read, as of now (not cached); false: not known. */
+TM_HIDDEN bool tm_ring_stats_unread(struct tm_ring_stats *s, uint64_t *bytes);
 
 /* Called with each finished page (page_size bytes, zeroed past the data). */
 typedef int (*tm_ring_emit_fn)(void *ctx, const void *page, size_t size);
