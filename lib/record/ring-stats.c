@@ -63,7 +63,10 @@ static uint64_t stats_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The counters as of now; false when the file cannot be read. */
+/*
+ * The counters as of now, kept for tm_ring_stats_get() too (a read each
+ * round costs no second one for the fill); false when the file cannot be read.
+ */
 static bool stats_read(struct tm_ring_stats *s, struct tm_cpu_kstats *st)
 {
 	char text[512];
@@ -76,6 +79,11 @@ static bool stats_read(struct tm_ring_stats *s, struct tm_cpu_kstats *st)
 		return false;
 	text[n] = '\0';
 	tm_cpu_kstats_parse(text, st);
+	/* "entries" are the unread ones; the meta page counts all ever written */
+	s->written = st->entries + st->overrun + st->read;
+	s->overrun = st->overrun;
+	s->read = st->read;
+	s->at_ns = stats_now_ns();
 	return true;
 }
 
@@ -92,21 +100,13 @@ bool tm_ring_stats_unread(struct tm_ring_stats *s, uint64_t *bytes)
 bool tm_ring_stats_get(struct tm_ring_stats *s, uint64_t *written, uint64_t *overrun,
 		       uint64_t *read)
 {
-	uint64_t now = stats_now_ns();
+	struct tm_cpu_kstats st;
 
 	if (s->fd < 0)
 		return false;
-	if (!s->at_ns || now - s->at_ns >= TM_RING_STATS_NS) {
-		struct tm_cpu_kstats st;
-
-		if (!stats_read(s, &st))
-			return s->at_ns != 0;
-		/* "entries" are the unread ones; the meta page counts all ever written */
-		s->written = st.entries + st.overrun + st.read;
-		s->overrun = st.overrun;
-		s->read = st.read;
-		s->at_ns = now;
-	}
+	if ((!s->at_ns || stats_now_ns() - s->at_ns >= TM_RING_STATS_NS) &&
+	    !stats_read(s, &st) && !s->at_ns)
+		return false;
 	*written = s->written;
 	*overrun = s->overrun;
 	*read = s->read;

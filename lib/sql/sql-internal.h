@@ -163,8 +163,7 @@ struct tm_vgroup_row {
 struct tm_vgroup {
 	struct tm_vgroup_row	*rows, *last;
 	size_t			n, cap;
-	uint32_t		*slots;		/* open addressing: row index, ~0 empty */
-	size_t			nslots;
+	struct sql_map		index;		/* (machine, cpu, type) -> row */
 	size_t			at;		/* handing out rows[at] ... */
 	uint64_t		left;		/* ... this many times more */
 };

@@ -21,38 +21,21 @@
 
 #define TM_VG_TERM_MASK	((1u << TM_VG_ORDER_BITS) - 1)
 
-static uint32_t key_hash(int machine, int cpu, int type)
+/*
+ * The map's key of (machine, cpu, type): 22, 24 and 17 bits (type + 1, so
+ * that -1 fits); -1 + message when one does not fit.
+ */
+static int row_key(int machine, int cpu, int type, int64_t *key)
 {
-	uint32_t h = (uint32_t)machine * 0x9e3779b1u;
-
-	h = (h ^ (uint32_t)cpu) * 0x85ebca6bu;
-	h = (h ^ (uint32_t)type) * 0xc2b2ae35u;
-	return h ^ (h >> 15);
-}
-
-static int grow_slots(struct tm_vgroup *g)
-{
-	size_t n = g->nslots ? g->nslots * 2 : 256, i, k;
-	uint32_t *slots = malloc(n * sizeof(*slots));
-	const struct tm_vgroup_row *r;
-
-	if (!slots)
-		return tm_fail(ENOMEM, "sql events");
-	memset(slots, 0xff, n * sizeof(*slots));
-	for (i = 0; i < g->n; i++) {
-		r = &g->rows[i];
-		k = key_hash(r->machine, r->cpu, r->type) & (n - 1);
-		while (slots[k] != UINT32_MAX)
-			k = (k + 1) & (n - 1);
-		slots[k] = (uint32_t)i;
-	}
-	free(g->slots);
-	g->slots = slots;
-	g->nslots = n;
+	if (machine < 0 || machine >= 1 << 22 || cpu < 0 || cpu >= 1 << 24 || type < -1 ||
+	    type >= (1 << 17) - 1)
+		return tm_failx(ERANGE, "sql events: machine %d, cpu %d, event type %d out of "
+				"range", machine, cpu, type);
+	*key = (int64_t)machine << 41 | (int64_t)cpu << 17 | (int64_t)(type + 1);
 	return 0;
 }
 
-static struct tm_vgroup_row *new_row(struct tm_vgroup *g, size_t slot, int machine, int cpu,
+static struct tm_vgroup_row *new_row(struct tm_vgroup *g, int64_t key, int machine, int cpu,
 				     int type)
 {
 	struct tm_vgroup_row *rows, *r;
@@ -68,12 +51,13 @@ static struct tm_vgroup_row *new_row(struct tm_vgroup *g, size_t slot, int machi
 		g->rows = rows;
 		g->cap = cap;
 	}
-	r = &g->rows[g->n];
+	if (tm_sql_map_put(&g->index, key, (uint32_t)g->n))
+		return NULL;
+	r = &g->rows[g->n++];
 	memset(r, 0, sizeof(*r));
 	r->machine = machine;
 	r->cpu = cpu;
 	r->type = type;
-	g->slots[slot] = (uint32_t)g->n++;
 	return r;
 }
 
@@ -81,7 +65,8 @@ struct tm_vgroup_row *tm_vgroup_count(struct tm_vgroup *g, int machine, int cpu,
 				      bool *created)
 {
 	struct tm_vgroup_row *r = g->last;
-	size_t k;
+	int64_t key = 0;
+	uint32_t i;
 
 	*created = false;
 	/* records come in runs of one CPU and often one type */
@@ -89,16 +74,12 @@ struct tm_vgroup_row *tm_vgroup_count(struct tm_vgroup *g, int machine, int cpu,
 		r->count++;
 		return r;
 	}
-	if ((g->n + 1) * 2 > g->nslots && grow_slots(g))
+	if (row_key(machine, cpu, type, &key))
 		return NULL;
-	k = key_hash(machine, cpu, type) & (g->nslots - 1);
-	for (; g->slots[k] != UINT32_MAX; k = (k + 1) & (g->nslots - 1)) {
-		r = &g->rows[g->slots[k]];
-		if (r->machine == machine && r->cpu == cpu && r->type == type)
-			break;
-	}
-	if (g->slots[k] == UINT32_MAX) {
-		if (!(r = new_row(g, k, machine, cpu, type)))
+	if (tm_sql_map_get(&g->index, key, &i)) {
+		r = &g->rows[i];
+	} else {
+		if (!(r = new_row(g, key, machine, cpu, type)))
 			return NULL;
 		*created = true;
 	}
@@ -147,10 +128,8 @@ static int row_cmp(const void *pa, const void *pb, void *ctx)
 
 bool tm_vgroup_start(struct tm_vgroup *g, unsigned int order)
 {
-	/* the hash indexes rows by position: sorted, it is no use */
-	free(g->slots);
-	g->slots = NULL;
-	g->nslots = 0;
+	/* the map indexes rows by position: sorted, it is no use */
+	tm_sql_map_free(&g->index);
 	g->last = NULL;
 	if (g->n)
 		qsort_r(g->rows, g->n, sizeof(*g->rows), row_cmp, &order);
@@ -179,7 +158,7 @@ const struct tm_vgroup_row *tm_vgroup_row(const struct tm_vgroup *g)
 void tm_vgroup_free(struct tm_vgroup *g)
 {
 	free(g->rows);
-	free(g->slots);
+	tm_sql_map_free(&g->index);
 	memset(g, 0, sizeof(*g));
 }
 
