@@ -75,6 +75,12 @@ marks() {
 		_ "$LONG_DIR/trace_marker" "$1" "$2"
 }
 
+# marks_on CPU FROM TO: marks FROM TO written from CPU only.
+marks_on() {
+	taskset -c "$1" bash -c 'exec 3>"$1"; for ((i = $2; i <= $3; i++)); do echo "mark $i" >&3; done' \
+		_ "$LONG_DIR/trace_marker" "$2" "$3"
+}
+
 # Two flight dumps of one 8M window (not full): markers 1-50, SIGUSR2 (the first
 # dump, f.0001.dat), markers 51-100, SIGINT (the stop's, f.0002.dat); fails unless
 # the recorder exits 0.

@@ -305,6 +305,27 @@ wait_done() {
 	[ ! -e "$TM_TMP/r.0001.dat.spool-info" ]
 }
 
+# The cut hands each CPU's partial reader sub-buffer to the number it ends, and
+# the kernel keeps that sub-buffer as the reader's until more comes: recover of
+# the next number, which rereads it, must drop what the last file has even when
+# the CPU stayed quiet after the cut and the next number's spool there is empty.
+@test "record --switch-output: a CPU quiet after the cut adds nothing to the next number" {
+	local last=$(($(nproc) - 1))
+	long_start 60 --switch-output signal -e sched:sched_process_exec -o "$TM_TMP/r.dat"
+	marks_on 0 1 300
+	kill -USR2 "$LONG_PID"
+	long_wait_line "r.0001.dat: "
+	marks_on "$last" 301 600
+	kill -KILL "$LONG_PID"
+	long_wait
+	run --separate-stderr "$TRACEMAP" recover "$TM_TMP/r.0002.dat"
+	tm_status 0
+	same_report "$TM_TMP/r.0001.dat"
+	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 1 300) " ]
+	same_report "$TM_TMP/r.0002.dat"
+	[ "$(marks_reported | tr '\n' ' ')" = "$(seq -s ' ' 301 600) " ]
+}
+
 # A numbered file the disk cannot hold (its ~1 MB of metadata on a 512 KiB tmpfs,
 # where the spools fit) had its spools removed with it. Now the rotation stops with
 # exit 1 and one line naming what it kept: that number's spools and the next one's,

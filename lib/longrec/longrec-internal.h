@@ -84,6 +84,12 @@ TM_HIDDEN struct tm_rotor *tm_rotor_new(const char *path, const struct tm_spool_
 					int ncpus, const bool *cpus);
 /* Its sink: page() appends to the CPU's spool, cut() starts the next number's. */
 TM_HIDDEN struct tm_page_sink tm_rotor_sink(struct tm_rotor *r);
+/*
+ * Per CPU, the time of the last record in the numbers cut so far (0: none),
+ * read after tm_recorder_cut(): what the kernel may still hold in the
+ * reader sub-buffer and the files already have (ncpus entries).
+ */
+TM_HIDDEN const uint64_t *tm_rotor_cut_times(const struct tm_rotor *r);
 /* Spool bytes of the current number so far (any thread). */
 TM_HIDDEN uint64_t tm_rotor_bytes(struct tm_rotor *r);
 /*

@@ -61,7 +61,7 @@ static int longrec_note(struct tm_longrec *lr)
 
 	if (!lr->opts.out.instance)
 		return 0;
-	if (tm_recfile_note(&lr->opts.out, lr->path, &live))
+	if (tm_recfile_note(&lr->opts.out, lr->path, NULL, &live))
 		return -1;
 	lr->noted = true;
 	return 0;
@@ -76,16 +76,33 @@ static int longrec_note(struct tm_longrec *lr)
  */
 static int longrec_note_number(struct tm_longrec *lr, unsigned int n)
 {
-	char name[PATH_MAX];
+	char name[PATH_MAX], previous[PATH_MAX];
 	bool live;
 
 	if (!lr->opts.out.instance)
 		return 0;
 	if (tm_longrec_name(name, sizeof(name), lr->path, n) ||
-	    tm_recfile_note(&lr->opts.out, name, &live))
+	    (n > 1 && tm_longrec_name(previous, sizeof(previous), lr->path, n - 1)) ||
+	    tm_recfile_note(&lr->opts.out, name, n > 1 ? previous : NULL, &live))
 		return -1;
 	lr->noted_upto = n;
 	return 0;
+}
+
+/*
+ * After the cut: what number n's files hold of each CPU, in number n + 1's
+ * note. The kernel keeps a CPU's reader sub-buffer, handed out in part at the
+ * cut, until more comes; recover of n + 1 rereads it and drops those records.
+ */
+static int longrec_note_cut(struct tm_longrec *lr, unsigned int n)
+{
+	char name[PATH_MAX];
+
+	if (!lr->opts.out.instance)
+		return 0;
+	if (tm_longrec_name(name, sizeof(name), lr->path, n + 1))
+		return -1;
+	return tm_spool_info_add_cuts(name, tm_rotor_cut_times(lr->rotor), lr->opts.out.ncpus);
 }
 
 static void longrec_unnote_number(struct tm_longrec *lr, unsigned int n)
@@ -369,7 +386,7 @@ int tm_longrec_write(struct tm_longrec *lr, struct tm_recorder *rec,
 
 	if (lr->rotor && longrec_note_number(lr, n + 1))
 		return -1;
-	if (tm_recorder_cut(rec))
+	if (tm_recorder_cut(rec) || (lr->rotor && longrec_note_cut(lr, n)))
 		return -1;
 	ret = longrec_write_file(lr, false, file);
 	if (lr->rotor && !lr->kept)

@@ -23,6 +23,7 @@ struct tm_rotor {
 	struct tm_spool		**cur;		/* the recorder threads' */
 	struct tm_spool		**done;		/* finished at the last cut, or taken */
 	_Atomic uint64_t	*bytes;		/* of the current spools */
+	uint64_t		*cut_ts;	/* each CPU's last record in a finished number */
 	bool			keep;		/* a file failed: every spool stays */
 };
 
@@ -81,8 +82,13 @@ static int rotor_cut(void *ctx, int cpu)
 {
 	struct tm_rotor *r = ctx;
 
+	struct tm_spool_stats st;
+
 	if (tm_spool_finish(r->cur[cpu]))
 		return -1;
+	tm_spool_get_stats(r->cur[cpu], &st);
+	if (st.last_ts > r->cut_ts[cpu])
+		r->cut_ts[cpu] = st.last_ts;
 	r->done[cpu] = r->cur[cpu];
 	r->cur[cpu] = rotor_spool(r, r->number + 1, cpu);
 	atomic_store_explicit(&r->bytes[cpu], 0, memory_order_relaxed);
@@ -105,6 +111,11 @@ struct tm_page_sink tm_rotor_sink(struct tm_rotor *r)
 	};
 }
 
+const uint64_t *tm_rotor_cut_times(const struct tm_rotor *r)
+{
+	return r->cut_ts;
+}
+
 uint64_t tm_rotor_bytes(struct tm_rotor *r)
 {
 	uint64_t sum = 0;
@@ -121,7 +132,8 @@ struct tm_rotor *tm_rotor_new(const char *path, const struct tm_spool_opts *so, 
 
 	if (!r || !(r->path = strdup(path)) || !(r->cur = calloc(ncpus, sizeof(*r->cur))) ||
 	    !(r->done = calloc(ncpus, sizeof(*r->done))) ||
-	    !(r->bytes = calloc(ncpus, sizeof(*r->bytes)))) {
+	    !(r->bytes = calloc(ncpus, sizeof(*r->bytes))) ||
+	    !(r->cut_ts = calloc(ncpus, sizeof(*r->cut_ts)))) {
 		tm_fail(ENOMEM, "output %s", path);
 		tm_rotor_free(r);
 		return NULL;
@@ -181,6 +193,7 @@ void tm_rotor_free(struct tm_rotor *r)
 	free(r->cur);
 	free(r->done);
 	free(r->bytes);
+	free(r->cut_ts);
 	free(r->path);
 	free(r);
 }

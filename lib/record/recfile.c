@@ -105,7 +105,8 @@ static int noted_before(const struct tm_recfile_opts *o, const char *prefix, boo
 			prefix, (int)info.pid, prefix);
 }
 
-int tm_recfile_note(const struct tm_recfile_opts *o, const char *prefix, bool *live)
+int tm_recfile_note(const struct tm_recfile_opts *o, const char *prefix, const char *previous,
+		    bool *live)
 {
 	struct tm_spool_opts so = tm_recfile_spool_opts(o);
 	struct tm_spool_info info = {
@@ -116,6 +117,7 @@ int tm_recfile_note(const struct tm_recfile_opts *o, const char *prefix, bool *l
 	*live = false;
 	snprintf(info.instance, sizeof(info.instance), "%s", o->instance);
 	snprintf(info.clock, sizeof(info.clock), "%s", o->clock ? o->clock : "");
+	snprintf(info.previous, sizeof(info.previous), "%s", previous ? previous : "");
 	if (tm_spool_info_write(prefix, &info))
 		return errno == EEXIST ? noted_before(o, prefix, live) : -1;
 	return 0;
@@ -128,7 +130,7 @@ static int recfile_note(struct tm_recfile *out)
 
 	if (!out->opts.instance)
 		return 0;
-	if (tm_recfile_note(&out->opts, out->prefix, &live)) {
+	if (tm_recfile_note(&out->opts, out->prefix, NULL, &live)) {
 		if (live)	/* the output is the live recorder's now */
 			out->file.owned = false;
 		return -1;

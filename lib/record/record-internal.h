@@ -6,6 +6,9 @@
 #ifndef TM_RECORD_INTERNAL_H
 #define TM_RECORD_INTERNAL_H
 
+#include <limits.h>
+#include <stdint.h>
+
 #include "util/internal.h"
 #include "dat/tm-codec.h"
 #include "tm-recorder.h"
@@ -27,6 +30,7 @@ struct tm_spool_info {
 	size_t			page_size;	/* sub-buffer size */
 	int			ncpus;		/* spools are numbered below this */
 	char			clock[64];	/* trace clock of the instance */
+	char			previous[PATH_MAX];	/* a rotation's number before, "" */
 };
 
 
@@ -53,15 +57,30 @@ TM_HIDDEN void tm_spool_info_remove(const char *prefix);
 /*
  * Write PREFIX.spool-info for a recording with options o (o->instance set),
  * exclusively: -1 + message when PREFIX has a note already, naming its
- * recorder, *live set when that one still runs (recfile.c).
+ * recorder, *live set when that one still runs (recfile.c). previous: the
+ * PREFIX of the rotation's number before, NULL for none.
  */
-TM_HIDDEN int tm_recfile_note(const struct tm_recfile_opts *o, const char *prefix, bool *live);
+TM_HIDDEN int tm_recfile_note(const struct tm_recfile_opts *o, const char *prefix,
+			      const char *previous, bool *live);
 /*
  * Write PREFIX.spool-info, sync it and link it from the registry; -1 + message.
  * Never replaces a note: EEXIST when one is there (another recorder's, live or
  * killed), which is how two recorders of one PREFIX find each other.
  */
 TM_HIDDEN int tm_spool_info_write(const char *prefix, const struct tm_spool_info *info);
+/*
+ * A rotation's cut, noted in the next number's PREFIX.spool-info (synced):
+ * per CPU the time of the last record the numbers before hold, so that
+ * recover of PREFIX drops those when it rereads the reader sub-buffer the
+ * kernel kept (ncpus entries). -1 + message.
+ */
+TM_HIDDEN int tm_spool_info_add_cuts(const char *prefix, const uint64_t *ts, int ncpus);
+/*
+ * The cut's times from PREFIX.spool-info into ts (ncpus entries, 0 for a
+ * CPU it does not name): 1 when the note has them, 0 when it has none (not
+ * a rotation's, or the recorder died before it noted the cut), -1 + message.
+ */
+TM_HIDDEN int tm_spool_info_cuts(const char *prefix, uint64_t *ts, int ncpus);
 
 /* ---- lib-only part of tm-recorder.h ---- */
 

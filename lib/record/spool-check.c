@@ -148,7 +148,7 @@ int tm_spool_check_file(const char *path, const struct tm_spool_opts *opts,
 
 	if (!opts->page_size)
 		return tm_failx(EINVAL, "spool %s: page size 0", path);
-	w.fd = open(path, O_RDWR | O_CLOEXEC);
+	w.fd = open(path, (dropped ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (w.fd < 0)
 		return tm_fail(errno, "open spool %s", path);
 	if (fstat(w.fd, &sb)) {
@@ -162,6 +162,10 @@ int tm_spool_check_file(const char *path, const struct tm_spool_opts *opts,
 			goto out;
 	}
 	walk(&w, st);
+	if (!dropped) {
+		ret = 0;
+		goto out;
+	}
 	*dropped = w.size - st->file_bytes;
 	/* a torn or damaged tail goes, so the file is exactly its whole chunks */
 	if (*dropped && ftruncate(w.fd, (off_t)st->file_bytes)) {

@@ -87,7 +87,7 @@ bool tm_spool_info_is_newest(const char *prefix, const char *instance)
 
 int tm_spool_info_write(const char *prefix, const struct tm_spool_info *in)
 {
-	char path[PATH_MAX], text[512];
+	char path[PATH_MAX], text[512 + PATH_MAX];
 	int fd, n, ret = 0;
 
 	if (info_path(path, sizeof(path), prefix))
@@ -97,6 +97,8 @@ int tm_spool_info_write(const char *prefix, const struct tm_spool_info *in)
 		     (int)in->pid, in->instance, in->version,
 		     tm_compression_name(in->compression), in->level, in->page_size, in->ncpus,
 		     in->clock[0] ? in->clock : "local");
+	if (in->previous[0])
+		n += snprintf(text + n, sizeof(text) - n, "previous %s\n", in->previous);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return tm_fail(errno, "create %s", path);
@@ -129,6 +131,8 @@ static int parse_line(struct tm_spool_info *in, const char *key, const char *val
 		in->ncpus = atoi(val);
 	else if (!strcmp(key, "clock"))
 		snprintf(in->clock, sizeof(in->clock), "%s", val);
+	else if (!strcmp(key, "previous"))
+		snprintf(in->previous, sizeof(in->previous), "%s", val);
 	return 0;
 }
 
@@ -171,4 +175,49 @@ void tm_spool_info_remove(const char *prefix)
 	if (!tm_spool_info_read(prefix, &info))
 		registry_remove(path, info.instance);
 	unlink(path);
+}
+
+/* Appended, one "cut CPU TIME" line a CPU: a note is never written over. */
+int tm_spool_info_add_cuts(const char *prefix, const uint64_t *ts, int ncpus)
+{
+	char path[PATH_MAX], line[64];
+	int fd, n, ret = 0;
+
+	if (info_path(path, sizeof(path), prefix))
+		return -1;
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return tm_fail(errno, "open %s", path);
+	for (int cpu = 0; cpu < ncpus && !ret; cpu++) {
+		n = snprintf(line, sizeof(line), "cut %d %llu\n", cpu, (unsigned long long)ts[cpu]);
+		if (tm_write_all(fd, line, (size_t)n))
+			ret = tm_fail(errno, "write %s", path);
+	}
+	if (!ret && fsync(fd))
+		ret = tm_fail(errno, "write %s", path);
+	close(fd);
+	return ret;
+}
+
+int tm_spool_info_cuts(const char *prefix, uint64_t *ts, int ncpus)
+{
+	char path[PATH_MAX], *text, *line, *save = NULL;
+	unsigned long long t;
+	int cpu, found = 0;
+
+	memset(ts, 0, sizeof(*ts) * (size_t)ncpus);
+	if (info_path(path, sizeof(path), prefix))
+		return -1;
+	text = tm_read_file(path, NULL);
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "cut %d %llu", &cpu, &t) != 2)
+			continue;
+		found = 1;
+		if (cpu >= 0 && cpu < ncpus)
+			ts[cpu] = t;
+	}
+	free(text);
+	return found;
 }

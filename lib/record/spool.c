@@ -13,6 +13,7 @@
 #include "ring.h"
 #include "spool.h"
 #include "dat/codec.h"
+#include "dat/page.h"
 
 static uint64_t spool_monotonic_ns(void)
 {
@@ -201,6 +202,27 @@ static ssize_t spool_compress(struct tm_spool *s, size_t raw)
 	return tm_codec_compress(s->codec, dst, cap, s->chunk, raw);
 }
 
+/*
+ * The time of the chunk's last record into stats.last_ts: a walk over its
+ * last page with records, once a chunk (a rotation's cut tells recover what
+ * the number it ends holds of each CPU, rotate.c). A page that does not
+ * parse is passed over here; recover checks every page anyway.
+ */
+static void spool_note_last_ts(struct tm_spool *s)
+{
+	size_t ps = s->opts.page_size;
+	struct tm_page_span span;
+
+	for (size_t i = s->npages; i-- > 0;) {
+		if (tm_page_span(s->chunk + i * ps, ps, TM_COMMIT_SIZE, tm_host_is_big_endian(),
+				 &span) || !span.records)
+			continue;
+		if (span.last_ts > s->stats.last_ts)
+			s->stats.last_ts = span.last_ts;
+		return;
+	}
+}
+
 /* Compress (or copy) the pages gathered so far as one chunk and append it. */
 static int spool_flush(struct tm_spool *s)
 {
@@ -211,6 +233,7 @@ static int spool_flush(struct tm_spool *s)
 
 	if (!s->npages)
 		return 0;
+	spool_note_last_ts(s);
 	s->npages = 0;
 	if (!s->codec)
 		return spool_write(s, s->chunk, raw, pages);

@@ -38,7 +38,8 @@ TM_HIDDEN int tm_spool_tick(struct tm_spool *spool);
  * the last whole, sound chunk. *st gets what it holds then, *dropped the
  * bytes cut off; the event ids met are set in ids (a bitmap of 65536 bits).
  * meter (NULL: none) is shown each chunk's bytes and events as they are
- * checked. -1 + message when it cannot be opened or cut.
+ * checked. With dropped NULL the file is only read, never cut, and ids may
+ * be NULL. -1 + message when it cannot be opened or cut.
  */
 TM_HIDDEN int tm_spool_check_file(const char *path, const struct tm_spool_opts *opts,
 				  struct tm_spool_stats *st, uint64_t *dropped, uint8_t *ids,

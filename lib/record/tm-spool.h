@@ -105,7 +105,7 @@ struct tm_spool_stats {
 	uint32_t	vetoed_chunks;	/* of them, made faster by the projected fill */
 	uint32_t	stopped_chunks;	/* of them, stopped part way and done again faster */
 	int		lowest_level;	/* the lowest level used (valid if fast_chunks) */
-	uint64_t	last_ts;	/* tm_spool_check_file(): time of its last record, 0: none */
+	uint64_t	last_ts;	/* time of its last record (of the chunks written), 0: none */
 	uint64_t	records;	/* tm_spool_check_file(): the records in it */
 };
 

@@ -4,9 +4,10 @@
  * buffers keep every event the recorder had not read yet (and, when the
  * recorder died holding a reader sub-buffer, that one again): each CPU's
  * ring is drained after tracing is turned off there, records no later than
- * the last one of that CPU's spool are dropped (the spool has them), and
- * the rest is appended to the spool as chunks of its own, so the writer
- * sees one CPU blob as from a recording that ended normally.
+ * the last one of that CPU's spool, or of a rotation's files before it, are
+ * dropped (those have them), and the rest is appended to the spool as
+ * chunks of its own, so the writer sees one CPU blob as from a recording
+ * that ended normally.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +25,7 @@
 
 struct ring_take {
 	struct tm_spool		*spool;
-	uint64_t		after;		/* the spool's last record time */
+	uint64_t		after;		/* the last record time already kept */
 	size_t			page_size;
 	uint8_t			*trimmed;	/* a page with the spooled records cut */
 	uint8_t			*ids;		/* event ids met */

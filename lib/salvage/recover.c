@@ -33,6 +33,7 @@ struct recover_run {
 	struct tm_cpu_data	*data;		/* the spools that hold data */
 	int			n;
 	uint8_t			*ids;		/* event ids met in them */
+	uint64_t		*cut_ts;	/* per CPU, the last record of the files before */
 	struct tm_meter		*meter;		/* NULL: no progress shown */
 	char			inst_dir[PATH_MAX];	/* the recorder's instance, "" if gone */
 };
@@ -63,6 +64,44 @@ static int meter_total(struct recover_run *r)
 	return 0;
 }
 
+/*
+ * Per CPU, the last record the files before this one hold, when it is a
+ * rotation's number after the first and the ring is read: the kernel keeps
+ * a CPU's reader sub-buffer, handed out in part at the cut, until more
+ * comes, and rereading it must not add those records again. The note has
+ * them once the recorder noted its cut; before that, the number before is
+ * still spools, finished at the cut, which say it themselves.
+ */
+static int cut_times(struct recover_run *r)
+{
+	struct tm_spool_opts so = {
+		.compression = r->info.compression, .page_size = r->info.page_size,
+		.chunk_pages = 1,
+	};
+	struct tm_spool_stats st;
+	char path[PATH_MAX];
+	int n;
+
+	r->cut_ts = calloc(r->info.ncpus, sizeof(*r->cut_ts));
+	if (!r->cut_ts)
+		return tm_fail(ENOMEM, "recover %s", r->output);
+	if (!r->inst_dir[0])
+		return 0;
+	n = tm_spool_info_cuts(r->output, r->cut_ts, r->info.ncpus);
+	if (n || !r->info.previous[0])
+		return n < 0 ? -1 : 0;
+	for (int cpu = 0; cpu < r->info.ncpus; cpu++) {
+		if (spool_path(path, sizeof(path), r->info.previous, cpu))
+			return -1;
+		if (access(path, F_OK))
+			continue;
+		if (tm_spool_check_file(path, &so, &st, NULL, NULL, NULL))
+			return -1;
+		r->cut_ts[cpu] = st.last_ts;
+	}
+	return 0;
+}
+
 /* Cut the spool's torn tail; then append what the instance's ring still holds. */
 static int gather_cpu(struct recover_run *r, int cpu, const char *path,
 		      struct tm_spool_stats *st, struct tm_recover_result *res)
@@ -76,7 +115,7 @@ static int gather_cpu(struct recover_run *r, int cpu, const char *path,
 		.compression = r->info.compression, .level = r->info.level, .ids = r->ids,
 	};
 	struct tm_ring_taken taken = { 0 };
-	uint64_t dropped;
+	uint64_t dropped, after;
 
 	memset(st, 0, sizeof(*st));
 	if (!access(path, F_OK)) {
@@ -87,7 +126,8 @@ static int gather_cpu(struct recover_run *r, int cpu, const char *path,
 		if (r->meter)
 			r->meter->p.total -= 2 * dropped;
 	}
-	if (r->inst_dir[0] && tm_recover_ring(&rr, cpu, path, st->last_ts, &taken))
+	after = st->last_ts > r->cut_ts[cpu] ? st->last_ts : r->cut_ts[cpu];
+	if (r->inst_dir[0] && tm_recover_ring(&rr, cpu, path, after, &taken))
 		return -1;
 	st->pages += taken.pages;
 	st->chunks += taken.chunks;
@@ -266,7 +306,7 @@ static int recover(struct recover_run *r, struct tm_recover_result *res)
 	r->ids = calloc(TM_META_MAX_IDS / 8, 1);
 	if (!r->data || !r->ids)
 		return tm_fail(ENOMEM, "recover %s", r->output);
-	if (meter_total(r) || open_spools(r, res))
+	if (cut_times(r) || meter_total(r) || open_spools(r, res))
 		return -1;
 	meta = collect_meta(r, res);
 	if (!meta)
@@ -301,5 +341,6 @@ int tm_recover(const char *output, const char *tracefs, struct tm_recover_result
 	}
 	free(r.data);
 	free(r.ids);
+	free(r.cut_ts);
 	return ret;
 }

@@ -32,7 +32,8 @@ struct tm_ring_taken {
 
 /*
  * Drain cpu's ring of rr->dir (the partial sub-buffer too) and append its
- * records later than after (the spool's last record time) to the spool
+ * records later than after (the last record time the spool or the files
+ * before it hold) to the spool
  * file at spool_path (created if there is none), as chunks like the
  * recorder's. *taken says what was added. -1 + message.
  */

@@ -23,6 +23,7 @@
 #include "tm_test.h"
 #include "tracefs/tracefs-internal.h"
 #include "dat/page.h"
+#include "record/record-internal.h"
 #include "record/spool.h"
 #include "util/tm-error.h"
 #include "dat/tm-dat.h"
@@ -444,6 +445,9 @@ TM_TEST(rotor_splits_pages_between_files_without_gap_or_repeat)
 		TM_CHECK_INT(a.n + b.n, all.n);
 		for (size_t i = 0; i < all.n && a.n + b.n == all.n; i++)
 			TM_CHECK_INT(i < a.n ? a.ts[i] : b.ts[i - a.n], all.ts[i]);
+		/* what recover of file 2 drops when it rereads the reader sub-buffer */
+		TM_REQUIRE(a.n > 0);
+		TM_CHECK_INT(tm_rotor_cut_times(r)[cpu], a.ts[a.n - 1]);
 	}
 	trace_cmd_reads(t, f1);
 	trace_cmd_reads(t, f2);
@@ -451,6 +455,46 @@ TM_TEST(rotor_splits_pages_between_files_without_gap_or_repeat)
 	tm_scratch_remove(dir);
 	free(dir);
 	tm_meta_free(meta);
+}
+
+/*
+ * A rotation's note: the number before named at its start, the cut's times
+ * appended after it, every CPU's read back, and the rest of the note intact.
+ */
+TM_TEST(spool_note_keeps_a_rotations_cut_times)
+{
+	struct tm_spool_info in = {
+		.pid = getpid(), .version = 7, .compression = TM_COMPRESS_ZSTD, .level = 3,
+		.page_size = PAGE, .ncpus = 3, .instance = "tm-unit-cut",
+		.previous = "/x/out.0001.dat",
+	};
+	const uint64_t cut[3] = { 18446744073709551615ull, 0, 1234567 };
+	char *dir = tm_scratch_dir(), prefix[4200];
+	struct tm_spool_info got;
+	uint64_t ts[3] = { 1, 1, 1 }, one;
+
+	TM_REQUIRE(dir);
+	snprintf(prefix, sizeof(prefix), "%s/out.0002.dat", dir);
+	TM_CHECK_INT(tm_spool_info_write(prefix, &in), 0);
+	TM_CHECK_INT(tm_spool_info_cuts(prefix, ts, 3), 0);
+	TM_CHECK(!ts[0] && !ts[1] && !ts[2]);
+	TM_CHECK_INT(tm_spool_info_add_cuts(prefix, cut, 3), 0);
+	TM_CHECK_INT(tm_spool_info_cuts(prefix, ts, 3), 1);
+	for (int cpu = 0; cpu < 3; cpu++)
+		TM_CHECK_INT(ts[cpu], cut[cpu]);
+	/* a reader of fewer CPUs takes what it has room for */
+	TM_CHECK_INT(tm_spool_info_cuts(prefix, &one, 1), 1);
+	TM_CHECK_INT(one, cut[0]);
+	TM_CHECK_INT(tm_spool_info_read(prefix, &got), 0);
+	TM_CHECK_STR(got.previous, in.previous);
+	TM_CHECK_INT(got.ncpus, 3);
+	TM_CHECK_INT(got.page_size, PAGE);
+	TM_CHECK_STR(got.instance, in.instance);
+	tm_spool_info_remove(prefix);
+	TM_CHECK_INT(tm_spool_info_cuts(prefix, ts, 3), -1);
+	TM_CHECK_INT(errno, ENOENT);
+	tm_scratch_remove(dir);
+	free(dir);
 }
 
 /* Bytes of the regular files matching dir/pattern. */

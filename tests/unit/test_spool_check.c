@@ -81,6 +81,12 @@ TM_TEST(spool_check_cuts_a_torn_chunk_and_notes_the_event_ids)
 	TM_REQUIRE(fd >= 0);
 	TM_CHECK_INT(write(fd, torn, sizeof(torn)), sizeof(torn));
 	close(fd);
+	/* read only: the same last record as the writer noted, nothing cut */
+	TM_CHECK_INT(tm_spool_check_file(path, &o, &got, NULL, NULL, NULL), 0);
+	TM_CHECK(st.last_ts > 0);
+	TM_CHECK_INT(got.last_ts, st.last_ts);
+	TM_CHECK_INT(got.file_bytes, st.file_bytes);
+	TM_CHECK_INT(file_size(path), st.file_bytes + sizeof(torn));
 	TM_CHECK_INT(tm_spool_check_file(path, &o, &got, &dropped, ids, &meter), 0);
 	TM_CHECK_INT(dropped, sizeof(torn));
 	/* the meter saw every sound chunk, once each, and A's 430 records of CPU 0 */
