@@ -177,25 +177,33 @@ void tm_spool_info_remove(const char *prefix)
 	unlink(path);
 }
 
-/* Appended, one "cut CPU TIME" line a CPU: a note is never written over. */
+/*
+ * Appended, one "cut CPU TIME" line a CPU, in one write: a recorder killed
+ * there leaves all of them or none (recover then reads the number before).
+ * A note is never written over.
+ */
 int tm_spool_info_add_cuts(const char *prefix, const uint64_t *ts, int ncpus)
 {
-	char path[PATH_MAX], line[64];
-	int fd, n, ret = 0;
+	size_t cap = (size_t)ncpus * 40 + 1, len = 0;	/* a line: 36 bytes at most */
+	char path[PATH_MAX], *text;
+	int fd, ret = 0;
 
 	if (info_path(path, sizeof(path), prefix))
 		return -1;
+	text = malloc(cap);
+	if (!text)
+		return tm_fail(ENOMEM, "write %s", path);
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		len += snprintf(text + len, cap - len, "cut %d %llu\n", cpu,
+				(unsigned long long)ts[cpu]);
 	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0)
-		return tm_fail(errno, "open %s", path);
-	for (int cpu = 0; cpu < ncpus && !ret; cpu++) {
-		n = snprintf(line, sizeof(line), "cut %d %llu\n", cpu, (unsigned long long)ts[cpu]);
-		if (tm_write_all(fd, line, (size_t)n))
-			ret = tm_fail(errno, "write %s", path);
-	}
-	if (!ret && fsync(fd))
+		ret = tm_fail(errno, "open %s", path);
+	else if (tm_write_all(fd, text, len) || fsync(fd))
 		ret = tm_fail(errno, "write %s", path);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
+	free(text);
 	return ret;
 }
 
