@@ -81,7 +81,6 @@ static void rotor_fill(void *ctx, int cpu, const struct tm_ring_fill *fill)
 static int rotor_cut(void *ctx, int cpu)
 {
 	struct tm_rotor *r = ctx;
-
 	struct tm_spool_stats st;
 
 	if (tm_spool_finish(r->cur[cpu]))
